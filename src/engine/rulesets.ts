@@ -168,12 +168,9 @@ export function dealProblem(ruleset: RulesetId, roles: readonly Role[]): string 
   if (roles.length !== def.players) return `expected ${def.players} roles, got ${roles.length}`;
   const counts = new Map<Role, number>();
   for (const r of roles) counts.set(r, (counts.get(r) ?? 0) + 1);
-  for (const [role, n] of counts) {
-    const want = def.composition[role] ?? 0;
-    if (n !== want) return want === 0 ? `role "${role}" is not in ${ruleset}` : `expected ${want} × ${role}, got ${n}`;
-  }
-  for (const [role, want] of Object.entries(def.composition) as [Role, number][]) {
-    if ((counts.get(role) ?? 0) !== want) return `expected ${want} × ${role}, got ${counts.get(role) ?? 0}`;
-  }
-  return null;
+  const foreign = [...counts.keys()].find((r) => !(r in def.composition));
+  if (foreign) return `role "${foreign}" is not in ${ruleset}`;
+  const wrong = (Object.entries(def.composition) as [Role, number][]).filter(([r, n]) => (counts.get(r) ?? 0) !== n);
+  if (wrong.length === 0) return null;
+  return wrong.map(([r, n]) => `expected ${n} × ${r}, got ${counts.get(r) ?? 0}`).join('; ');
 }
