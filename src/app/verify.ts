@@ -1,0 +1,67 @@
+// Replays every game's log from its deal and compares with the stored state (issue: db:verify).
+import { isDeepStrictEqual } from 'node:util';
+import { apply, createGame } from '../engine/apply';
+import type { GameState } from '../engine/types';
+import type { Store } from '../db/store';
+
+export interface VerifyReport {
+  games: number;
+  checked: number;
+  /** Lobbies and cancelled lobbies have no deal yet. */
+  skipped: number;
+  actions: number;
+  mismatches: { gameId: number; problem: string }[];
+}
+
+export function verifyStore(store: Store): VerifyReport {
+  const report: VerifyReport = { games: 0, checked: 0, skipped: 0, actions: 0, mismatches: [] };
+  for (const id of store.allGameIds()) {
+    report.games++;
+    const game = store.getGame(id)!;
+    const raw = store.rawState(id);
+    if (!game.deal || !raw || game.startedAt === null) {
+      report.skipped++;
+      continue;
+    }
+    report.checked++;
+    const problem = (p: string) => report.mismatches.push({ gameId: id, problem: p });
+    let state: GameState;
+    try {
+      state = createGame(game.ruleset, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
+    } catch (e) {
+      problem(`cannot create the game from its deal: ${(e as Error).message}`);
+      continue;
+    }
+    const log = store.log(id);
+    report.actions += log.length;
+    let ok = true;
+    for (let i = 0; i < log.length; i++) {
+      const entry = log[i]!;
+      if (entry.seq !== i + 1) {
+        problem(`log sequence broken at ${i + 1} (found ${entry.seq})`);
+        ok = false;
+        break;
+      }
+      const r = apply(state, entry.action, { now: entry.at });
+      if (!r.ok) {
+        problem(`action ${entry.seq} (${entry.action.kind}) is refused on replay: ${r.code}`);
+        ok = false;
+        break;
+      }
+      state = r.state;
+    }
+    if (!ok) continue;
+    if (game.moves !== log.length) problem(`moves ${game.moves} but ${log.length} actions in the log`);
+    const stored = JSON.parse(raw) as GameState;
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(state)), stored)) {
+      problem(`replayed state differs from the stored state (stored moves ${stored.moves}, replayed ${state.moves})`);
+      continue;
+    }
+    const deadline = store.deadlineOf(id);
+    const live = game.status === 'running' || game.status === 'post-game';
+    if (live && state.deadline !== null && (deadline?.stageSeq !== state.seq || deadline.dueAt !== state.deadline)) {
+      problem(`stored deadline ${JSON.stringify(deadline)} does not match the state (seq ${state.seq}, due ${state.deadline})`);
+    }
+  }
+  return report;
+}

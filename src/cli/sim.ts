@@ -1,0 +1,118 @@
+// npm run sim -- --db FILE --games N --ruleset R [--seed S] [--resume] [--acks] [--concurrency C]
+// Plays N random complete games through the real game service and SQLite database (no Discord)
+// and prints a JSON summary. --resume continues every unfinished game in FILE instead.
+// --acks prints `ack <game> <seq> <kind>` on stdout after each action is committed.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { GameService } from '../app/game-service';
+import { openDatabase, StartupError } from '../db/client';
+import { Store } from '../db/store';
+import { RULESET_IDS } from '../engine/rulesets';
+import type { RulesetId } from '../engine/types';
+import { randomAction, randomDeal, seededRng } from '../sim/random-play';
+
+const argsSchema = z.object({
+  db: z.string().min(1, 'needs --db FILE'),
+  games: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  ruleset: z.enum(RULESET_IDS as [RulesetId, ...RulesetId[]]).default('kiev-12'),
+  seed: z.coerce.number().int().default(1),
+  resume: z.boolean().default(false),
+  acks: z.boolean().default(false),
+  concurrency: z.coerce.number().int().min(1).max(10_000).default(8),
+});
+
+function usage(msg: string): never {
+  process.stderr.write(`sim: ${msg}\nusage: npm run sim -- --db FILE --games N --ruleset ${RULESET_IDS.join('|')} [--seed S] [--resume]\n`);
+  process.exit(2);
+}
+
+let raw;
+try {
+  raw = parseArgs({
+    options: {
+      db: { type: 'string' },
+      games: { type: 'string' },
+      ruleset: { type: 'string' },
+      seed: { type: 'string' },
+      resume: { type: 'boolean' },
+      acks: { type: 'boolean' },
+      concurrency: { type: 'string' },
+    },
+    strict: true,
+  }).values;
+} catch (e) {
+  usage((e as Error).message);
+}
+const parsed = argsSchema.safeParse(raw);
+if (!parsed.success) usage(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+const args = parsed.data;
+
+let open;
+try {
+  open = openDatabase(args.db);
+} catch (e) {
+  if (e instanceof StartupError) {
+    process.stderr.write(`sim: ${e.message}\n`);
+    process.exit(2);
+  }
+  throw e;
+}
+const store = new Store(open.db);
+
+// A virtual clock: it moves a little with every action and jumps to a deadline when a timer runs
+// out, so whole games take no real time. On resume it starts after the last logged action.
+let clock = Math.max(1_700_000_000_000, store.lastActionTime() + 1);
+const noTimers = { setTimeout: () => null, clearTimeout: () => {} };
+const service = new GameService(store, { now: () => clock, timers: noTimers });
+
+const rng = seededRng(args.seed * 7919 + (args.resume ? store.lastActionTime() % 100_000 : 0));
+const ids: number[] = [];
+if (args.resume) {
+  for (const g of store.gamesWithStatus(['running', 'post-game'])) ids.push(g.id);
+} else {
+  for (let i = 0; i < args.games; i++) {
+    const game = service.createLobby({ guildId: 'sim', channelId: `sim-${i}`, hostId: 'sim-host', ruleset: args.ruleset, pace: 'live', options: {} });
+    const roles = randomDeal(rng, args.ruleset);
+    const users = roles.map((_, seat) => `sim-${game.id}-${seat + 1}`);
+    const r = await service.start(game.id, users, roles);
+    if (!r.ok) throw new Error(`cannot start game ${game.id}: ${r.code}`);
+    ids.push(game.id);
+  }
+}
+
+let applied = 0;
+let finished = 0;
+const t0 = performance.now();
+
+async function play(id: number): Promise<void> {
+  const seats = store.players(id);
+  for (;;) {
+    const s = service.state(id);
+    if (!s || s.stage.kind === 'over') break;
+    const a = randomAction(s, rng);
+    if (!a) break;
+    if (a.kind === 'timeout' && s.deadline !== null) clock = Math.max(clock, s.deadline);
+    else clock += 1 + Math.floor(rng() * 500);
+    const actor = a.kind === 'timeout' ? 'timer' : 'seat' in a ? (`user:${seats[a.seat - 1]!.userId}` as const) : ('host:sim-host' as const);
+    const r = await service.dispatch(id, a, actor);
+    if (r.ok) {
+      applied++;
+      if (args.acks) process.stdout.write(`ack ${id} ${r.seq} ${a.kind}\n`);
+    }
+  }
+  finished++;
+}
+
+// Several games at once, so their actions interleave through the per-game queues.
+const queue = [...ids];
+await Promise.all(
+  Array.from({ length: Math.min(args.concurrency, queue.length) }, async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) await play(id);
+  }),
+);
+await service.close();
+open.close();
+const seconds = (performance.now() - t0) / 1000;
+process.stdout.write(
+  `${JSON.stringify({ db: open.path, ruleset: args.resume ? null : args.ruleset, resumed: args.resume, games: ids.length, finished, actions: applied, seconds: Number(seconds.toFixed(3)), actionsPerSecond: Math.round(applied / Math.max(seconds, 1e-9)) })}\n`,
+);

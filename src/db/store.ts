@@ -1,0 +1,404 @@
+// Repository over the schema: the only place with SQL. Hot paths use prepared statements.
+import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { teamOf } from '../engine/rulesets';
+import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
+import type { Db } from './client';
+import { actions, audit, deadlines, games, players, results, servers, type GameStatus } from './schema';
+
+export interface LobbyInfo {
+  /** Joined user ids, in order of joining. */
+  members: string[];
+  /** Users the host lets play without DMs (ephemeral fallback in the channel). */
+  fallback?: string[];
+}
+
+export interface GameRow {
+  id: number;
+  guildId: string;
+  channelId: string;
+  hostId: string;
+  ruleset: RulesetId;
+  pace: Pace;
+  options: OptionOverrides;
+  status: GameStatus;
+  lobby: LobbyInfo;
+  deal: Role[] | null;
+  moves: number;
+  winner: string | null;
+  ui: Record<string, unknown>;
+  createdAt: number;
+  startedAt: number | null;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface LoggedAction {
+  seq: number;
+  action: Action;
+  actor: string;
+  at: number;
+}
+
+export interface AuditEntry {
+  gameId: number;
+  at: number;
+  actorId: string;
+  action: string;
+  detail?: Record<string, unknown>;
+  reason?: string | null;
+}
+
+type RawGame = typeof games.$inferSelect;
+
+function toRow(r: RawGame): GameRow {
+  return {
+    id: r.id,
+    guildId: r.guildId,
+    channelId: r.channelId,
+    hostId: r.hostId,
+    ruleset: r.ruleset as RulesetId,
+    pace: r.pace as Pace,
+    options: JSON.parse(r.options) as OptionOverrides,
+    status: r.status,
+    lobby: JSON.parse(r.lobby) as LobbyInfo,
+    deal: r.deal ? (JSON.parse(r.deal) as Role[]) : null,
+    moves: r.moves,
+    winner: r.winner,
+    ui: JSON.parse(r.ui) as Record<string, unknown>,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    updatedAt: r.updatedAt,
+    finishedAt: r.finishedAt,
+  };
+}
+
+/** The status column that matches an engine state. */
+export function statusOf(state: GameState): GameStatus {
+  if (state.stage.kind === 'over') return 'over';
+  if (state.stage.kind === 'postGame') return 'post-game';
+  return 'running';
+}
+
+export class Store {
+  private readonly insertAction;
+  private readonly updateState;
+  private readonly upsertDeadline;
+  private readonly deleteDeadline;
+
+  constructor(readonly db: Db) {
+    this.insertAction = db
+      .insert(actions)
+      .values({
+        gameId: sql.placeholder('gameId'),
+        seq: sql.placeholder('seq'),
+        kind: sql.placeholder('kind'),
+        action: sql.placeholder('action'),
+        actor: sql.placeholder('actor'),
+        at: sql.placeholder('at'),
+      })
+      .prepare();
+    this.updateState = db
+      .update(games)
+      .set({
+        state: sql`${sql.placeholder('state')}`,
+        moves: sql`${sql.placeholder('moves')}`,
+        status: sql`${sql.placeholder('status')}`,
+        updatedAt: sql`${sql.placeholder('at')}`,
+      })
+      .where(eq(games.id, sql.placeholder('gameId')))
+      .prepare();
+    this.upsertDeadline = db
+      .insert(deadlines)
+      .values({ gameId: sql.placeholder('gameId'), stageSeq: sql.placeholder('seq'), dueAt: sql.placeholder('dueAt') })
+      .onConflictDoUpdate({
+        target: deadlines.gameId,
+        set: { stageSeq: sql`excluded.stage_seq`, dueAt: sql`excluded.due_at` },
+      })
+      .prepare();
+    this.deleteDeadline = db.delete(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(() => fn());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Servers
+
+  ensureServer(guildId: string, now: number): void {
+    this.db.insert(servers).values({ guildId, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+  }
+
+  getServer(guildId: string) {
+    return this.db.select().from(servers).where(eq(servers.guildId, guildId)).get() ?? null;
+  }
+
+  updateServer(guildId: string, patch: { locale?: string | null; mafiaTalkEveryNight?: boolean }, now: number): void {
+    this.ensureServer(guildId, now);
+    this.db.update(servers).set({ ...patch, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Games
+
+  createLobby(input: {
+    guildId: string;
+    channelId: string;
+    hostId: string;
+    ruleset: RulesetId;
+    pace: Pace;
+    options: OptionOverrides;
+    lobby?: LobbyInfo;
+    now: number;
+  }): GameRow {
+    this.ensureServer(input.guildId, input.now);
+    const row = this.db
+      .insert(games)
+      .values({
+        guildId: input.guildId,
+        channelId: input.channelId,
+        hostId: input.hostId,
+        ruleset: input.ruleset,
+        pace: input.pace,
+        options: JSON.stringify(input.options),
+        status: 'lobby',
+        lobby: JSON.stringify(input.lobby ?? { members: [] }),
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning()
+      .get();
+    return toRow(row);
+  }
+
+  getGame(id: number): GameRow | null {
+    const r = this.db.select().from(games).where(eq(games.id, id)).get();
+    return r ? toRow(r) : null;
+  }
+
+  getState(id: number): GameState | null {
+    const r = this.db.select({ state: games.state }).from(games).where(eq(games.id, id)).get();
+    return r?.state ? (JSON.parse(r.state) as GameState) : null;
+  }
+
+  gamesWithStatus(statuses: GameStatus[]): GameRow[] {
+    return this.db.select().from(games).where(inArray(games.status, statuses)).orderBy(asc(games.id)).all().map(toRow);
+  }
+
+  /** Games in a channel that are not finished (lobby, running or post-game). */
+  activeGamesInChannel(channelId: string): GameRow[] {
+    return this.db
+      .select()
+      .from(games)
+      .where(and(eq(games.channelId, channelId), inArray(games.status, ['lobby', 'running', 'post-game'])))
+      .orderBy(asc(games.id))
+      .all()
+      .map(toRow);
+  }
+
+  allGameIds(): number[] {
+    return this.db.select({ id: games.id }).from(games).orderBy(asc(games.id)).all().map((r) => r.id);
+  }
+
+  setLobby(id: number, lobby: LobbyInfo, now: number): void {
+    this.db.update(games).set({ lobby: JSON.stringify(lobby), updatedAt: now }).where(eq(games.id, id)).run();
+  }
+
+  setUi(id: number, ui: Record<string, unknown>, now: number): void {
+    this.db.update(games).set({ ui: JSON.stringify(ui), updatedAt: now }).where(eq(games.id, id)).run();
+  }
+
+  setStatus(id: number, status: GameStatus, now: number): void {
+    this.db.update(games).set({ status, updatedAt: now }).where(eq(games.id, id)).run();
+  }
+
+  setHost(id: number, hostId: string, now: number): void {
+    this.db.update(games).set({ hostId, updatedAt: now }).where(eq(games.id, id)).run();
+  }
+
+  /** Deals the game: seats, roles and the initial state, in one transaction. */
+  startGame(id: number, seats: { seat: number; userId: string; role: Role }[], state: GameState, now: number): void {
+    this.transaction(() => {
+      const game = this.getGame(id);
+      if (!game) throw new Error(`no game ${id}`);
+      this.db
+        .update(games)
+        .set({
+          status: 'running',
+          deal: JSON.stringify(seats.map((s) => s.role)),
+          state: JSON.stringify(state),
+          moves: 0,
+          startedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(games.id, id))
+        .run();
+      this.db
+        .insert(players)
+        .values(seats.map((s) => ({ gameId: id, seat: s.seat, guildId: game.guildId, userId: s.userId, role: s.role })))
+        .run();
+      if (state.deadline !== null) this.upsertDeadline.run({ gameId: id, seq: state.seq, dueAt: state.deadline });
+    });
+  }
+
+  players(gameId: number): { seat: number; userId: string; role: Role }[] {
+    return this.db
+      .select({ seat: players.seat, userId: players.userId, role: players.role })
+      .from(players)
+      .where(eq(players.gameId, gameId))
+      .orderBy(asc(players.seat))
+      .all() as { seat: number; userId: string; role: Role }[];
+  }
+
+  /** A substitute takes over a seat (the seat, its role and its history stay). */
+  substitute(gameId: number, seat: number, userId: string): void {
+    this.db.update(players).set({ userId }).where(and(eq(players.gameId, gameId), eq(players.seat, seat))).run();
+  }
+
+  /**
+   * Appends an accepted action and saves the new state (and the stage's deadline) in one
+   * transaction: either all of it is in the database, or none of it.
+   */
+  commitAction(
+    gameId: number,
+    entry: { action: Action; actor: string; at: number },
+    state: GameState,
+    extra?: { audit?: AuditEntry; onOver?: () => void },
+  ): void {
+    this.transaction(() => {
+      this.insertAction.run({
+        gameId,
+        seq: state.moves,
+        kind: entry.action.kind,
+        action: JSON.stringify(entry.action),
+        actor: entry.actor,
+        at: entry.at,
+      });
+      this.updateState.run({ gameId, state: JSON.stringify(state), moves: state.moves, status: statusOf(state), at: entry.at });
+      if (state.deadline === null) this.deleteDeadline.run({ gameId });
+      else this.upsertDeadline.run({ gameId, seq: state.seq, dueAt: state.deadline });
+      if (extra?.audit) this.addAudit(extra.audit);
+      extra?.onOver?.();
+    });
+  }
+
+  log(gameId: number): LoggedAction[] {
+    return this.db
+      .select({ seq: actions.seq, action: actions.action, actor: actions.actor, at: actions.at })
+      .from(actions)
+      .where(eq(actions.gameId, gameId))
+      .orderBy(asc(actions.seq))
+      .all()
+      .map((r) => ({ seq: r.seq, action: JSON.parse(r.action) as Action, actor: r.actor, at: r.at }));
+  }
+
+  /** The time of the latest logged action (0 when none). */
+  lastActionTime(): number {
+    const r = this.db.select({ at: sql<number | null>`max(${actions.at})` }).from(actions).get();
+    return r?.at ?? 0;
+  }
+
+  deadlineOf(gameId: number): { stageSeq: number; dueAt: number } | null {
+    return this.db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, gameId)).get() ?? null;
+  }
+
+  /** The raw stored state JSON (for verification). */
+  rawState(gameId: number): string | null {
+    return this.db.select({ state: games.state }).from(games).where(eq(games.id, gameId)).get()?.state ?? null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Deadlines
+
+  pendingDeadlines(): { gameId: number; stageSeq: number; dueAt: number }[] {
+    return this.db.select().from(deadlines).orderBy(asc(deadlines.dueAt), asc(deadlines.gameId)).all();
+  }
+
+  dueDeadlines(now: number): { gameId: number; stageSeq: number; dueAt: number }[] {
+    return this.db.select().from(deadlines).where(lte(deadlines.dueAt, now)).orderBy(asc(deadlines.dueAt)).all();
+  }
+
+  clearDeadline(gameId: number): void {
+    this.deleteDeadline.run({ gameId });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Results, audit
+
+  /** Writes the final points of a finished game (S-1..S-4) and marks it over. */
+  writeResults(game: GameRow, state: GameState, seats: { seat: number; userId: string }[], now: number): void {
+    const res = state.result;
+    if (!res?.points) return;
+    const userBySeat = new Map(seats.map((s) => [s.seat, s.userId]));
+    this.db.delete(results).where(eq(results.gameId, game.id)).run();
+    const rows = res.points.map((p) => {
+      const player = state.players[p.seat - 1]!;
+      const team = teamOf(player.role);
+      const outcome = res.winner === 'draw' ? 'draw' : res.winner === team ? 'win' : 'loss';
+      const killedNight1 = state.out.some((o) => o.seat === p.seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1);
+      return {
+        gameId: game.id,
+        seat: p.seat,
+        guildId: game.guildId,
+        userId: userBySeat.get(p.seat) ?? '',
+        ruleset: state.ruleset,
+        role: player.role,
+        team,
+        outcome,
+        points: p.total,
+        breakdown: JSON.stringify(p.items),
+        bestPlayer: res.bestPlayer === p.seat,
+        killedNight1,
+        finishedAt: now,
+      };
+    });
+    this.db.insert(results).values(rows).run();
+    this.db.update(games).set({ winner: res.winner, finishedAt: now }).where(eq(games.id, game.id)).run();
+  }
+
+  resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {
+    const conds = [eq(results.guildId, filter.guildId)];
+    if (filter.ruleset) conds.push(eq(results.ruleset, filter.ruleset));
+    if (filter.since !== undefined) conds.push(sql`${results.finishedAt} >= ${filter.since}`);
+    if (filter.userId) conds.push(eq(results.userId, filter.userId));
+    return this.db.select().from(results).where(and(...conds)).orderBy(desc(results.finishedAt)).all();
+  }
+
+  addAudit(e: AuditEntry): void {
+    this.db
+      .insert(audit)
+      .values({ gameId: e.gameId, at: e.at, actorId: e.actorId, action: e.action, detail: JSON.stringify(e.detail ?? {}), reason: e.reason ?? null })
+      .run();
+  }
+
+  auditLog(gameId: number) {
+    return this.db.select().from(audit).where(eq(audit.gameId, gameId)).orderBy(asc(audit.id)).all();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Housekeeping
+
+  /** Lobbies nobody started before `before` are expired; returns their ids. */
+  expireLobbies(before: number, now: number): number[] {
+    const stale = this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.status, 'lobby'), lt(games.updatedAt, before)))
+      .all()
+      .map((r) => r.id);
+    if (stale.length > 0) this.db.update(games).set({ status: 'expired', updatedAt: now }).where(inArray(games.id, stale)).run();
+    return stale;
+  }
+
+  /** Finished games older than `before` are archived; returns their ids. */
+  archiveFinished(before: number, now: number): number[] {
+    const old = this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.status, 'over'), lt(games.updatedAt, before)))
+      .all()
+      .map((r) => r.id);
+    if (old.length > 0) this.db.update(games).set({ status: 'archived', updatedAt: now }).where(inArray(games.id, old)).run();
+    return old;
+  }
+}
