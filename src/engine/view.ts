@@ -331,3 +331,43 @@ export function actorsNow(s: GameState): Seat[] {
       return s.players.filter((p) => p.alive).map((p) => p.seat);
   }
 }
+
+export type ChannelWriters =
+  | { mode: 'nobody' }
+  /** Only these seats may write (a speaker, the open window's players, the discussion). */
+  | { mode: 'seats'; seats: Seat[] }
+  /** The game is over: the table talks freely. */
+  | { mode: 'everyone' };
+
+/**
+ * M-1, M-3: who may write in the game channel right now. Nobody at night or during a vote; the
+ * speaker during his speech, accusation, shootout speech or last words; the living who may speak
+ * during an open window or kiev-12's discussion (F-2, F-3). Players who left never, except for
+ * their own last words.
+ */
+export function channelWriters(s: GameState): ChannelWriters {
+  const st = s.stage;
+  switch (st.kind) {
+    case 'turns':
+    case 'shootout':
+    case 'lastWords': {
+      const sp = currentSpeaker(s);
+      return sp === null ? { mode: 'nobody' } : { mode: 'seats', seats: [sp] };
+    }
+    case 'window':
+      return { mode: 'seats', seats: s.players.filter((p) => mayTalk(s, p.seat, st.purpose) && !st.passed.includes(p.seat)).map((p) => p.seat) };
+    case 'discussion':
+      return { mode: 'seats', seats: s.players.filter((p) => mayTalk(s, p.seat, 'accusation')).map((p) => p.seat) };
+    case 'postGame':
+    case 'over':
+      return { mode: 'everyone' };
+    default:
+      return { mode: 'nobody' };
+  }
+}
+
+/** M-2: may the mafia talk in their private thread now? Night 0 always; other nights by option. */
+export function mafiaTalkOpen(s: GameState): boolean {
+  if (s.stage.kind === 'night0') return true;
+  return s.stage.kind === 'night' && s.options.mafiaTalk === 'every-night';
+}

@@ -1,6 +1,6 @@
 // What each audience may know (N-13, G-4, G-6, E-5), deadlines from the pace (P-1, P-3), options.
 import { describe, expect, it } from 'vitest';
-import { acquaintance, apply, createGame } from '../../src/engine/apply';
+import { acquaintance, apply, createGame, currentSpeaker } from '../../src/engine/apply';
 import { optionOverridesSchema, resolveOptions } from '../../src/engine/options';
 import { RULESET_IDS } from '../../src/engine/rulesets';
 import { mafiaView, publicView, seatView } from '../../src/engine/view';
@@ -147,5 +147,49 @@ describe('options', () => {
 
   it('createGame refuses a deal that does not fit the rule set (G-2)', () => {
     expect(() => createGame('kiev-12', { roles: chnuDeal })).toThrow(/expected 12 roles/);
+  });
+});
+
+describe('G-6, N-12: leaving and the morning announcement', () => {
+  const timeout = (s: GameState): Action => ({ kind: 'timeout', seq: s.seq });
+
+  it('G-6, N-12: kiev-12 shows the cards of those who left at night, in seat order, never who shot', () => {
+    let s = createGame('kiev-12', { roles: kievDeal });
+    s = step(s, timeout(s)).s; // night 0
+    s = step(s, timeout(s)).s; // discussion
+    while (s.stage.kind === 'turns') s = step(s, { kind: 'pass', seat: currentSpeaker(s)! }).s;
+    // Night 1: the maniac kills 10, the Don shoots 4.
+    const night: Action[] = [
+      { kind: 'kill', seat: 9, target: 10 },
+      { kind: 'shoot', seat: 6, target: 4 },
+      { kind: 'shoot', seat: 2, target: 4 },
+      { kind: 'shoot', seat: 11, target: 4 },
+      { kind: 'skip', seat: 8 },
+      { kind: 'skip', seat: 5 },
+      { kind: 'skip', seat: 3 },
+    ];
+    let events: readonly GameEvent[] = [];
+    for (const a of night) ({ s, events } = step(s, a));
+    const ev = events.filter((e) => e.to.kind === 'public').map((e) => e.body);
+    const morning = ev.find((b) => b.type === 'morning');
+    expect(morning).toEqual({ type: 'morning', night: 1, out: [{ seat: 4, role: 'civilian' }, { seat: 10, role: 'civilian' }], note: null });
+    expect(JSON.stringify(ev)).not.toMatch(/"(by|shooters|shotBy)":\s*\[|"seat":\s*(6|9),/);
+    expect(publicView(s).seats.filter((x) => x.role !== null).map((x) => [x.seat, x.role])).toEqual([[4, 'civilian'], [10, 'civilian']]);
+  });
+
+  it('G-6: chnu-2016 and classic-10 keep the card of a player who left hidden until the end', () => {
+    let s = createGame('classic-10', { roles: chnuDeal });
+    s = step(s, { kind: 'host-kill', target: 3 }).s;
+    expect(publicView(s).seats[2]).toMatchObject({ alive: false, role: null, left: { by: 'host' } });
+    s = step(s, { kind: 'host-end', winner: 'red' }).s;
+    expect(publicView(s).seats[2]!.role).toBe('mafia'); // E-5
+  });
+
+  it('N-12: a quiet night is announced as such', () => {
+    let s = createGame('chnu-2016', { roles: chnuDeal });
+    s = step(s, timeout(s)).s;
+    for (let seat = 1; seat <= 10; seat++) s = step(s, { kind: 'pass', seat }).s;
+    const { events } = step(s, timeout(s), s.deadline!);
+    expect(events.find((e) => e.body.type === 'morning')?.body).toEqual({ type: 'morning', night: 1, out: [], note: null });
   });
 });

@@ -1,0 +1,40 @@
+// Actions per second through the game service with SQLite persistence (one transaction each).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { GameService } from '../src/app/game-service';
+import { openDatabase } from '../src/db/client';
+import { Store } from '../src/db/store';
+import type { RulesetId } from '../src/engine/types';
+import { randomAction, randomDeal, seededRng } from '../src/sim/random-play';
+
+export async function benchPersistence(ruleset: RulesetId, games: number, seed: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'mafia-bench-'));
+  const open = openDatabase(join(dir, 'bench.sqlite'));
+  const store = new Store(open.db);
+  let clock = 1_700_000_000_000;
+  const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} } });
+  const rng = seededRng(seed);
+  let actions = 0;
+  const t0 = performance.now();
+  for (let g = 0; g < games; g++) {
+    const game = service.createLobby({ guildId: 'bench', channelId: `c${g}`, hostId: 'h', ruleset, pace: 'live', options: {} });
+    const roles = randomDeal(rng, ruleset);
+    await service.start(game.id, roles.map((_, i) => `u${i}`), roles);
+    for (;;) {
+      const s = service.state(game.id);
+      if (!s || s.stage.kind === 'over') break;
+      const a = randomAction(s, rng)!;
+      if (a.kind === 'timeout' && s.deadline !== null) clock = Math.max(clock, s.deadline);
+      else clock += 100;
+      const r = await service.dispatch(game.id, a, 'system');
+      if (r.ok) actions++;
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await service.close();
+  open.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { ruleset, games, actions, persistedActionsPerSecond: Math.round(actions / seconds) };
+}

@@ -1,0 +1,17 @@
+// npm run bench: prints the engine's and the persistence layer's throughput as JSON.
+// Median of several runs; numbers depend on the machine, tests never assert on them.
+import { benchEngine } from './engine-bench';
+import { benchPersistence } from './persistence-bench';
+
+const games = Number(process.env.BENCH_GAMES ?? 3000);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const engine = benchEngine(games, runs);
+const persistence = [];
+for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) {
+  const figures = [];
+  for (let i = 0; i < 3; i++) figures.push((await benchPersistence(ruleset, 100, 10 + i)).persistedActionsPerSecond);
+  persistence.push({ ruleset, persistedActionsPerSecond: median(figures) });
+}
+console.log(JSON.stringify({ node: process.version, engine, persistence }, null, 2));
