@@ -10,6 +10,10 @@ export interface LobbyInfo {
   members: string[];
   /** Users the host lets play without DMs (ephemeral fallback in the channel). */
   fallback?: string[];
+  /** Display names by user id, as seen when they joined. */
+  names?: Record<string, string>;
+  /** Discord client locales by user id, as seen when they joined (for DMs). */
+  locales?: Record<string, string>;
 }
 
 export interface GameRow {
@@ -149,6 +153,7 @@ export class Store {
     pace: Pace;
     options: OptionOverrides;
     lobby?: LobbyInfo;
+    ui?: Record<string, unknown>;
     now: number;
   }): GameRow {
     this.ensureServer(input.guildId, input.now);
@@ -163,6 +168,7 @@ export class Store {
         options: JSON.stringify(input.options),
         status: 'lobby',
         lobby: JSON.stringify(input.lobby ?? { members: [] }),
+        ui: JSON.stringify(input.ui ?? {}),
         createdAt: input.now,
         updatedAt: input.now,
       })

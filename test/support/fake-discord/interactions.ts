@@ -36,6 +36,8 @@ export interface SlashOptions {
 export interface ActOptions {
   locale?: string;
   timeout?: number;
+  /** Send even if the message has no such (enabled) component: a forged or stale custom id. */
+  forge?: boolean;
 }
 
 interface Pending {
@@ -239,7 +241,7 @@ export class Interactions {
   }
 
   click(userId: string, message: StoredMessage, customId: string, o: ActOptions = {}): Promise<InteractionResult> {
-    const { ch, comp, user } = this.prepareComponent(userId, message, customId, 'click');
+    const { ch, comp, user } = this.prepareComponent(userId, message, customId, 'click', o.forge);
     if (comp.type !== 2) throw new Error(`fake.click: component "${customId}" is not a button (type ${comp.type}); use fake.select`);
     if (comp.style === 5 || comp.style === 6) throw new Error(`fake.click: component "${customId}" is a link/premium button`);
     const data = { custom_id: customId, component_type: 2 };
@@ -247,7 +249,9 @@ export class Interactions {
   }
 
   select(userId: string, message: StoredMessage, customId: string, values: string[], o: ActOptions = {}): Promise<InteractionResult> {
-    const { ch, comp, user } = this.prepareComponent(userId, message, customId, 'select');
+    const { ch, comp: found, user } = this.prepareComponent(userId, message, customId, 'select', o.forge);
+    // A forged select: any values at all, as a hostile client could send.
+    const comp = o.forge ? ({ type: 3, custom_id: customId, min_values: 0, max_values: 25, options: values.map((value) => ({ label: value, value })) } as FakeComponent) : found;
     if (comp.type === 2) throw new Error(`fake.select: component "${customId}" is a button; use fake.click`);
     const min = comp.min_values ?? 1;
     const max = comp.max_values ?? 1;
@@ -313,7 +317,7 @@ export class Interactions {
     if ((p & bits) !== bits) throw new Error(`fake: user ${this.state.users.get(userId)?.api.username} lacks permissions in #${ch.name} for ${what}`);
   }
 
-  private prepareComponent(userId: string, message: StoredMessage, customId: string, what: string) {
+  private prepareComponent(userId: string, message: StoredMessage, customId: string, what: string, forge = false) {
     const user = this.state.requireUser(userId);
     const current = this.state.messages.get(message.id);
     if (!current) throw new Error(`fake.${what}: message ${message.id} does not exist (deleted?)`);
@@ -323,12 +327,12 @@ export class Interactions {
     const ch = this.state.requireChannel(current.channel_id);
     if (ch.type === ChannelTypes.DM && ch.recipientId !== userId) throw new Error(`fake.${what}: message ${message.id} is in another user's DM`);
     if (ch.guildId) this.assertUserCan(ch, userId, Perm.ViewChannel | Perm.ReadMessageHistory, `${what} "${customId}"`);
-    const comp = findComponent(current, (c) => c.custom_id === customId);
+    const comp = findComponent(current, (c) => c.custom_id === customId) ?? (forge ? ({ type: 2, custom_id: customId } as FakeComponent) : undefined);
     if (!comp) {
       const ids = allComponents(current).map((c) => c.custom_id).filter(Boolean);
       throw new Error(`fake.${what}: message ${message.id} has no component "${customId}" (has: ${ids.join(', ') || 'none'})`);
     }
-    if (comp.disabled) throw new Error(`fake.${what}: component "${customId}" is disabled`);
+    if (comp.disabled && !forge) throw new Error(`fake.${what}: component "${customId}" is disabled`);
     return { ch, comp, user, message: current };
   }
 

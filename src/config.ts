@@ -1,0 +1,55 @@
+// Environment, parsed with zod at the edge. A missing or invalid variable is one clear line.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17 to 20 digits)');
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+export const envSchema = z.object({
+  DISCORD_TOKEN: z
+    .string({ error: 'is not set' })
+    .trim()
+    .min(1, 'is empty')
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$|^test-[\w-]+$/, 'does not look like a bot token (three dot-separated parts)'),
+  DISCORD_APP_ID: optional(snowflake),
+  DEV_GUILD_ID: optional(snowflake),
+  DATABASE_PATH: optional(z.string()).transform((v) => v ?? './data/mafia.sqlite'),
+  DISCORD_API_BASE: optional(
+    z
+      .string()
+      .url('must be a URL such as http://localhost:8080/api')
+      .refine((u) => /^https?:/.test(u), 'must be an http(s) URL'),
+  ),
+  /** Language of public messages when a server has not chosen one and its locale is unknown. */
+  DEFAULT_LOCALE: optional(z.enum(['en', 'uk', 'ru'])).transform((v) => v ?? 'en'),
+  /** Lobbies nobody started expire after this many hours. */
+  LOBBY_TTL_HOURS: optional(z.coerce.number().positive().max(24 * 365)).transform((v) => v ?? 24),
+  LOG_LEVEL: optional(z.enum(['error', 'warn', 'info', 'debug'])).transform((v) => v ?? 'info'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads `.env` (when present) into process.env without overriding what is already set. */
+export function loadDotEnv(file = '.env'): void {
+  const path = resolve(file);
+  if (existsSync(path)) process.loadEnvFile(path);
+}
+
+/** Parses the environment; throws ConfigError with a one-line message naming the variable. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env, only?: (keyof Config)[]): Config {
+  const schema = only ? envSchema.pick(Object.fromEntries(only.map((k) => [k, true])) as never) : envSchema;
+  const r = schema.safeParse(env);
+  if (r.success) return r.data as Config;
+  const issue = r.error.issues[0]!;
+  const name = String(issue.path[0] ?? 'environment');
+  if (name === 'DISCORD_TOKEN' && env.DISCORD_TOKEN === undefined) {
+    throw new ConfigError('DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it (Discord Developer Portal → your application → Bot → Reset Token)');
+  }
+  throw new ConfigError(`${name} ${issue.message} (see .env.example)`);
+}

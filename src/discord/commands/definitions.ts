@@ -1,0 +1,107 @@
+// Slash commands, built with @discordjs/builders, with uk and ru names and descriptions.
+import { SlashCommandBuilder, SlashCommandSubcommandBuilder } from '@discordjs/builders';
+import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import { t, type MessageKey } from '../../i18n';
+
+type Localizable = {
+  setName(name: string): unknown;
+  setDescription(d: string): unknown;
+  setNameLocalizations(l: Record<string, string>): unknown;
+  setDescriptionLocalizations(l: Record<string, string>): unknown;
+};
+
+/** Name and description from the catalog: `cmd.<path>.name` and `cmd.<path>.desc`. */
+function loc<T extends Localizable>(b: T, path: string): T {
+  const name = `cmd.${path}.name` as MessageKey;
+  const desc = `cmd.${path}.desc` as MessageKey;
+  b.setName(t('en', name));
+  b.setDescription(t('en', desc));
+  b.setNameLocalizations({ uk: t('uk', name), ru: t('ru', name) });
+  b.setDescriptionLocalizations({ uk: t('uk', desc), ru: t('ru', desc) });
+  return b;
+}
+
+const choice = (value: string, key: MessageKey) => ({ name: t('en', key), value, name_localizations: { uk: t('uk', key), ru: t('ru', key) } });
+
+const TIMERS = ['night', 'speech', 'discussion', 'accusation', 'vote', 'last_words', 'shootout'] as const;
+export type TimerOption = (typeof TIMERS)[number];
+export const TIMER_OPTIONS = TIMERS;
+
+function seatOption(s: SlashCommandSubcommandBuilder, required = true) {
+  return s.addIntegerOption((o) => loc(o, 'opt.seat').setMinValue(1).setMaxValue(12).setRequired(required));
+}
+function reasonOption(s: SlashCommandSubcommandBuilder) {
+  return s.addStringOption((o) => loc(o, 'opt.reason').setMaxLength(200).setRequired(false));
+}
+
+export function mafiaCommand() {
+  const b = loc(new SlashCommandBuilder(), 'mafia').setDMPermission(false);
+  b.addSubcommand((s) => {
+    loc(s, 'mafia.create');
+    s.addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(true)
+        .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
+    );
+    s.addStringOption((o) => loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')));
+    for (const timer of TIMERS) s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
+    return s;
+  });
+  b.addSubcommand((s) => loc(s, 'mafia.role'));
+  b.addSubcommand((s) => loc(s, 'mafia.table'));
+  b.addSubcommand((s) => {
+    loc(s, 'mafia.settings');
+    s.addStringOption((o) => loc(o, 'opt.language').setRequired(false).addChoices(choice('auto', 'lang.auto'), choice('en', 'lang.en'), choice('uk', 'lang.uk'), choice('ru', 'lang.ru')));
+    s.addStringOption((o) => loc(o, 'opt.mafiaTalk').setRequired(false).addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night')));
+    return s;
+  });
+  return b;
+}
+
+export function hostCommand() {
+  const b = loc(new SlashCommandBuilder(), 'host').setDMPermission(false);
+  b.addSubcommand((s) => {
+    loc(s, 'host.foul');
+    seatOption(s);
+    s.addIntegerOption((o) => loc(o, 'opt.count').setMinValue(1).setMaxValue(5).setRequired(false));
+    return reasonOption(s);
+  });
+  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.remove'))));
+  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.kill'))));
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.skip')));
+  b.addSubcommand((s) => {
+    loc(s, 'host.end');
+    s.addStringOption((o) => loc(o, 'opt.winner').setRequired(true).addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')));
+    return reasonOption(s);
+  });
+  b.addSubcommand((s) => seatOption(loc(s, 'host.best')));
+  b.addSubcommand((s) => {
+    seatOption(loc(s, 'host.bonus'));
+    s.addIntegerOption((o) => loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }));
+    return s;
+  });
+  b.addSubcommand((s) => {
+    seatOption(loc(s, 'host.substitute'));
+    s.addUserOption((o) => loc(o, 'opt.user').setRequired(true));
+    return reasonOption(s);
+  });
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.cancel')));
+  b.addSubcommand((s) => loc(s, 'host.log'));
+  return b;
+}
+
+export function statsCommand() {
+  const b = loc(new SlashCommandBuilder(), 'stats').setDMPermission(false);
+  b.addStringOption((o) =>
+    loc(o, 'opt.ruleset')
+      .setRequired(false)
+      .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
+  );
+  b.addUserOption((o) => loc(o, 'opt.player').setRequired(false));
+  b.addIntegerOption((o) => loc(o, 'opt.days').setMinValue(1).setMaxValue(3650).setRequired(false));
+  return b;
+}
+
+export function allCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return [mafiaCommand().toJSON(), hostCommand().toJSON(), statsCommand().toJSON()] as RESTPostAPIChatInputApplicationCommandsJSONBody[];
+}

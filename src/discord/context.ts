@@ -1,0 +1,80 @@
+// Per-game context for rendering: the game row, the state, who sits where, names and languages,
+// and the Discord ids the bot keeps (UI state, stored in games.ui so it survives a restart).
+import type { GameService } from '../app/game-service';
+import type { GameRow, Store } from '../db/store';
+import { toLocale, type Locale } from '../i18n';
+import type { GameCtx, SeatInfo } from './render/common';
+
+export interface LiveMessage {
+  channelId: string;
+  messageId: string;
+}
+
+export interface Ui {
+  /** Public language of this game, fixed at creation. */
+  locale?: Locale;
+  lobbyMessageId?: string;
+  tableMessageId?: string;
+  /** Interactive messages of the current stage (disabled when it closes) and that stage's seq. */
+  live?: LiveMessage[];
+  liveSeq?: number;
+  /** The stage seq whose messages have all been sent (for recovery after a restart). */
+  renderedSeq?: number;
+  threadId?: string;
+  threadLocked?: boolean;
+  /** Managed member overwrites: user id -> may write. */
+  perms?: Record<string, boolean>;
+  permWarned?: boolean;
+  /** Players whose DMs failed at the start (they use the channel buttons). */
+  noDm?: string[];
+  resultPosted?: boolean;
+  pointsPosted?: boolean;
+}
+
+export function uiOf(game: GameRow): Ui {
+  return game.ui as Ui;
+}
+
+export class Contexts {
+  constructor(
+    private readonly store: Store,
+    private readonly service: GameService,
+    private readonly defaultLocale: Locale,
+  ) {}
+
+  /** The public language for a new game in a server (server setting, guild locale, default). */
+  publicLocale(guildId: string, guildLocale: string | null | undefined): Locale {
+    const server = this.store.getServer(guildId);
+    return toLocale(server?.locale) ?? toLocale(guildLocale) ?? this.defaultLocale;
+  }
+
+  build(gameId: number): GameCtx | null {
+    const game = this.store.getGame(gameId);
+    if (!game) return null;
+    return this.fromRow(game);
+  }
+
+  fromRow(game: GameRow): GameCtx {
+    const state = game.status === 'lobby' ? null : this.service.state(game.id) ?? this.store.getState(game.id);
+    const locales = game.lobby.locales ?? {};
+    const seats: SeatInfo[] = this.store.players(game.id).map((p) => ({ ...p, locale: toLocale(locales[p.userId]) }));
+    const names = new Map(Object.entries(game.lobby.names ?? {}));
+    return { game, state, seats, pub: uiOf(game).locale ?? this.defaultLocale, names };
+  }
+
+  saveUi(game: GameRow, patch: Partial<Ui>): Ui {
+    const ui = { ...uiOf(game), ...patch };
+    game.ui = ui as Record<string, unknown>;
+    this.store.setUi(game.id, ui as Record<string, unknown>, this.service.now());
+    return ui;
+  }
+}
+
+export function seatOfUser(ctx: GameCtx, userId: string): number | null {
+  return ctx.seats.find((s) => s.userId === userId)?.seat ?? null;
+}
+
+/** The language for a private message to a player: his client's, else the game's. */
+export function userLocale(ctx: GameCtx, userId: string): Locale {
+  return ctx.seats.find((s) => s.userId === userId)?.locale ?? toLocale(ctx.game.lobby.locales?.[userId]) ?? ctx.pub;
+}

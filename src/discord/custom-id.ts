@@ -1,0 +1,84 @@
+// The typed codec of every button and menu id (versioned, at most 100 characters). An id names
+// a game, the stage it belongs to and what it does; it never names the acting seat: who acts is
+// always the clicking user, checked against the seat.
+//   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs)
+//   v1:p:<game>:<panel>              public panels: my role, my actions, host help
+//   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
+export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
+export type Panel = 'role' | 'actions';
+export type ActVerb =
+  | 'pass'
+  | 'nominate'
+  | 'vote'
+  | 'voteAll'
+  | 'shoot'
+  | 'check'
+  | 'checkNote'
+  | 'askDon'
+  | 'heal'
+  | 'freeze'
+  | 'kill'
+  | 'skip'
+  | 'take'
+  | 'guess'
+  | 'best'
+  /** Opens an ephemeral menu (nominate, best move, take) for the clicking player. */
+  | 'menu';
+
+export type CustomId =
+  | { kind: 'lobby'; game: number; op: LobbyOp }
+  | { kind: 'panel'; game: number; panel: Panel }
+  | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb };
+
+const LOBBY_OPS: readonly LobbyOp[] = ['join', 'leave', 'start', 'fallback', 'cancel'];
+const PANELS: readonly Panel[] = ['role', 'actions'];
+const VERBS: readonly ActVerb[] = ['pass', 'nominate', 'vote', 'voteAll', 'shoot', 'check', 'checkNote', 'askDon', 'heal', 'freeze', 'kill', 'skip', 'take', 'guess', 'best', 'menu'];
+
+const POSITIVE = /^[1-9]\d{0,9}$/;
+
+export function encodeId(id: CustomId): string {
+  let s: string;
+  switch (id.kind) {
+    case 'lobby':
+      s = `v1:l:${id.game}:${id.op}`;
+      break;
+    case 'panel':
+      s = `v1:p:${id.game}:${id.panel}`;
+      break;
+    case 'act':
+      s = `v1:a:${id.game}:${id.seq}:${id.verb}${id.arg === undefined ? '' : `:${id.arg}`}`;
+      break;
+  }
+  if (s.length > 100) throw new Error(`custom id too long: ${s}`);
+  return s;
+}
+
+/** Parses a custom id from Discord; anything malformed or unknown gives null. */
+export function decodeId(raw: unknown): CustomId | null {
+  if (typeof raw !== 'string' || raw.length > 100) return null;
+  const parts = raw.split(':');
+  if (parts[0] !== 'v1' || parts.length < 4) return null;
+  const [, kind, gameRaw, ...rest] = parts;
+  if (!POSITIVE.test(gameRaw!)) return null;
+  const game = Number(gameRaw);
+  if (!Number.isSafeInteger(game)) return null;
+  if (kind === 'l' && rest.length === 1 && (LOBBY_OPS as string[]).includes(rest[0]!)) {
+    return { kind: 'lobby', game, op: rest[0] as LobbyOp };
+  }
+  if (kind === 'p' && rest.length === 1 && (PANELS as string[]).includes(rest[0]!)) {
+    return { kind: 'panel', game, panel: rest[0] as Panel };
+  }
+  if (kind === 'a' && (rest.length === 2 || rest.length === 3)) {
+    const [seqRaw, verb, arg] = rest;
+    if (!/^\d{1,9}$/.test(seqRaw!) || !(VERBS as string[]).includes(verb!)) return null;
+    const out: CustomId = { kind: 'act', game, seq: Number(seqRaw), verb: verb as ActVerb };
+    if (arg !== undefined) {
+      if (POSITIVE.test(arg) && Number(arg) <= 100) out.arg = Number(arg);
+      else if (arg === 'y' || arg === 'n') out.arg = arg;
+      else if ((VERBS as string[]).includes(arg)) out.arg = arg as ActVerb;
+      else return null;
+    }
+    return out;
+  }
+  return null;
+}

@@ -1,0 +1,519 @@
+// One interaction router: slash commands by name, components by their custom id (no collectors,
+// so every button works after a restart). Every input is untrusted: the clicking user is checked
+// against the seat, bad input gets an ephemeral answer to the one who sent it and changes nothing.
+import { randomInt } from 'node:crypto';
+import {
+  MessageFlags,
+  PermissionFlagsBits,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type InteractionReplyOptions,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import type { GameService } from '../app/game-service';
+import type { GameRow, Store } from '../db/store';
+import { optionOverridesSchema } from '../engine/options';
+import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
+import { standings, type GameRecord, type ScoringSystem } from '../engine/standings';
+import type { Action, GameEvent, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
+import { seatView } from '../engine/view';
+import { t, toLocale, type Locale, type MessageKey } from '../i18n';
+import { TIMER_OPTIONS, type TimerOption } from './commands/definitions';
+import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
+import { decodeId, type CustomId } from './custom-id';
+import type { Deliver, Logger } from './deliver';
+import type { Effects } from './effects';
+import { mentions, row, seatSelect, seatTag, type GameCtx, type Payload } from './render/common';
+import { checkLine, promptPanel, refusalText, roleCard, rulesetName, tablePayload } from './render/game';
+
+type Component = ButtonInteraction | StringSelectMenuInteraction;
+
+/** How long to wait before deferring: Discord wants an answer within 3 seconds. */
+const DEFER_AFTER_MS = 1500;
+
+const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
+  night: ['night0', 'night'],
+  speech: ['speech'],
+  discussion: ['discussion'],
+  accusation: ['accusation'],
+  vote: ['vote'],
+  last_words: ['lastWords'],
+  shootout: ['shootout'],
+};
+
+/** "90", "90s", "15m", "12h", "2d" -> seconds; null when malformed. */
+export function parseDuration(raw: string): number | null {
+  const m = /^\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? '').toLowerCase();
+  return n * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
+}
+
+/** G-1: a uniformly random permutation with a cryptographically strong RNG. */
+export function cryptoShuffle<T>(xs: readonly T[]): T[] {
+  const a = xs.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Seats and roles for a starting game: random by default (G-1); tests may fix the deal. */
+export type Dealer = (members: readonly string[], ruleset: RulesetId) => { seats: string[]; roles: Role[] };
+
+export const randomDealer: Dealer = (members, ruleset) => ({
+  seats: cryptoShuffle(members), // G-1: random seats
+  roles: cryptoShuffle(rolePool(ruleset)), // G-1: random roles
+});
+
+export class Interactions {
+  constructor(
+    private readonly service: GameService,
+    private readonly store: Store,
+    private readonly contexts: Contexts,
+    private readonly effects: Effects,
+    private readonly deliver: Deliver,
+    private readonly log: Logger,
+    private readonly dealer: Dealer = randomDealer,
+  ) {}
+
+  async handle(i: Interaction): Promise<void> {
+    try {
+      if (i.isChatInputCommand()) await this.command(i);
+      else if (i.isButton() || i.isStringSelectMenu()) await this.component(i);
+      else if (i.isRepliable()) await i.reply({ content: t(toLocale(i.locale) ?? 'en', 'refusal.input/unknown'), flags: MessageFlags.Ephemeral });
+    } catch (e) {
+      this.log.error(`interaction ${i.id} failed`, e);
+      if (i.isRepliable()) {
+        const content = t(toLocale(i.locale) ?? 'en', 'refusal.internal');
+        try {
+          if (i.deferred || i.replied) await i.followUp({ content, flags: MessageFlags.Ephemeral });
+          else await i.reply({ content, flags: MessageFlags.Ephemeral });
+        } catch {
+          // the interaction may have expired; nothing more to do
+        }
+      }
+    }
+  }
+
+  private loc(i: Interaction, fallback: Locale = 'en'): Locale {
+    return toLocale(i.locale) ?? fallback;
+  }
+
+  private async say(i: ChatInputCommandInteraction | Component, content: string, extra: InteractionReplyOptions = {}): Promise<void> {
+    const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] }, ...extra };
+    if (i.deferred || i.replied) await i.followUp(body);
+    else await i.reply(body);
+  }
+
+  /** Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first. */
+  private async timely<T>(i: ChatInputCommandInteraction | Component, update: boolean, work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deferral = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        const p = update && !i.isChatInputCommand() ? (i as Component).deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral });
+        p.then(() => resolve(), () => resolve());
+      }, DEFER_AFTER_MS);
+    });
+    try {
+      const out = await work();
+      clearTimeout(timer);
+      if (i.deferred) await deferral;
+      return out;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Slash commands
+
+  private async command(i: ChatInputCommandInteraction): Promise<void> {
+    const loc = this.loc(i);
+    if (!i.inGuild() || !i.channelId) return this.say(i, t(loc, 'refusal.input/guild-only'));
+    const sub = i.options.getSubcommand(false);
+    switch (`${i.commandName}/${sub ?? ''}`) {
+      case 'mafia/create':
+        return this.create(i, loc);
+      case 'mafia/role':
+        return this.myRole(i, loc);
+      case 'mafia/table':
+        return this.repostTable(i, loc);
+      case 'mafia/settings':
+        return this.settings(i, loc);
+      case 'stats/':
+        return this.stats(i, loc);
+      default:
+        if (i.commandName === 'host') return this.host(i, loc, sub ?? '');
+        return this.say(i, t(loc, 'refusal.input/unknown'));
+    }
+  }
+
+  private activeGame(channelId: string): GameRow | null {
+    return this.store.activeGamesInChannel(channelId)[0] ?? null;
+  }
+
+  private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const ruleset = i.options.getString('ruleset', true);
+    if (!(RULESET_IDS as string[]).includes(ruleset)) return this.say(i, t(loc, 'refusal.create/ruleset'));
+    const pace = i.options.getString('pace') ?? 'live';
+    if (pace !== 'live' && pace !== 'async') return this.say(i, t(loc, 'refusal.create/pace'));
+    const timers: Partial<Timers> = {};
+    for (const opt of TIMER_OPTIONS) {
+      const raw = i.options.getString(opt);
+      if (raw === null) continue;
+      const secs = parseDuration(raw);
+      if (secs === null || secs < 5 || secs > 30 * 86_400) return this.say(i, t(loc, 'refusal.create/timer', { option: opt, value: raw.slice(0, 20) }));
+      for (const key of TIMER_KEYS[opt]) timers[key] = secs;
+    }
+    if (this.activeGame(i.channelId)) return this.say(i, t(loc, 'refusal.create/busy'));
+    const server = this.store.getServer(i.guildId!);
+    const options: OptionOverrides = {};
+    if (Object.keys(timers).length > 0) options.timers = timers;
+    if (server?.mafiaTalkEveryNight) options.mafiaTalk = 'every-night';
+    const parsed = optionOverridesSchema.safeParse(options);
+    if (!parsed.success) return this.say(i, t(loc, 'refusal.create/options'));
+    const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
+    const game = this.service.createLobby({
+      guildId: i.guildId!,
+      channelId: i.channelId,
+      hostId: i.user.id,
+      ruleset: ruleset as RulesetId,
+      pace,
+      options: parsed.data as OptionOverrides,
+      lobby: { members: [], names: {}, locales: {} },
+      ui: { locale: pub },
+    });
+    await this.say(i, t(loc, 'create.done', { id: game.id, ruleset: rulesetName(loc, ruleset), need: RULESETS[ruleset as RulesetId].players }));
+  }
+
+  private playerGame(i: Interaction, channelId: string): { game: GameRow; ctx: GameCtx; seat: Seat } | null {
+    const game = this.activeGame(channelId);
+    if (!game || game.status === 'lobby') return null;
+    const ctx = this.contexts.fromRow(game);
+    const seat = seatOfUser(ctx, i.user.id);
+    return seat === null ? null : { game, ctx, seat };
+  }
+
+  private async myRole(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const pg = this.playerGame(i, i.channelId);
+    if (!pg) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    await i.reply({ ...toReply(roleCard(pg.ctx, pg.seat, loc)), flags: MessageFlags.Ephemeral });
+  }
+
+  private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const game = this.activeGame(i.channelId);
+    if (!game || game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/none-here'));
+    const ctx = this.contexts.fromRow(game);
+    await this.say(i, t(loc, 'table.reposted'));
+    const sent = await this.deliver.send(game.channelId, tablePayload(ctx));
+    if (sent.ok) {
+      this.contexts.saveUi(game, { tableMessageId: sent.value.id });
+      await this.deliver.pin(game.channelId, sent.value.id);
+    }
+  }
+
+  private async settings(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.say(i, t(loc, 'refusal.settings/permission'));
+    const language = i.options.getString('language');
+    const talk = i.options.getString('mafia_talk');
+    const patch: { locale?: string | null; mafiaTalkEveryNight?: boolean } = {};
+    if (language !== null) {
+      if (!['auto', 'en', 'uk', 'ru'].includes(language)) return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      patch.locale = language === 'auto' ? null : language;
+    }
+    if (talk !== null) {
+      if (talk !== 'night-0' && talk !== 'every-night') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      patch.mafiaTalkEveryNight = talk === 'every-night';
+    }
+    this.store.updateServer(i.guildId!, patch, this.service.now());
+    const s = this.store.getServer(i.guildId!)!;
+    await this.say(i, t(loc, 'settings.done', { language: t(loc, `lang.${s.locale ?? 'auto'}` as MessageKey), talk: t(loc, s.mafiaTalkEveryNight ? 'mafiaTalk.every-night' : 'mafiaTalk.night-0') }));
+  }
+
+  private isHost(i: Interaction, game: GameRow): boolean {
+    return i.user.id === game.hostId || i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+  }
+
+  private async host(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
+    const game = this.activeGame(i.channelId);
+    if (!game) return this.say(i, t(loc, 'refusal.game/none-here'));
+    if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
+    const actor = `host:${i.user.id}` as const;
+    const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
+    if (sub === 'cancel') {
+      const r = await this.service.cancel(game.id, actor, reason);
+      return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+    }
+    if (sub === 'log') return this.auditLog(i, loc, game);
+    if (game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/not-started'));
+    const n = RULESETS[game.ruleset].players;
+    const seat = i.options.getInteger('seat');
+    if (seat !== null && (seat < 1 || seat > n)) return this.say(i, t(loc, 'refusal.seat/unknown'));
+    if (sub === 'substitute') {
+      const user = i.options.getUser('user', true);
+      if (user.bot) return this.say(i, t(loc, 'refusal.substitute/bot'));
+      const r = await this.service.substitute(game.id, seat!, user.id, actor, reason);
+      if (r.ok) {
+        const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
+        const fresh = this.store.getGame(game.id)!;
+        this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
+      }
+      return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+    }
+    let action: Action;
+    switch (sub) {
+      case 'foul':
+        action = { kind: 'host-foul', target: seat!, count: i.options.getInteger('count') ?? 1, ...(reason ? { reason } : {}) };
+        break;
+      case 'remove':
+        action = { kind: 'host-remove', target: seat!, ...(reason ? { reason } : {}) };
+        break;
+      case 'kill':
+        action = { kind: 'host-kill', target: seat!, ...(reason ? { reason } : {}) };
+        break;
+      case 'skip':
+        action = { kind: 'host-skip' };
+        break;
+      case 'end': {
+        const winner = i.options.getString('winner', true);
+        if (winner !== 'red' && winner !== 'black' && winner !== 'draw') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+        action = { kind: 'host-end', winner, ...(reason ? { reason } : {}) };
+        break;
+      }
+      case 'best':
+        action = { kind: 'host-best', target: seat! };
+        break;
+      case 'bonus': {
+        const points = i.options.getInteger('points', true);
+        action = { kind: 'host-bonus', target: seat!, points };
+        break;
+      }
+      default:
+        return this.say(i, t(loc, 'refusal.input/unknown'));
+    }
+    const r = await this.timely(i, false, () => this.service.dispatch(game.id, action, actor, reason));
+    await this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+  }
+
+  private async auditLog(i: ChatInputCommandInteraction, loc: Locale, game: GameRow): Promise<void> {
+    const rows = this.store.auditLog(game.id).slice(-20);
+    const lines = rows.map((r) => `<t:${Math.floor(r.at / 1000)}:T> ${r.actorId.replace(/^host:/, '<@').replace(/^(<@\d+)$/, '$1>')} **${r.action}** ${r.detail}${r.reason ? ` — ${r.reason}` : ''}`);
+    await this.say(i, lines.length === 0 ? t(loc, 'host.logEmpty') : `${t(loc, 'host.logTitle', { id: game.id })}\n${lines.join('\n')}`.slice(0, 1900));
+  }
+
+  /** /stats: the server's standings (S-5) from stored results. */
+  private async stats(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const ruleset = (i.options.getString('ruleset') ?? null) as RulesetId | null;
+    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset)) return this.say(i, t(loc, 'refusal.input/bad-choice'));
+    const user = i.options.getUser('player');
+    const days = i.options.getInteger('days');
+    const since = days ? this.service.now() - days * 86_400_000 : undefined;
+    const sets = ruleset ? [ruleset] : RULESET_IDS;
+    const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
+    const blocks: string[] = [];
+    for (const rs of sets) {
+      const rows = this.store.resultsFor({ guildId: i.guildId!, ruleset: rs, ...(since !== undefined ? { since } : {}) });
+      if (rows.length === 0) continue;
+      const records: GameRecord[] = rows.map((r) => ({ player: r.userId, points: r.points, won: r.outcome === 'win', role: r.role as Role, bestPlayer: r.bestPlayer, killedNight1: r.killedNight1 }));
+      const table = standings(RULESETS[rs].scoring as ScoringSystem, records);
+      const shown = user ? table.filter((r) => r.player === user.id) : table.slice(0, 10);
+      if (shown.length === 0) continue;
+      const lines = shown.map((r) => t(pub, 'stats.line', { place: r.place, user: `<@${r.player}>`, points: r.points, games: r.games, wins: r.wins, best: r.bestPlayer }));
+      blocks.push(`**${rulesetName(pub, rs)}**\n${lines.join('\n')}`);
+    }
+    const title = t(pub, 'stats.title', { period: days ? t(pub, 'stats.days', { count: days }) : t(pub, 'stats.allTime') });
+    await i.reply({ content: blocks.length === 0 ? t(loc, 'stats.empty') : `${title}\n\n${blocks.join('\n\n')}`.slice(0, 1990), allowedMentions: { parse: [] } });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Components
+
+  private async component(i: Component): Promise<void> {
+    const loc = this.loc(i);
+    const id = decodeId(i.customId);
+    if (!id) return this.say(i, t(loc, 'refusal.input/forged'));
+    const game = this.store.getGame(id.game);
+    if (!game) return this.say(i, t(loc, 'refusal.game/unknown'));
+    // A component in a server must belong to that channel's game; DMs are checked by seat below.
+    if (i.inGuild() && i.channelId !== game.channelId) return this.say(i, t(loc, 'refusal.input/forged'));
+    switch (id.kind) {
+      case 'lobby':
+        return this.lobby(i, loc, game, id.op);
+      case 'panel':
+        return this.panel(i, loc, game, id.panel);
+      case 'act':
+        return this.act(i, loc, game, id);
+    }
+  }
+
+  private async lobby(i: Component, loc: Locale, game: GameRow, op: Extract<CustomId, { kind: 'lobby' }>['op']): Promise<void> {
+    if (!i.inGuild()) return this.say(i, t(loc, 'refusal.input/forged'));
+    const need = RULESETS[game.ruleset].players;
+    const userId = i.user.id;
+    const name = (i.member && 'displayName' in i.member ? i.member.displayName : null) ?? i.user.displayName ?? i.user.username;
+    switch (op) {
+      case 'join': {
+        const r = await this.service.updateLobby(game.id, (l) => {
+          if (l.members.includes(userId)) return 'lobby/already-joined';
+          if (l.members.length >= need) return 'lobby/full';
+          return { ...l, members: [...l.members, userId], names: { ...l.names, [userId]: name.slice(0, 60) }, locales: { ...l.locales, [userId]: i.locale } };
+        });
+        return this.say(i, r.ok ? t(loc, 'lobby.joined', { id: game.id }) : refusalText(loc, r.code));
+      }
+      case 'leave': {
+        const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
+        return this.say(i, r.ok ? t(loc, 'lobby.left') : refusalText(loc, r.code));
+      }
+      case 'cancel': {
+        if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
+        const r = await this.service.cancel(game.id, `host:${userId}`, null);
+        return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+      }
+      case 'start':
+      case 'fallback': {
+        if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
+        if (game.status !== 'lobby') return this.say(i, refusalText(loc, 'lobby/closed'));
+        if (game.lobby.members.length !== need) return this.say(i, t(loc, 'refusal.lobby/not-full', { count: game.lobby.members.length, need }));
+        await i.deferReply({ flags: MessageFlags.Ephemeral });
+        const ctxLoc = uiOf(game).locale ?? loc;
+        // Before dealing: can the bot DM every player? (The host may let those it cannot reach play
+        // through the channel's ephemeral buttons.)
+        const unreachable: string[] = [];
+        for (const u of game.lobby.members) {
+          if (op === 'fallback' && (game.lobby.fallback ?? []).includes(u)) continue;
+          const r = await this.deliver.dm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? ctxLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
+          if (!r.ok) unreachable.push(u);
+        }
+        if (unreachable.length > 0 && op === 'start') {
+          await this.effects.lobby(game, { unreachable });
+          await i.editReply({ content: t(loc, 'lobby.unreachableHost', { users: unreachable.map((u) => `<@${u}>`).join(', ') }), allowedMentions: { parse: [] } });
+          return;
+        }
+        if (op === 'fallback') {
+          const fb = [...new Set([...(game.lobby.fallback ?? []), ...unreachable])];
+          await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb }));
+        }
+        const deal = this.dealer(game.lobby.members, game.ruleset);
+        const r = await this.service.start(game.id, deal.seats, deal.roles);
+        await i.editReply({ content: r.ok ? t(loc, 'lobby.started', { id: game.id }) : refusalText(loc, r.code) });
+        return;
+      }
+    }
+  }
+
+  private async panel(i: Component, loc: Locale, game: GameRow, panel: 'role' | 'actions'): Promise<void> {
+    if (game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/not-started'));
+    const ctx = this.contexts.fromRow(game);
+    const seat = seatOfUser(ctx, i.user.id);
+    if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    const payload = panel === 'role' ? roleCard(ctx, seat, loc) : promptPanel(ctx, seat, loc);
+    await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
+  }
+
+  /** Engine action for a component, or a refusal code. */
+  private actionFor(id: Extract<CustomId, { kind: 'act' }>, seat: Seat, values: readonly string[], players: number): Action | string {
+    const seq = id.seq;
+    const one = (): Seat | null => {
+      if (values.length !== 1 || !/^\d{1,2}$/.test(values[0]!)) return null;
+      const v = Number(values[0]);
+      return v >= 1 && v <= players ? v : null;
+    };
+    switch (id.verb) {
+      case 'pass':
+      case 'askDon':
+      case 'skip':
+        return { kind: id.verb, seat, seq };
+      case 'vote':
+        return typeof id.arg === 'number' && id.arg <= players ? { kind: 'vote', seat, target: id.arg, seq } : 'input/forged';
+      case 'voteAll':
+        return id.arg === 'y' || id.arg === 'n' ? { kind: 'voteAll', seat, choice: id.arg === 'y', seq } : 'input/forged';
+      case 'nominate':
+      case 'shoot':
+      case 'check':
+      case 'heal':
+      case 'freeze':
+      case 'kill':
+      case 'take':
+      case 'best': {
+        const target = one();
+        return target === null ? 'input/bad-choice' : { kind: id.verb, seat, target, seq };
+      }
+      case 'checkNote': {
+        const target = one();
+        return target === null ? 'input/bad-choice' : { kind: 'check', seat, target, note: true, seq };
+      }
+      case 'guess': {
+        if (values.length < 2 || values.length > 3 || values.some((v) => !/^\d{1,2}$/.test(v))) return 'input/bad-choice';
+        const targets = values.map(Number);
+        return targets.some((x) => x < 1 || x > players) ? 'input/bad-choice' : { kind: 'guess', seat, targets, seq };
+      }
+      case 'menu':
+        return 'input/forged';
+    }
+  }
+
+  private async act(i: Component, loc: Locale, game: GameRow, id: Extract<CustomId, { kind: 'act' }>): Promise<void> {
+    if (game.status !== 'running' && game.status !== 'post-game') return this.say(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
+    const ctx = this.contexts.fromRow(game);
+    const seat = seatOfUser(ctx, i.user.id);
+    if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    const privateMsg = !i.inGuild() || i.message.flags.has(MessageFlags.Ephemeral);
+    if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
+    const values = i.isStringSelectMenu() ? i.values : [];
+    const action = this.actionFor(id, seat, values, ctx.seats.length);
+    if (typeof action === 'string') return this.say(i, refusalText(loc, action));
+    const r = await this.timely(i, privateMsg, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
+    const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
+    if (r.ok) fresh.state = r.state;
+    const note = r.ok ? this.confirmation(fresh, loc, seat, action, r.events) : `⛔ ${refusalText(loc, r.code)}`;
+    if (privateMsg && fresh.state && fresh.state.stage.kind !== 'over') {
+      const panel = promptPanel(fresh, seat, privateLoc(i, fresh, loc), note);
+      if (i.deferred) await i.editReply(toReply(panel));
+      else await i.update(toReply(panel));
+      return;
+    }
+    await this.say(i, note);
+  }
+
+  private confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
+    const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
+    const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, { ...e.body, at: ctx.state!.clock })}` : ''));
+    const target = 'target' in action ? seatTag(ctx, action.target) : '';
+    const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
+    const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
+    const key = `ok.${action.kind === 'check' && 'note' in action && action.note ? 'checkNote' : action.kind}` as MessageKey;
+    return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
+  }
+
+  /** An ephemeral menu for one choice (nominate, best move, take), for the player who may make it. */
+  private async menu(i: Component, loc: Locale, ctx: GameCtx, seat: Seat, id: Extract<CustomId, { kind: 'act' }>): Promise<void> {
+    const s = ctx.state!;
+    if (id.seq !== s.seq) return this.say(i, refusalText(loc, 'stage/stale'));
+    const verb = id.arg;
+    const prompt = seatView(s, seat).prompts.find((p) => p.kind === verb);
+    if (!prompt || !('targets' in prompt)) return this.say(i, refusalText(loc, verb === 'nominate' ? 'nominate/not-your-turn' : 'action/not-now'));
+    const range: [number, number] = prompt.kind === 'guess' ? [2, 3] : [1, 1];
+    const menu = seatSelect(ctx, { kind: 'act', game: ctx.game.id, seq: s.seq, verb: prompt.kind as never }, t(loc, `prompt.${prompt.kind}` as MessageKey), prompt.targets, range);
+    await i.reply({ content: t(loc, `menu.${prompt.kind}` as MessageKey), components: [row(menu)], flags: MessageFlags.Ephemeral });
+  }
+
+}
+
+/** A DM panel speaks the player's stored language; an ephemeral one the language of the click. */
+function privateLoc(i: Component, ctx: GameCtx, loc: Locale): Locale {
+  return i.inGuild() ? loc : toLocale(i.locale) ?? userLocale(ctx, i.user.id);
+}
+
+/** A renderer payload as discord.js reply options. */
+export function toReply(p: Payload): { content?: string; embeds?: Payload['embeds']; components?: Payload['components']; allowedMentions: { parse: [] } } {
+  return {
+    ...(p.content !== undefined ? { content: p.content } : { content: '' }),
+    ...(p.embeds ? { embeds: p.embeds } : { embeds: [] }),
+    components: p.components ?? [],
+    allowedMentions: { parse: [] },
+  };
+}

@@ -1,0 +1,367 @@
+// Renderers: engine views and events -> Discord message payloads, per audience (N-13). Public
+// renderers read only publicView and public events, so they cannot show a role the rules hide.
+import { ButtonStyle } from 'discord-api-types/v10';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { publicView, seatView, type Prompt } from '../../engine/view';
+import { RULESETS } from '../../engine/rulesets';
+import type { EventBody, Role, Seat, Team } from '../../engine/types';
+import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
+import {
+  button,
+  buttonRows,
+  mentions,
+  relTime,
+  row,
+  seatList,
+  seatSelect,
+  seatTag,
+  userOf,
+  type GameCtx,
+  type Payload,
+} from './common';
+
+const RED = 0xc0392b;
+const DARK = 0x2c2f33;
+const GOLD = 0xd4ac0d;
+
+export function roleName(loc: Locale, role: Role): string {
+  return t(loc, `role.${role}` as MessageKey);
+}
+
+export function teamName(loc: Locale, team: Team): string {
+  return t(loc, `team.${team}` as MessageKey);
+}
+
+export function rulesetName(loc: Locale, ruleset: string): string {
+  return t(loc, `ruleset.${ruleset}` as MessageKey);
+}
+
+/** The stage line (public): what happens now and until when. */
+export function stageLine(ctx: GameCtx, loc: Locale): string {
+  const s = ctx.state;
+  if (!s) return t(loc, 'stage.lobby');
+  const v = publicView(s);
+  const st = v.stage;
+  const n = s.clock.n;
+  const until = st.deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(st.deadline) })}`;
+  const who = st.speaker !== undefined ? seatTag(ctx, st.speaker) : '';
+  switch (st.kind) {
+    case 'night0':
+      return t(loc, 'stage.night0') + until;
+    case 'night':
+      return t(loc, 'stage.night', { n }) + until;
+    case 'turns':
+      return t(loc, st.purpose === 'speech' ? 'stage.speech' : 'stage.accusation', { n, who }) + until;
+    case 'window':
+      return t(loc, st.purpose === 'speech' ? 'stage.window' : 'stage.accusationWindow', { n }) + until;
+    case 'discussion':
+      return t(loc, 'stage.discussion', { n }) + until;
+    case 'vote':
+      return t(loc, st.round === 2 ? 'stage.revote' : 'stage.vote', { n, candidates: seatList(ctx, st.candidates ?? []) }) + until;
+    case 'shootout':
+      return t(loc, 'stage.shootout', { who }) + until;
+    case 'voteAll':
+      return t(loc, 'stage.voteAll', { candidates: seatList(ctx, st.candidates ?? []) }) + until;
+    case 'lastWords':
+      return t(loc, 'stage.lastWords', { who }) + until;
+    case 'postGame':
+      return t(loc, 'stage.postGame') + until;
+    case 'over':
+      return t(loc, 'stage.over');
+  }
+}
+
+function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
+  return t(loc, `left.${by}` as MessageKey, { when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }) });
+}
+
+/** The pinned table message: seats, who is at the table, candidates, the stage with its deadline. */
+export function tablePayload(ctx: GameCtx): Payload {
+  const loc = ctx.pub;
+  const s = ctx.state;
+  const g = ctx.game;
+  const embed: APIEmbed = {
+    title: t(loc, 'table.title', { id: g.id, ruleset: rulesetName(loc, g.ruleset), pace: t(loc, `pace.${g.pace}` as MessageKey) }),
+    color: s?.result ? GOLD : s?.clock.phase === 'night' ? DARK : RED,
+  };
+  if (!s) return { embeds: [embed], allowed_mentions: mentions() };
+  const v = publicView(s);
+  const lines = v.seats.map((seat) => {
+    const u = userOf(ctx, seat.seat);
+    const name = u ? `<@${u}>` : '';
+    const mark = seat.alive ? '🟢' : '⚫';
+    const role = seat.role ? ` — ${roleName(loc, seat.role)}` : '';
+    const fouls = seat.fouls > 0 ? ` ⚠️${seat.fouls}` : '';
+    const left = seat.left ? ` (${leftReason(loc, seat.left.by, seat.left.at)})` : '';
+    return `${mark} **#${seat.seat}** ${name}${role}${fouls}${left}`;
+  });
+  embed.description = `${stageLine(ctx, loc)}\n\n${lines.join('\n')}`;
+  const fields: NonNullable<APIEmbed['fields']> = [];
+  if (v.nominations.length > 0) {
+    fields.push({ name: t(loc, 'table.candidates'), value: v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join('\n') });
+  }
+  if (v.stage.voted !== undefined) {
+    const alive = v.seats.filter((x) => x.alive).length;
+    fields.push({ name: t(loc, 'table.voted'), value: `${v.stage.voted}/${alive}`, inline: true });
+  }
+  if (v.winner) fields.push({ name: t(loc, 'table.result'), value: t(loc, `winner.${v.winner}` as MessageKey), inline: true });
+  if (fields.length > 0) embed.fields = fields;
+  embed.footer = { text: t(loc, 'table.footer', { id: g.id }) };
+  const over = s.stage.kind === 'over';
+  return {
+    embeds: [embed],
+    components: over ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary))],
+    allowed_mentions: mentions(),
+  };
+}
+
+/** The role card (private): role, team, what it does, and (G-4) who the other black players are. */
+export function roleCard(ctx: GameCtx, seat: Seat, loc: Locale): Payload {
+  const s = ctx.state!;
+  const v = seatView(s, seat);
+  const def = RULESETS[s.ruleset];
+  const descKey = (v.role === 'don' ? (def.shotRule === 'unanimous' ? 'roleDesc.don.unanimous' : 'roleDesc.don.decides') : v.role === 'mafia' ? (def.shotRule === 'unanimous' ? 'roleDesc.mafia.unanimous' : 'roleDesc.mafia.decides') : `roleDesc.${v.role}`) as MessageKey;
+  const lines = [t(loc, descKey)];
+  if (v.team === 'black') {
+    if (v.knownBlack.length > 0) lines.push(t(loc, 'card.mates', { mates: v.knownBlack.map((k) => `${seatTag(ctx, k.seat)} — ${roleName(loc, k.role)}`).join(', ') }));
+    else if (v.role === 'prostitute') lines.push(t(loc, 'card.prostituteAlone'));
+  }
+  if (v.checks.length > 0) {
+    lines.push(`\n**${t(loc, 'card.checks')}**`);
+    for (const c of v.checks) lines.push(checkLine(ctx, loc, c));
+  }
+  if (!v.alive) lines.push(`\n${t(loc, 'card.left')}`);
+  return {
+    embeds: [
+      {
+        title: t(loc, 'card.title', { role: roleName(loc, v.role), seat }),
+        description: lines.join('\n'),
+        color: v.team === 'black' ? DARK : RED,
+        footer: { text: t(loc, 'card.footer', { id: ctx.game.id, team: teamName(loc, v.team), ruleset: rulesetName(loc, s.ruleset) }) },
+      },
+    ],
+    allowed_mentions: mentions(),
+  };
+}
+
+export function checkLine(ctx: GameCtx, loc: Locale, c: { target: Seat; at: { phase: string; n: number }; answer: string; kind: string }): string {
+  return t(loc, 'check.line', {
+    night: c.at.n,
+    target: seatTag(ctx, c.target),
+    answer: t(loc, `answer.${c.answer.replace(' ', '-')}` as MessageKey),
+  });
+}
+
+const promptOrder: Prompt['kind'][] = ['shoot', 'check', 'askDon', 'heal', 'freeze', 'kill', 'nominate', 'vote', 'voteAll', 'take', 'guess', 'best', 'pass', 'skip'];
+
+/**
+ * What a seat may do now, as a private panel (DM or ephemeral): a menu or button per prompt.
+ * `note` is a line shown above (a confirmation or a check answer).
+ */
+export function promptPanel(ctx: GameCtx, seat: Seat, loc: Locale, note?: string): Payload {
+  const s = ctx.state!;
+  const g = ctx.game.id;
+  const seq = s.seq;
+  const v = seatView(s, seat);
+  const prompts = [...v.prompts].sort((a, b) => promptOrder.indexOf(a.kind) - promptOrder.indexOf(b.kind));
+  const rows: NonNullable<Payload['components']> = [];
+  const buttons = [];
+  for (const p of prompts) {
+    switch (p.kind) {
+      case 'shoot':
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'shoot' }, t(loc, 'prompt.shoot'), p.targets)));
+        break;
+      case 'check':
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}` as MessageKey), p.targets)));
+        if (p.note) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'checkNote' }, t(loc, 'prompt.checkNote'), p.targets)));
+        break;
+      case 'heal':
+      case 'freeze':
+      case 'kill':
+      case 'take':
+      case 'best':
+      case 'nominate':
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}` as MessageKey), p.targets)));
+        break;
+      case 'guess':
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])));
+        break;
+      case 'vote':
+        for (const c of p.targets) buttons.push(button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, t(loc, 'button.voteFor', { seat: c }), ButtonStyle.Primary));
+        break;
+      case 'voteAll':
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger));
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success));
+        break;
+      case 'askDon':
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'askDon' }, t(loc, 'button.askDon', { seat: p.target }), ButtonStyle.Primary));
+        break;
+      case 'pass':
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, s.stage.kind === 'window' ? 'button.done' : 'button.thanks'), ButtonStyle.Success));
+        break;
+      case 'skip':
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, t(loc, 'button.skip'), ButtonStyle.Secondary));
+        break;
+    }
+  }
+  for (const r of buttonRows(buttons) ?? []) rows.push(r);
+  const head = s.clock.phase === 'night' && s.stage.kind === 'night' ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) }) : stageLine(ctx, loc);
+  const body = prompts.length === 0 ? t(loc, 'prompt.nothing') : t(loc, 'prompt.choose');
+  return {
+    content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
+    components: rows.slice(0, 5),
+    allowed_mentions: mentions(),
+  };
+}
+
+/** The public message that opens a stage or turn (a ping for the speaker), with its buttons. */
+export function stageMessage(ctx: GameCtx): { payload: Payload; interactive: boolean } | null {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const g = ctx.game.id;
+  const seq = s.seq;
+  const st = s.stage;
+  const line = stageLine(ctx, loc);
+  switch (st.kind) {
+    case 'night0':
+    case 'night':
+    case 'discussion':
+      return { payload: { content: `🌙 ${line}`.replace('🌙 ', st.kind === 'discussion' ? '💬 ' : '🌙 '), allowed_mentions: mentions() }, interactive: false };
+    case 'turns':
+    case 'shootout':
+    case 'lastWords': {
+      const seat = st.kind === 'turns' ? st.order[st.index]! : st.kind === 'shootout' ? st.candidates[st.index]! : st.speaker;
+      const u = userOf(ctx, seat);
+      const buttons = [button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.thanks'), ButtonStyle.Success)];
+      const prompts = seatView(s, seat).prompts;
+      if (prompts.some((p) => p.kind === 'nominate')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary));
+      if (prompts.some((p) => p.kind === 'guess')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'guess' }, t(loc, 'button.bestMove'), ButtonStyle.Primary));
+      if (prompts.some((p) => p.kind === 'take')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'take' }, t(loc, 'button.take'), ButtonStyle.Danger));
+      return { payload: { content: `🎤 ${line}`, components: buttonRows(buttons), allowed_mentions: mentions(u ? [u] : []) }, interactive: true };
+    }
+    case 'window':
+      return {
+        payload: {
+          content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}`,
+          components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
+          allowed_mentions: mentions(),
+        },
+        interactive: true,
+      };
+    case 'vote': {
+      const buttons = st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, t(loc, 'button.voteFor', { seat: c }), ButtonStyle.Primary));
+      return { payload: { content: `🗳️ ${line}\n${t(loc, 'vote.help')}`, components: buttonRows(buttons), allowed_mentions: mentions() }, interactive: true };
+    }
+    case 'voteAll':
+      return {
+        payload: {
+          content: `🗳️ ${line}`,
+          components: [row(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger), button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success))],
+          allowed_mentions: mentions(),
+        },
+        interactive: true,
+      };
+    case 'postGame': {
+      const scoring = RULESETS[s.ruleset].scoring;
+      if (scoring === 'classic') return { payload: { content: `🏆 ${t(loc, 'post.hostDecides')}`, allowed_mentions: mentions() }, interactive: false };
+      const all = s.players.map((p) => p.seat);
+      return {
+        payload: {
+          content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')} ${t(loc, 'stage.until', { time: relTime(s.deadline) })}`,
+          components: [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
+          allowed_mentions: mentions(),
+        },
+        interactive: true,
+      };
+    }
+    case 'over':
+      return null;
+  }
+}
+
+/** A public announcement for an engine event, or null when the event is not public news. */
+export function eventLine(ctx: GameCtx, body: EventBody): string | null {
+  const loc = ctx.pub;
+  switch (body.type) {
+    case 'nominated':
+      return t(loc, 'event.nominated', { by: seatTag(ctx, body.by), target: seatTag(ctx, body.target) });
+    case 'morning': {
+      const head = t(loc, 'event.morning', { n: body.night });
+      const who = body.out.length === 0 ? t(loc, 'event.nobodyLeft') : body.out.map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`).join('\n');
+      const note = body.note ? `\n${t(loc, 'event.note', { seat: seatTag(ctx, body.note.seat), target: seatTag(ctx, body.note.target), answer: t(loc, `answer.${body.note.answer}` as MessageKey) })}` : '';
+      return `☀️ ${head}\n${who}${note}`;
+    }
+    case 'left':
+      if (body.by === 'night') return null; // the morning announces it (N-12)
+      return `${seatTag(ctx, body.seat)}${body.role ? ` — ${roleName(loc, body.role)}` : ''}: ${t(loc, `leftNow.${body.by}` as MessageKey)}`;
+    case 'vote-result': {
+      const tally = body.tally.map((x) => t(loc, 'event.tally', { seat: seatTag(ctx, x.seat), count: x.votes, foul: x.foulVotes > 0 ? t(loc, 'event.foulVotes', { count: x.foulVotes }) : '' })).join('\n');
+      const voters = body.voters.filter((x) => x.target !== null).map((x) => `#${x.seat}→#${x.target}${x.counted ? '*' : ''}`).join(' ');
+      const outcome = body.outcome === 'leaves' ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) }) : body.outcome === 'tie' ? t(loc, 'event.voteTie') : t(loc, 'event.voteNobody');
+      return `🗳️ ${t(loc, body.round === 2 ? 'event.revoteResult' : 'event.voteResult')}\n${tally}\n${voters}${body.voters.some((x) => x.counted) ? `\n${t(loc, 'event.countedNote')}` : ''}\n**${outcome}**`;
+    }
+    case 'vote-all-result':
+      return `🗳️ ${t(loc, body.passed ? 'event.allLeave' : 'event.allStay', { yes: body.yes.length, alive: body.alive, candidates: seatList(ctx, body.candidates) })}`;
+    case 'no-vote':
+      return t(loc, `event.noVote.${body.reason}` as MessageKey);
+    case 'tie-no-break':
+      return t(loc, 'event.tieNoBreak', { candidates: seatList(ctx, body.candidates) });
+    case 'foul':
+      return `⚠️ ${t(loc, 'event.foul', { seat: seatTag(ctx, body.seat), count: body.count, total: body.total })}${body.reason ? ` — ${body.reason.slice(0, 200)}` : ''}`;
+    case 'speech-lost':
+      return t(loc, 'event.speechLost', { seat: seatTag(ctx, body.seat), day: body.day });
+    case 'best-move':
+      return `🎯 ${t(loc, 'event.bestMove', { seat: seatTag(ctx, body.seat), targets: seatList(ctx, body.targets) })}`;
+    case 'take':
+      return `🗡️ ${t(loc, 'event.take', { seat: seatTag(ctx, body.seat), target: seatTag(ctx, body.target) })}`;
+    default:
+      return null;
+  }
+}
+
+/** E-5: every role, the result, and who played what. */
+export function resultPayload(ctx: GameCtx): Payload {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const res = s.result!;
+  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' ⚫'}`);
+  const how = res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
+  return {
+    embeds: [
+      {
+        title: t(loc, `result.${res.winner}` as MessageKey),
+        description: [how, lines.join('\n')].filter(Boolean).join('\n\n'),
+        color: GOLD,
+        footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
+      },
+    ],
+    allowed_mentions: mentions(),
+  };
+}
+
+/** S-1..S-4: the points table once the post-game vote has closed. */
+export function pointsPayload(ctx: GameCtx): Payload {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const res = s.result!;
+  const pts = [...(res.points ?? [])].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const lines = pts.map((p) => {
+    const items = Object.entries(p.items)
+      .map(([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${val > 0 ? '+' : ''}${val}`)
+      .join(', ');
+    return `**${p.total}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
+  });
+  const best = res.bestPlayer ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, res.bestPlayer) }) : t(loc, 'points.noBestPlayer');
+  return {
+    embeds: [{ title: t(loc, 'points.title', { id: ctx.game.id }), description: `${best}\n\n${lines.join('\n')}`, color: GOLD }],
+    allowed_mentions: mentions(),
+  };
+}
+
+/** The text for a refusal code, in the user's language. */
+export function refusalText(loc: Locale, code: string): string {
+  const key = `refusal.${code}`;
+  if (hasKey(key)) return t(loc, key as MessageKey);
+  const area = `refusal.${code.split('/')[0]}`;
+  return hasKey(area) ? t(loc, area as MessageKey) : t(loc, 'refusal.generic');
+}

@@ -1,0 +1,42 @@
+// npm start: the bot. Reads .env, checks the configuration, opens the database, connects to
+// Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line.
+import { ConfigError, loadDotEnv, parseConfig } from './config';
+import { StartupError } from './db/client';
+import { startBot, type RunningBot } from './discord/bot';
+
+function die(message: string): never {
+  process.stderr.write(`mafia-bot: ${message}\n`);
+  process.exit(1);
+}
+
+loadDotEnv();
+let bot: RunningBot | null = null;
+try {
+  const config = parseConfig();
+  bot = await startBot({
+    token: config.DISCORD_TOKEN,
+    databasePath: config.DATABASE_PATH,
+    defaultLocale: config.DEFAULT_LOCALE,
+    lobbyTtlHours: config.LOBBY_TTL_HOURS,
+    ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
+  });
+} catch (e) {
+  if (e instanceof ConfigError || e instanceof StartupError) die(e.message);
+  const err = e as { code?: string; message?: string };
+  if (err.code === 'TokenInvalid' || /invalid token|401/i.test(err.message ?? '')) die('Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and update .env');
+  if (err.code === 'DisallowedIntents') die('Discord refused the gateway intents; the bot only needs the Guilds intent');
+  die(`could not start: ${err.message ?? String(e)}`);
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write(`mafia-bot: ${signal}, finishing pending work and stopping\n`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await bot?.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
