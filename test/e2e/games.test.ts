@@ -7,8 +7,55 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse';
 import { resultOf } from '../../src/scenario/run';
 import { compareExpect, OWN_DIR, readJson, SHARED_DIR } from '../support/scenario-files';
+import { en } from '../../src/i18n/en';
+import { ru } from '../../src/i18n/ru';
+import { uk } from '../../src/i18n/uk';
+import type { GameState, Role } from '../../src/engine/types';
+import type { StoredMessage } from '../support/fake-discord';
+import { allComponents } from '../support/fake-discord';
 import { Driver } from './driver';
 import { fixedDealer, makeWorld, type World } from './world';
+
+const ROLES: Role[] = ['civilian', 'sheriff', 'mafia', 'don', 'commissioner', 'doctor', 'maniac', 'prostitute'];
+/** Every name of every role in the three languages. */
+const ROLE_WORDS: { role: Role; word: RegExp }[] = ROLES.flatMap((role) =>
+  [en, uk, ru].map((c) => ({ role, word: new RegExp(`(?<![\\p{L}])${String(c[`role.${role}`]).toLowerCase()}(?![\\p{L}])`, 'iu') })),
+);
+
+/** Everything a user can read in a message: text, embeds, components (labels and ids). */
+function visibleText(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
+  const parts = [m.content];
+  for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
+  for (const c of allComponents(m)) parts.push(c.label ?? '', c.custom_id ?? '', c.placeholder ?? '', ...(c.options ?? []).map((o) => o.label));
+  return parts.join('\n');
+}
+
+/**
+ * N-13: checks the public transcript after a step. `seen` counts the versions already checked;
+ * new versions may name only roles the rules have revealed by now (kiev-12: cards of players who
+ * left; all roles once the game is over). During a night, a step that does not end the night may
+ * not create or edit any public message at all (no timing or edit shows who acted).
+ */
+function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Map<string, number>, where: string) {
+  const revealed = new Set<Role>();
+  if (state.result) for (const r of ROLES) revealed.add(r);
+  else if (state.ruleset === 'kiev-12') for (const p of state.players) if (!p.alive) revealed.add(p.role);
+  let changed = 0;
+  for (const m of w.fake.publicMessages(w.channel.id)) {
+    const versions = w.fake.history(m.id);
+    const from = seen.get(m.id) ?? 0;
+    for (const v of versions.slice(from)) {
+      changed++;
+      const text = visibleText(v as never);
+      for (const { role, word } of ROLE_WORDS) {
+        if (!revealed.has(role) && word.test(text)) throw new Error(`${where}: public message names "${role}" before the rules reveal it:\n${text}`);
+      }
+    }
+    seen.set(m.id, versions.length);
+  }
+  const quietNight = prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
+  if (quietNight && changed > 0) throw new Error(`${where}: a night action changed the public channel`);
+}
 
 let world: World | null = null;
 afterEach(async () => {
@@ -23,9 +70,14 @@ async function playFile(file: string) {
   const d = new Driver(world);
   await d.createAndStart(sc.ruleset, sc.pace);
   const refused: number[] = [];
+  const seen = new Map<string, number>();
+  let prev = world.bot.store.getState(d.gameId)!;
   for (const [i, step] of sc.steps.entries()) {
     const outcome = await d.step(step);
     if (outcome === 'refused') refused.push(i);
+    const now = world.bot.store.getState(d.gameId)!;
+    checkSecrecy(world, now, prev, seen, `${file.split('/').pop()} step ${i}`);
+    prev = now;
   }
   const state = world.bot.store.getState(d.gameId)!;
   const result = resultOf(state, refused) as unknown as Record<string, unknown>;
@@ -42,7 +94,7 @@ const games = [
   join(SHARED_DIR, 'classic-tie-leave-all.json'),
 ].filter(existsSync);
 
-describe('complete games through Discord', () => {
+describe('complete games through Discord, with the N-13 secrecy check after every step', () => {
   for (const file of games) {
     it(`${file.split('/').pop()}`, async () => {
       const { d, state } = await playFile(file);

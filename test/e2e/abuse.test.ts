@@ -1,0 +1,145 @@
+// Hostile or clumsy input: acting for another seat, voting twice, dead players, stale and forged
+// buttons, simultaneous clicks. Each is refused politely (ephemeral, to the one who tried) or
+// serialized, and the game state stays intact.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/engine/types';
+import { allComponents } from '../support/fake-discord';
+import { Driver } from './driver';
+import { fixedDealer, makeWorld, type World } from './world';
+
+const deal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+let w: World;
+let d: Driver;
+const state = () => w.bot.store.getState(d.gameId)!;
+const log = () => w.bot.store.log(d.gameId);
+
+beforeAll(async () => {
+  w = await makeWorld({ players: 10, dealer: fixedDealer(deal) });
+  d = new Driver(w);
+  await d.createAndStart('chnu-2016');
+  expect(await d.host('skip', {})).toBe('ok'); // night 0 -> day 1, seat 1 speaks
+});
+afterAll(async () => {
+  await w.stop();
+});
+
+describe('abuse: refused politely, state intact', () => {
+  it('acting for another seat: only the speaker may end his speech or nominate', async () => {
+    const before = state();
+    const pass = d.publicWith((id) => id.endsWith(':pass'))!;
+    const r = await w.fake.click(w.users[4]!.id, pass.message, pass.id);
+    expect(r.ephemeral).toBe(true);
+    expect(r.content).toMatch(/not your turn/);
+    const nom = d.publicWith((id) => id.endsWith(':menu:nominate'))!;
+    const r2 = await w.fake.click(w.users[4]!.id, nom.message, nom.id);
+    expect(r2.ephemeral).toBe(true);
+    expect(r2.content).toMatch(/only during your own turn/);
+    await w.bot.idle();
+    expect(state()).toEqual(before);
+  });
+
+  it('a user who does not play is told so', async () => {
+    const outsider = w.fake.addUser({ username: 'outsider', guilds: [w.guild.id] });
+    const pass = d.publicWith((id) => id.endsWith(':pass'))!;
+    const r = await w.fake.click(outsider.id, pass.message, pass.id);
+    expect(r.content).toMatch(/not playing/);
+    const role = await w.fake.click(outsider.id, d.tableMessage(), `v1:p:${d.gameId}:role`);
+    expect(role.content).toMatch(/not playing/);
+  });
+
+  it('forged custom ids: garbage, another game, out-of-range menu values', async () => {
+    const before = state();
+    const table = d.tableMessage();
+    for (const id of ['hello', 'v1:a:1:1', 'v2:a:1:1:pass', `v1:a:${d.gameId}:${before.seq}:dance`, `v1:a:${d.gameId}:${before.seq}:vote:999`, 'v1:l:1:explode', 'x'.repeat(100)]) {
+      const r = await w.fake.click(w.users[0]!.id, table, id, { forge: true });
+      expect(r.ephemeral, id).toBe(true);
+      expect(r.content, id).toMatch(/not valid|no longer exists/);
+    }
+    const unknownGame = await w.fake.click(w.users[0]!.id, table, `v1:a:4242:1:pass`, { forge: true });
+    expect(unknownGame.content).toMatch(/no longer exists/);
+    const bad = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['77'], { forge: true });
+    expect(bad.content).toMatch(/not valid/);
+    const many = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['2', '3'], { forge: true });
+    expect(many.content).toMatch(/not valid/);
+    await w.bot.idle();
+    expect(state()).toEqual(before);
+  });
+
+  it('a double click by the same user at the same moment counts once', async () => {
+    const nom = d.publicWith((id) => id.endsWith(':menu:nominate'))!;
+    const open = await w.fake.click(w.users[0]!.id, nom.message, nom.id);
+    const menu = open.message!;
+    const sel = allComponents(menu).find((c) => c.custom_id?.includes(':nominate'))!;
+    const [a, b] = await Promise.all([
+      w.fake.select(w.users[0]!.id, menu, sel.custom_id!, ['3']),
+      w.fake.select(w.users[0]!.id, menu, sel.custom_id!, ['5']),
+    ]);
+    await Promise.all([a.settled(), b.settled()]);
+    await w.bot.idle();
+    const noms = log().filter((e) => e.action.kind === 'nominate');
+    expect(noms).toHaveLength(1);
+    // Both clicks updated the same ephemeral menu: it ends showing one answer or the other.
+    expect(w.fake.message(menu.id)?.content ?? '').toMatch(/You nominated|already nominated/);
+  });
+
+  it('everybody votes at the same moment, some twice: each vote counts exactly once', async () => {
+    // Finish the speeches (seat 1 nominated 3 or 5; seat 2 nominates the other one).
+    expect(await d.step({ type: 'player', seat: 1, verb: 'pass' })).toBe('ok');
+    const first = state().day!.nominations[0]!.target;
+    expect(await d.step({ type: 'player', seat: 2, verb: 'nominate', target: first === 3 ? 5 : 3 })).toBe('ok');
+    for (let seat = 2; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
+    expect(state().stage.kind).toBe('vote');
+    const vote = d.publicWith((id) => id.includes(':vote:3'))!;
+    const clicks = w.users.flatMap((u, i) => {
+      const c = w.fake.click(u.id, vote.message, vote.id.replace(/:3$/, `:${i < 7 ? 3 : 5}`));
+      return i % 3 === 0 ? [c, w.fake.click(u.id, vote.message, vote.id.replace(/:3$/, ':5'))] : [c];
+    });
+    const results = await Promise.all(clicks);
+    await w.bot.idle();
+    expect(results.filter((r) => !r.ephemeral).map((r) => [r.type, r.content])).toEqual([]);
+    expect(log().filter((e) => e.action.kind === 'vote')).toHaveLength(10);
+    const out = state().out;
+    expect(out).toEqual([{ seat: 3, by: 'vote', at: { phase: 'day', n: 1 }, nominatedBy: first === 3 ? 1 : 2 }]);
+    // The tally was published, and the vote buttons are disabled.
+    expect(w.fake.publicMessages(w.channel.id).some((m) => /The vote is closed/.test(m.content) && /#3 <@\d+>: 7 votes/.test(m.content))).toBe(true);
+    expect(allComponents(w.fake.message(vote.message.id)!).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+  });
+
+  it('a stale button (the stage has moved on) is refused and changes nothing', async () => {
+    const before = state();
+    const staleVote = w.fake.publicMessages(w.channel.id).find((m) => allComponents(m).some((c) => c.custom_id?.includes(':vote:')))!;
+    const id = allComponents(staleVote).find((c) => c.custom_id?.includes(':vote:5'))!.custom_id!;
+    const r = await w.fake.click(w.users[1]!.id, staleVote, id, { forge: true });
+    expect(r.content).toMatch(/has closed|no vote open/);
+    await w.bot.idle();
+    expect(state()).toEqual(before);
+  });
+
+  it('a player who left cannot act: last words are his, then nothing', async () => {
+    // Seat 3 (voted out) gives his last words, then tries to act at night.
+    expect(await d.step({ type: 'player', seat: 3, verb: 'pass' })).toBe('ok');
+    expect(state().stage.kind).toBe('night');
+    const before = state();
+    const panel = await d.panel(w.users[2]!.id);
+    expect(panel?.content).toMatch(/Nothing for you to do/);
+    const forged = await w.fake.select(w.users[2]!.id, d.tableMessage(), `v1:a:${d.gameId}:${before.seq}:shoot`, ['5'], { forge: true });
+    expect(forged.content).toMatch(/left the table|no shot/);
+    await w.bot.idle();
+    expect(state()).toEqual(before);
+  });
+
+  it('a non-host cannot use host commands; bad command input is refused with a reason', async () => {
+    const r = await w.fake.slash(w.users[0]!.id, w.channel.id, 'host', { sub: 'skip', options: {} });
+    expect(r.ephemeral).toBe(true);
+    expect(r.content).toMatch(/Only the host/);
+    const busy = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { sub: 'create', options: { ruleset: 'kiev-12' } });
+    expect(busy.content).toMatch(/already open/);
+    const seat = await w.fake.slash(w.host.id, w.channel.id, 'host', { sub: 'foul', options: { seat: 11 } });
+    expect(seat.content).toMatch(/no such seat/);
+    const other = w.fake.addChannel(w.guild.id, { name: 'other' });
+    const timer = await w.fake.slash(w.host.id, other.id, 'mafia', { sub: 'create', options: { ruleset: 'kiev-12', night: 'soon' } });
+    expect(timer.content).toMatch(/Option night: “soon” is not a duration/);
+    const rules = await w.fake.slash(w.host.id, other.id, 'mafia', { sub: 'create', options: { ruleset: 'poker' } });
+    expect(rules.content).toMatch(/Unknown rule set/);
+  });
+});
