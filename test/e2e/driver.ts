@@ -11,10 +11,25 @@ const ok = (r: InteractionResult | undefined): boolean => (r?.content ?? r?.mess
 
 export class Driver {
   gameId = 0;
+  /** Seat -> user, when the deal is not in join order (learned from the role cards). */
+  seats = new Map<number, string>();
   constructor(readonly w: World) {}
 
   userOf(seat: number): string {
-    return this.w.users[seat - 1]!.id;
+    return this.seats.get(seat) ?? this.w.users[seat - 1]!.id;
+  }
+
+  /** Reads every player's role card (DM) as the player would: role and seat. */
+  learnSeats(): Map<number, { userId: string; role: string }> {
+    const out = new Map<number, { userId: string; role: string }>();
+    for (const u of this.w.users) {
+      const card = this.w.fake.dms(u.id).find((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? ''));
+      const m = / ?(.+) — seat (\d+)$/.exec(card?.embeds[0]?.title ?? '');
+      if (!m) throw new Error(`no role card for ${u.username}`);
+      out.set(Number(m[2]), { userId: u.id, role: m[1]!.toLowerCase() });
+      this.seats.set(Number(m[2]), u.id);
+    }
+    return out;
   }
 
   async slash(userId: string, name: string, sub: string, options: Record<string, string | number> = {}): Promise<InteractionResult> {
