@@ -27,6 +27,8 @@ export const envSchema = z.object({
   /** Lobbies nobody started expire after this many hours. */
   LOBBY_TTL_HOURS: optional(z.coerce.number().positive().max(24 * 365)).transform((v) => v ?? 24),
   LOG_LEVEL: optional(z.enum(['error', 'warn', 'info', 'debug'])).transform((v) => v ?? 'info'),
+  /** SQLite durability: `full` fsyncs every transaction; the default survives a process crash. */
+  DATABASE_SYNC: optional(z.enum(['full', 'normal'])),
 });
 
 export type Config = z.infer<typeof envSchema>;

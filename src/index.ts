@@ -2,7 +2,7 @@
 // Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line.
 import { ConfigError, loadDotEnv, parseConfig } from './config';
 import { StartupError } from './db/client';
-import { startBot, type RunningBot } from './discord/bot';
+import { consoleLogger, startBot, type RunningBot } from './discord/bot';
 
 function die(message: string): never {
   process.stderr.write(`mafia-bot: ${message}\n`);
@@ -18,6 +18,7 @@ try {
     databasePath: config.DATABASE_PATH,
     defaultLocale: config.DEFAULT_LOCALE,
     lobbyTtlHours: config.LOBBY_TTL_HOURS,
+    logger: consoleLogger(config.LOG_LEVEL),
     ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
   });
 } catch (e) {

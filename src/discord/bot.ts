@@ -33,14 +33,20 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export const consoleLogger = {
-  info: (m: string) => console.log(m),
-  warn: (m: string) => console.warn(m),
-  error: (m: string, e?: unknown) => console.error(m, e instanceof Error ? e.message : (e ?? '')),
-};
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
+/** Console logging at a level (LOG_LEVEL). */
+export function consoleLogger(level: (typeof LEVELS)[number] = 'info') {
+  const on = (l: (typeof LEVELS)[number]) => LEVELS.indexOf(l) <= LEVELS.indexOf(level);
+  return {
+    info: (m: string) => void (on('info') && console.log(m)),
+    warn: (m: string) => void (on('warn') && console.warn(m)),
+    error: (m: string, e?: unknown) => void (on('error') && console.error(m, e instanceof Error ? e.message : (e ?? ''))),
+  };
+}
 
 export async function startBot(config: BotConfig): Promise<RunningBot> {
-  const log = config.logger ?? consoleLogger;
+  const log = config.logger ?? consoleLogger();
   const db = openDatabase(config.databasePath);
   const store = new Store(db.db);
   const client = new Client({

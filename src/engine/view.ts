@@ -12,6 +12,7 @@ import {
   shooters,
 } from './night';
 import { RULESETS, teamOf } from './rulesets';
+import { computeResult } from './scoring';
 import { playerAt, positionLabel } from './state';
 import type {
   CheckEntry,
@@ -370,4 +371,13 @@ export function channelWriters(s: GameState): ChannelWriters {
 export function mafiaTalkOpen(s: GameState): boolean {
   if (s.stage.kind === 'night0') return true;
   return s.stage.kind === 'night' && s.options.mafiaTalk === 'every-night';
+}
+
+/**
+ * E-5, S-1..S-4: the points of a finished game as they stand (final once the post-game vote has
+ * closed; before that, without the best-player items still to come).
+ */
+export function pointsNow(s: GameState): readonly PointsBreakdown[] | null {
+  if (!s.result) return null;
+  return s.result.points ?? computeResult(s).points;
 }

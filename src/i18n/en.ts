@@ -174,6 +174,7 @@ export const en = {
   'result.draw': '🤝 Draw',
   'result.byHost': 'The host ended the game.',
   'result.emptyRounds': 'Three rounds without anybody leaving: a draw.',
+  'result.pointsSoFar': 'Points so far; the best-player vote may still add to them.',
   'points.title': 'Points, game #{id}',
   'points.bestPlayerIs': 'Best player: {seat}.',
   'points.noBestPlayer': 'No best player this game.',

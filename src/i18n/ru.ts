@@ -190,6 +190,7 @@ export const ru: Catalog = {
   'result.draw': '🤝 Ничья',
   'result.byHost': 'Ведущий завершил игру.',
   'result.emptyRounds': 'Три круга подряд никто не выбыл: ничья.',
+  'result.pointsSoFar': 'Баллы на этот момент; голосование за лучшего игрока ещё может их дополнить.',
   'points.title': 'Очки, игра #{id}',
   'points.bestPlayerIs': 'Лучший игрок: {seat}.',
   'points.noBestPlayer': 'В этой игре нет лучшего игрока.',

@@ -190,6 +190,7 @@ export const uk: Catalog = {
   'result.draw': '🤝 Нічия',
   'result.byHost': 'Ведучий завершив гру.',
   'result.emptyRounds': 'Три кола поспіль ніхто не вибув: нічия.',
+  'result.pointsSoFar': 'Бали на цей момент; голосування за кращого гравця ще може їх доповнити.',
   'points.title': 'Бали, гра #{id}',
   'points.bestPlayerIs': 'Кращий гравець: {seat}.',
   'points.noBestPlayer': 'У цій грі немає кращого гравця.',

@@ -37,7 +37,8 @@ export interface WorldOptions {
 }
 
 export async function makeWorld(o: WorldOptions): Promise<World> {
-  const fake = o.fake ?? (await FakeDiscord.start({ interactionTimeout: 10_000 }));
+  // Discord's own rule: an interaction not answered within 3 seconds has failed.
+  const fake = o.fake ?? (await FakeDiscord.start({ interactionTimeout: 10_000, interactionDeadlineMs: 3_000 }));
   const guild = fake.addGuild({ name: 'Club', locale: o.guildLocale ?? 'en-US', ...(o.botPermissions !== undefined ? { botPermissions: o.botPermissions } : {}) });
   const channel = fake.addChannel(guild.id, { name: 'mafia' });
   const host = fake.addUser({ username: 'host', guilds: [guild.id], locale: o.userLocale ?? 'en-US' });

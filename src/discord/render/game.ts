@@ -2,7 +2,7 @@
 // renderers read only publicView and public events, so they cannot show a role the rules hide.
 import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { publicView, seatView, type Prompt } from '../../engine/view';
+import { pointsNow, publicView, seatView, type Prompt } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
 import type { EventBody, Role, Seat, Team } from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
@@ -324,13 +324,14 @@ export function resultPayload(ctx: GameCtx): Payload {
   const s = ctx.state!;
   const loc = ctx.pub;
   const res = s.result!;
-  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' ⚫'}`);
+  const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
+  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' ⚫'} · **${pts.get(p.seat) ?? 0}**`);
   const how = res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
   return {
     embeds: [
       {
         title: t(loc, `result.${res.winner}` as MessageKey),
-        description: [how, lines.join('\n')].filter(Boolean).join('\n\n'),
+        description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
         color: GOLD,
         footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
       },

@@ -1,0 +1,173 @@
+// The lobby's DM check and the no-DM fallback, who may write (M-1, M-3), the mafia's private
+// thread (M-2), Discord failures, languages, timers that fire by themselves.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/engine/types';
+import { allComponents, DEFAULT_BOT_PERMISSIONS, Perm } from '../support/fake-discord';
+import { Driver } from './driver';
+import { fixedDealer, makeWorld, type World } from './world';
+
+const chnu: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const kiev: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
+const SEND = Perm.SendMessages;
+
+let w: World | null = null;
+afterEach(async () => {
+  await w?.stop();
+  w = null;
+});
+
+describe('lobby', () => {
+  it('a player the bot cannot DM is named with the fix; the host may start anyway and he plays from the channel', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
+    const d = new Driver(w);
+    const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'chnu-2016' });
+    d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
+    for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    await w.bot.idle();
+    const sheriff = w.users[3]!;
+    w.fake.setDmsOpen(sheriff.id, false);
+    // Only the host may start.
+    const notHost = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
+    expect(notHost.content).toMatch(/Only the host/);
+    const start = await w.fake.click(w.host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
+    await start.settled();
+    await w.bot.idle();
+    expect(start.content ?? start.message?.content).toMatch(new RegExp(`I cannot DM <@${sheriff.id}>`));
+    const lobby = d.lobbyMessage();
+    expect(lobby.embeds[0]!.description).toMatch(/cannot send direct messages to: <@\d+>/);
+    expect(lobby.embeds[0]!.description).toMatch(/Privacy Settings/);
+    expect(w.bot.store.getGame(d.gameId)!.status).toBe('lobby');
+    const anyway = await w.fake.click(w.host.id, lobby, `v1:l:${d.gameId}:fallback`);
+    await anyway.settled();
+    await w.bot.idle();
+    expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
+    // His card comes by the channel button, ephemeral.
+    const card = await w.fake.click(sheriff.id, d.tableMessage(), `v1:p:${d.gameId}:role`);
+    expect(card.ephemeral).toBe(true);
+    expect(card.message!.embeds[0]!.title).toBe('Sheriff — seat 4');
+    // At night he acts from the channel, and gets his answer there.
+    await d.host('skip', {});
+    for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
+    expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 6 })).toBe('ok');
+    const panel = w.fake.ephemeralsFor(sheriff.id).at(-1)!;
+    expect(panel.content).toMatch(/black/);
+    expect(allComponents(panel).some((c) => c.custom_id?.endsWith(':askDon'))).toBe(true);
+  });
+
+  it('a lobby fills to the rule set\'s count: join twice, leave, full', async () => {
+    w = await makeWorld({ players: 11 });
+    const d = new Driver(w);
+    const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'classic-10', pace: 'async' });
+    d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
+    const join = (i: number) => w!.fake.click(w!.users[i]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    expect((await join(0)).content).toMatch(/You joined/);
+    expect((await join(0)).content).toMatch(/already joined/);
+    expect((await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:leave`)).content).toMatch(/You left/);
+    for (let i = 0; i < 10; i++) await join(i);
+    await w.bot.idle();
+    expect(d.lobbyMessage().embeds[0]!.description).toMatch(/Players: 10\/10/);
+    const full = await w.fake.click(w.users[10]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`, { forge: true });
+    expect(full.content).toMatch(/full/);
+  });
+});
+
+describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
+  it('the speaker only by day, nobody at night, the dead never; a private thread for the mafia on night 0', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
+    const d = new Driver(w);
+    await d.createAndStart('chnu-2016');
+    const can = (i: number) => (w!.fake.permissionsIn(w!.channel.id, w!.users[i]!.id) & SEND) === SEND;
+    // Night 0: nobody writes; the mafia have their thread.
+    expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false));
+    const threads = w.fake.threads(w.channel.id);
+    expect(threads).toHaveLength(1);
+    const thread = threads[0]!;
+    expect(thread.type).toBe(12);
+    expect([...thread.members].sort()).toEqual([w.users[2]!.id, w.users[5]!.id, w.users[7]!.id, w.fake.botUser.id].sort());
+    expect(thread.locked).toBe(false);
+    await d.host('skip', {});
+    expect(w.fake.thread(thread.id)!.locked).toBe(true);
+    // Day 1: seat 1 speaks.
+    expect(w.users.map((_, i) => can(i))).toEqual([true, ...new Array(9).fill(false)]);
+    await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 3 });
+    await d.step({ type: 'player', seat: 1, verb: 'pass' });
+    expect(can(0)).toBe(false);
+    expect(can(1)).toBe(true);
+    await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
+    for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
+    for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
+    // Seat 3 leaves: his last words, then silence for him.
+    expect(w.users.map((_, i) => can(i))).toEqual([false, false, true, ...new Array(7).fill(false)]);
+    await d.step({ type: 'player', seat: 3, verb: 'pass' });
+    expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false)); // night
+    await d.host('end', { winner: 'draw' });
+    await d.host('skip', {});
+    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual([]);
+  });
+
+  it('without Manage Permissions the game runs and the host is told once', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu), botPermissions: DEFAULT_BOT_PERMISSIONS & ~Perm.ManageRoles });
+    const d = new Driver(w);
+    await d.createAndStart('chnu-2016');
+    await d.host('skip', {});
+    await d.step({ type: 'player', seat: 1, verb: 'pass' });
+    const warnings = w.fake.publicMessages(w.channel.id).filter((m) => /cannot manage who may write/.test(m.content));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.content).toContain(`<@${w.host.id}>`);
+    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('turns');
+  });
+});
+
+describe('Discord failures never stop a game', () => {
+  it('429 and 500 on the way, DMs refused at night: the game goes on and nothing leaks', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
+    const d = new Driver(w);
+    await d.createAndStart('chnu-2016');
+    w.fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429, times: 2, retryAfter: 0.05 });
+    w.fake.failNext({ method: 'PATCH', route: '/channels/:id/messages/:id', status: 500, times: 1 });
+    await d.host('skip', {});
+    for (let seat = 1; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
+    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('night');
+    // The Sheriff closes his DMs: his answer still reaches him through the channel panel.
+    w.fake.setDmsOpen(w.users[3]!.id, false);
+    w.fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 500, times: 8 });
+    for (const [seat, target] of [[3, 5], [6, 5], [8, 5]] as const) expect(await d.step({ type: 'player', seat, verb: 'shoot', target })).toBe('ok');
+    expect(await d.step({ type: 'player', seat: 6, verb: 'skip' })).toBe('ok');
+    expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 2 })).toBe('ok');
+    expect(w.bot.store.getState(d.gameId)!.clock).toEqual({ phase: 'day', n: 2 });
+    expect(w.bot.store.getState(d.gameId)!.out.map((o) => o.seat)).toEqual([5]);
+    await d.step({ type: 'player', seat: 5, verb: 'pass' });
+    expect(w.fake.publicMessages(w.channel.id).some((m) => /Morning after night 1/.test(m.content) || /speech of #2/.test(m.content))).toBe(true);
+    expect(w.fake.internalErrors).toEqual([]);
+  });
+});
+
+describe('languages', () => {
+  it('public messages in the server’s language, private ones in each player’s', async () => {
+    w = await makeWorld({ players: 12, dealer: fixedDealer(kiev), guildLocale: 'uk', userLocale: 'ru' });
+    const d = new Driver(w);
+    const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'kiev-12' });
+    expect(r.content).toMatch(/Игра #\d+/); // the host's own (Russian) client
+    d.gameId = Number(/#(\d+)/.exec(r.content!)![1]);
+    for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    await w.bot.idle();
+    await (await w.fake.click(w.host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`)).settled();
+    await w.bot.idle();
+    const table = d.tableMessage();
+    expect(table.embeds[0]!.title).toMatch(/Гра #\d+/); // Ukrainian in the channel
+    expect(table.embeds[0]!.description).toMatch(/Ніч 0/);
+    const card = w.fake.dms(w.users[4]!.id).find((m) => m.embeds.length > 0)!;
+    expect(card.embeds[0]!.title).toMatch(/Доктор/); // Russian by DM
+  });
+});
+
+describe('timers', () => {
+  it('a stage ends by itself when its timer runs out', async () => {
+    w = await makeWorld({ players: 12, dealer: fixedDealer(kiev) });
+    const d = new Driver(w);
+    await d.createAndStart('kiev-12', 'live', { night: '5s' });
+    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('night0');
+    await w.fake.waitForMessage(w.channel.id, (m) => /free discussion/.test(m.content), { timeout: 15_000 });
+    expect(w.bot.store.log(d.gameId).map((e) => e.actor)).toEqual(['timer']);
+  }, 30_000);
+});
