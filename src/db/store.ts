@@ -384,27 +384,25 @@ export class Store {
   // -------------------------------------------------------------------------------------------
   // Housekeeping
 
-  /** Lobbies nobody started before `before` are expired; returns their ids. */
-  expireLobbies(before: number, now: number): number[] {
-    const stale = this.db
+  /** Moves games untouched since `before` from one status to another; returns their ids. */
+  private moveStale(from: GameStatus, to: GameStatus, before: number, now: number): number[] {
+    const ids = this.db
       .select({ id: games.id })
       .from(games)
-      .where(and(eq(games.status, 'lobby'), lt(games.updatedAt, before)))
+      .where(and(eq(games.status, from), lt(games.updatedAt, before)))
       .all()
       .map((r) => r.id);
-    if (stale.length > 0) this.db.update(games).set({ status: 'expired', updatedAt: now }).where(inArray(games.id, stale)).run();
-    return stale;
+    if (ids.length > 0) this.db.update(games).set({ status: to, updatedAt: now }).where(inArray(games.id, ids)).run();
+    return ids;
+  }
+
+  /** Lobbies nobody started before `before` are expired; returns their ids. */
+  expireLobbies(before: number, now: number): number[] {
+    return this.moveStale('lobby', 'expired', before, now);
   }
 
   /** Finished games older than `before` are archived; returns their ids. */
   archiveFinished(before: number, now: number): number[] {
-    const old = this.db
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.status, 'over'), lt(games.updatedAt, before)))
-      .all()
-      .map((r) => r.id);
-    if (old.length > 0) this.db.update(games).set({ status: 'archived', updatedAt: now }).where(inArray(games.id, old)).run();
-    return old;
+    return this.moveStale('over', 'archived', before, now);
   }
 }

@@ -4,8 +4,8 @@
 import { PermissionFlagsBits, Routes, type Client, type GuildTextBasedChannel } from 'discord.js';
 import type { GameEffect } from '../app/game-service';
 import type { GameRow } from '../db/store';
-import type { GameEvent, GameState, Seat } from '../engine/types';
-import { channelWriters, mafiaTalkOpen, publicView, seatView } from '../engine/view';
+import type { Action, GameEvent, GameState, Seat } from '../engine/types';
+import { channelWriters, inMafiaCircle, mafiaTalkOpen, publicView, seatView } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, type LiveMessage, uiOf, userLocale } from './context';
 import type { Deliver, Logger } from './deliver';
@@ -95,7 +95,7 @@ export class Effects {
     if (!channel || !me || !('threads' in channel)) return;
     const perms = channel.permissionsFor(me);
     if (!perms?.has(PermissionFlagsBits.CreatePrivateThreads) || !perms.has(PermissionFlagsBits.SendMessagesInThreads)) return;
-    const members = s.players.filter((p) => p.role === 'mafia' || p.role === 'don' || (p.role === 'prostitute' && s.options.prostituteKnowsMafia));
+    const members = s.players.filter((p) => inMafiaCircle(s, p.role));
     const thread = await this.deliver.createPrivateThread(ctx.game.channelId, t(ctx.pub, 'thread.name', { id: ctx.game.id }));
     if (!thread.ok) return;
     this.contexts.saveUi(ctx.game, { threadId: thread.value.id, threadLocked: false });
@@ -108,7 +108,7 @@ export class Effects {
     await this.deliver.send(thread.value.id, { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(members.map((p) => userOf(ctx, p.seat)!).filter(Boolean)) });
   }
 
-  private async action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: GameEffect extends infer E ? (E extends { kind: 'action'; action: infer A } ? A : never) : never): Promise<void> {
+  private async action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action): Promise<void> {
     const ctx = this.contexts.fromRow(this.fresh(game));
     ctx.state = state;
     // Announcements (public events) in order, in as few messages as possible.

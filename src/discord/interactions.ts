@@ -111,20 +111,16 @@ export class Interactions {
 
   /** Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first. */
   private async timely<T>(i: ChatInputCommandInteraction | Component, update: boolean, work: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deferral = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        const p = update && !i.isChatInputCommand() ? (i as Component).deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral });
-        p.then(() => resolve(), () => resolve());
-      }, DEFER_AFTER_MS);
-    });
+    let deferring: Promise<unknown> | null = null;
+    const timer = setTimeout(() => {
+      deferring = (update && !i.isChatInputCommand() ? (i as Component).deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral })).catch(() => undefined);
+    }, DEFER_AFTER_MS);
     try {
-      const out = await work();
-      clearTimeout(timer);
-      if (i.deferred) await deferral;
-      return out;
+      return await work();
     } finally {
       clearTimeout(timer);
+      // A deferral already on its way must land before the answer, or Discord sees two.
+      if (deferring) await deferring;
     }
   }
 

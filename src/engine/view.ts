@@ -260,16 +260,18 @@ export interface SeatView {
   awaited: boolean;
 }
 
+/** G-4: the black players who know each other: mafia and Don, and the prostitute by option. */
+export function inMafiaCircle(s: GameState, role: Role): boolean {
+  return role === 'mafia' || role === 'don' || (role === 'prostitute' && s.options.prostituteKnowsMafia);
+}
+
 /** G-4: who the mafia (and, by option, the prostitute) know. */
 function knownBlack(s: GameState, seat: Seat): { seat: Seat; role: Role }[] {
   const me = playerAt(s, seat)!;
   if (teamOf(me.role) !== 'black') return [];
   const knowsMafia = me.role !== 'prostitute' || s.options.prostituteKnowsMafia;
   if (!knowsMafia) return [];
-  return s.players
-    .filter((p) => p.seat !== seat)
-    .filter((p) => p.role === 'mafia' || p.role === 'don' || (p.role === 'prostitute' && s.options.prostituteKnowsMafia))
-    .map((p) => ({ seat: p.seat, role: p.role }));
+  return s.players.filter((p) => p.seat !== seat && inMafiaCircle(s, p.role)).map((p) => ({ seat: p.seat, role: p.role }));
 }
 
 export function seatView(s: GameState, seat: Seat): SeatView {
@@ -297,9 +299,7 @@ export interface MafiaView {
 
 /** What the mafia's private channel may show (G-4, M-2). */
 export function mafiaView(s: GameState): MafiaView {
-  const members = s.players
-    .filter((p) => p.role === 'mafia' || p.role === 'don' || (p.role === 'prostitute' && s.options.prostituteKnowsMafia))
-    .map((p) => ({ seat: p.seat, role: p.role, alive: p.alive }));
+  const members = s.players.filter((p) => inMafiaCircle(s, p.role)).map((p) => ({ seat: p.seat, role: p.role, alive: p.alive }));
   const shots: MafiaView['shots'] = [];
   if (s.stage.kind === 'night') {
     s.stage.acts.shots.forEach((t, i) => {
