@@ -21,6 +21,8 @@ export interface BotConfig {
   now?: () => number;
   /** How seats and roles are dealt (tests fix it; the default is crypto-random, G-1). */
   dealer?: Dealer;
+  /** REST calls per second (Discord's global limit is 50; a local fake allows more). */
+  requestsPerSecond?: number;
 }
 
 export interface RunningBot {
@@ -54,7 +56,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     rest: {
       ...(config.apiBase ? { api: config.apiBase } : {}),
       // Interaction replies are not limited; other calls share Discord's global 50/s.
-      globalRequestsPerSecond: 50,
+      globalRequestsPerSecond: config.requestsPerSecond ?? 50,
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });

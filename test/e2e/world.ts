@@ -51,6 +51,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     defaultLocale: 'en',
     lobbyTtlHours: 24,
     logger: quietLogger,
+    requestsPerSecond: 1000, // the fake Discord has no global rate limit
     ...(o.dealer ? { dealer: o.dealer } : {}),
   });
   return {

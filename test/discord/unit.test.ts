@@ -1,0 +1,98 @@
+// Pieces of the Discord shell that need no Discord: the custom-id codec, durations, the crypto
+// shuffle, and the catalog (every key in three languages, every refusal code translated).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeId, encodeId, type CustomId } from '../../src/discord/custom-id';
+import { cryptoShuffle, parseDuration } from '../../src/discord/interactions';
+import { allCommands } from '../../src/discord/commands/definitions';
+import { en } from '../../src/i18n/en';
+import { ru } from '../../src/i18n/ru';
+import { uk } from '../../src/i18n/uk';
+import { hasKey, t, toLocale } from '../../src/i18n';
+import { ROOT } from '../support/scenario-files';
+
+describe('custom ids', () => {
+  const samples: CustomId[] = [
+    { kind: 'lobby', game: 12, op: 'join' },
+    { kind: 'panel', game: 7, panel: 'actions' },
+    { kind: 'act', game: 99999, seq: 123, verb: 'vote', arg: 12 },
+    { kind: 'act', game: 1, seq: 4, verb: 'voteAll', arg: 'y' },
+    { kind: 'act', game: 1, seq: 4, verb: 'menu', arg: 'guess' },
+    { kind: 'act', game: 1, seq: 0, verb: 'pass' },
+  ];
+  it('round-trip, versioned, at most 100 characters', () => {
+    for (const id of samples) {
+      const s = encodeId(id);
+      expect(s.startsWith('v1:')).toBe(true);
+      expect(s.length).toBeLessThanOrEqual(100);
+      expect(decodeId(s)).toEqual(id);
+    }
+  });
+  it('anything malformed decodes to null', () => {
+    for (const bad of ['', 'v1', 'v2:l:1:join', 'v1:l:0:join', 'v1:l:01:join', 'v1:l:1:jump', 'v1:a:1:x:vote', 'v1:a:1:2:vote:0', 'v1:a:1:2:vote:101', 'v1:a:1:2:vote:abc', 'v1:a:1:2:dance', 'v1:p:1:secret', 'v1:a:1:2:pass:3:4', 'v1:l:99999999999999999999:join', 'x'.repeat(101), 42, null]) {
+      expect(decodeId(bad), String(bad)).toBeNull();
+    }
+  });
+});
+
+describe('durations and the deal', () => {
+  it('parses 90, 90s, 15m, 12h, 2d; rejects the rest', () => {
+    expect([parseDuration('90'), parseDuration('90s'), parseDuration(' 15m '), parseDuration('12H'), parseDuration('2d')]).toEqual([90, 90, 900, 43_200, 172_800]);
+    for (const bad of ['', 'soon', '1.5h', '-5s', '5 minutes', '12hh']) expect(parseDuration(bad), bad).toBeNull();
+  });
+
+  it('G-1: the crypto shuffle is a permutation and spreads positions evenly', () => {
+    const counts = Array.from({ length: 10 }, () => new Array<number>(10).fill(0));
+    const n = 20_000;
+    for (let k = 0; k < n; k++) {
+      const p = cryptoShuffle([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(new Set(p).size).toBe(10);
+      p.forEach((v, i) => counts[v]![i]!++);
+    }
+    for (const row of counts) for (const c of row) expect(Math.abs(c - n / 10)).toBeLessThan(n / 10 / 5); // within 20 %
+  });
+});
+
+describe('the catalog', () => {
+  it('uk and ru have every key of en, with the same placeholders', () => {
+    for (const cat of [uk, ru]) {
+      expect(Object.keys(cat)).toEqual(Object.keys(en));
+      for (const [k, v] of Object.entries(en)) {
+        const ph = (x: unknown) => [...JSON.stringify(x).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+        if (typeof v === 'string') expect(ph(cat[k as keyof typeof en]), k).toBe(ph(v));
+      }
+    }
+  });
+
+  it('every refusal code of the engine, the service and the shell has its own text', () => {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+    const codes = new Set<string>();
+    for (const f of files(join(ROOT, 'src'))) {
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/(?:refuse\(|code: |return |refusalText\(loc, |\? )'([a-zA-Z]+\/[a-z-]+)'/g)) codes.add(m[1]!);
+    }
+    for (const role of ['heal', 'freeze', 'kill', 'shoot', 'check']) codes.add(`${role}/not-your-role`);
+    codes.delete('timeout/early'); // timer only, never shown
+    expect(codes.size).toBeGreaterThan(60);
+    expect([...codes].filter((c) => !hasKey(`refusal.${c}`)).sort()).toEqual([]);
+  });
+
+  it('plural forms follow each language', () => {
+    expect(t('en', 'event.tally', { seat: '#1', count: 1, foul: '' })).toBe('#1: 1 vote');
+    expect(t('uk', 'event.tally', { seat: '#1', count: 3, foul: '' })).toMatch(/3 голоси/);
+    expect(t('ru', 'event.tally', { seat: '#1', count: 5, foul: '' })).toMatch(/5 голосов/);
+  });
+
+  it("Discord's locales map to ours", () => {
+    expect([toLocale('uk'), toLocale('ru'), toLocale('en-GB'), toLocale('de'), toLocale(undefined)]).toEqual(['uk', 'ru', 'en', null, null]);
+  });
+
+  it('slash commands are valid for Discord in every language', () => {
+    for (const cmd of allCommands()) {
+      const names = [cmd.name, ...Object.values(cmd.name_localizations ?? {})];
+      for (const n of names) expect(n).toMatch(/^[-_\p{L}\p{N}]{1,32}$/u);
+      for (const d of [cmd.description, ...Object.values(cmd.description_localizations ?? {})]) expect(d!.length).toBeLessThanOrEqual(100);
+    }
+  });
+});
