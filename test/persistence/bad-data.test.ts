@@ -66,7 +66,15 @@ describe('start-up with bad data', () => {
     expect(existsSync(f)).toBe(false);
   });
 
-  it('a read-only path', () => {
+  // Root ignores file modes: as root the test runs the check as an unprivileged user (nobody),
+  // when that user can read the project; otherwise it uses a folder path that is a file.
+  const asRoot = process.getuid?.() === 0;
+  const nobody = { uid: 65534, gid: 65534 };
+  const nobodyCanRun =
+    !asRoot ||
+    spawnSync(process.execPath, ['-e', 'require("fs").accessSync(process.argv[1])', join(ROOT, 'node_modules/tsx/dist/loader.mjs')], { ...nobody, cwd: '/' }).status === 0;
+
+  it.runIf(nobodyCanRun)('a read-only path', () => {
     const d = dir();
     chmodSync(d, 0o755);
     const ro = join(d, 'ro');
@@ -78,10 +86,8 @@ describe('start-up with bad data', () => {
     chmodSync(ro, 0o555);
     chmodSync(existing, 0o555);
     chmodSync(join(existing, 'mafia.sqlite'), 0o444);
-    // Run as an unprivileged user when the tests run as root (root ignores file modes).
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const run = (path: string) => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/open-db-child.ts'), path], { cwd: ROOT, encoding: 'utf8', ...asUser });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/open-db-child.ts'), path], { cwd: ROOT, encoding: 'utf8', ...(asRoot ? nobody : {}) });
       return JSON.parse(r.stdout) as { ok: boolean; startup: boolean; message: string };
     };
     expect(run(join(ro, 'mafia.sqlite'))).toMatchObject({ ok: false, startup: true, message: expect.stringMatching(/folder .* is not writable/) });
@@ -89,6 +95,13 @@ describe('start-up with bad data', () => {
     expect(run(join(existing, 'mafia.sqlite'))).toMatchObject({ ok: false, startup: true, message: expect.stringMatching(/not writable|read-only/) });
     expect(hash(join(existing, 'mafia.sqlite'))).toBe(before);
     expect(readdirSync(ro)).toEqual([]);
+  });
+
+  it.runIf(!nobodyCanRun)('a path that cannot be written (as root, where no unprivileged user can run the project)', () => {
+    const d = dir();
+    writeFileSync(join(d, 'blocker'), 'a file where a folder should be');
+    expectStartupError(() => openDatabase(join(d, 'blocker', 'sub', 'mafia.sqlite')), /cannot create the database folder/);
+    expectStartupError(() => openDatabase(join(d, 'blocker', 'mafia.sqlite')), /cannot create the database folder|not writable/);
   });
 
   it('a good file opens in WAL mode with foreign keys on, and opens again', () => {
