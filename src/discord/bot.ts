@@ -73,7 +73,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
   });
   const contexts = new Contexts(store, service, config.defaultLocale);
-  effects = new Effects(client, deliver, contexts, log);
+  effects = new Effects(client, deliver, contexts);
   const interactions = new Interactions(service, store, contexts, effects, deliver, log, config.dealer);
   client.on(Events.InteractionCreate, (i) => void interactions.handle(i));
   client.on(Events.Error, (e) => log.error('discord client error', e));

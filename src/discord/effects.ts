@@ -8,7 +8,7 @@ import type { Action, GameEvent, GameState, Seat } from '../engine/types';
 import { channelWriters, inMafiaCircle, mafiaTalkOpen, publicView, seatView } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, type LiveMessage, uiOf, userLocale } from './context';
-import type { Deliver, Logger } from './deliver';
+import type { Deliver } from './deliver';
 import { disableAll, mentions, seatTag, userOf, type GameCtx } from './render/common';
 import { checkLine, eventLine, pointsPayload, promptPanel, resultPayload, roleCard, stageMessage, tablePayload } from './render/game';
 import { lobbyPayload, type LobbyExtra } from './render/lobby';
@@ -20,7 +20,6 @@ export class Effects {
     private readonly client: Client,
     private readonly deliver: Deliver,
     private readonly contexts: Contexts,
-    readonly log: Logger,
   ) {}
 
   async handle(e: GameEffect): Promise<void> {

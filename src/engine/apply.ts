@@ -332,7 +332,7 @@ function night(tx: Tx, a: Extract<PlayerAction, { kind: 'shoot' | 'check' | 'ask
   const target = 'target' in a ? a.target : 0;
   if ('target' in a && !isAlive(s, a.target)) {
     // Checked after the actor's right below when the actor has no such action at all.
-    if (!hasNightRole(tx, s, acts, a)) return refuse(`${a.kind}/not-your-role`);
+    if (!hasNightRole(tx, s, a)) return refuse(`${a.kind}/not-your-role`);
     return refuse('target/not-at-table');
   }
   if (a.kind !== 'check' && 'note' in a && (a as { note?: unknown }).note !== undefined) return refuse('check/no-note');
@@ -413,7 +413,7 @@ function night(tx: Tx, a: Extract<PlayerAction, { kind: 'shoot' | 'check' | 'ask
 }
 
 /** Whether the actor has the action at all tonight (to refuse with the more useful code). */
-function hasNightRole(tx: Tx, s: GameState, acts: NightActs, a: { kind: string; seat: Seat }): boolean {
+function hasNightRole(tx: Tx, s: GameState, a: { kind: string; seat: Seat }): boolean {
   const role = playerAt(s, a.seat)!.role;
   switch (a.kind) {
     case 'shoot':
@@ -427,7 +427,7 @@ function hasNightRole(tx: Tx, s: GameState, acts: NightActs, a: { kind: string; 
     case 'kill':
       return role === 'maniac';
     default:
-      return acts !== undefined;
+      return false;
   }
 }
 
