@@ -123,12 +123,16 @@ function field(step: Record<string, unknown>, where: string, name: string): unkn
   }
 }
 
+/** Fields with a meaning somewhere in the format: wherever they appear, their type is checked. */
+const TYPED_FIELDS = ['target', 'targets', 'choice', 'note', 'count', 'points', 'winner'];
+
 function parseStep(raw: unknown, i: number): ScenarioStep {
   const where = `steps[${i}]`;
   if (!isObject(raw)) throw new ScenarioError(where, `expected an object, got ${describe(raw)}`);
   if ('comment' in raw && typeof raw.comment !== 'string') {
     throw new ScenarioError(`${where}.comment`, `expected a string, got ${describe(raw.comment)}`);
   }
+  for (const name of TYPED_FIELDS) if (name in raw) field(raw, where, name);
   const kinds = ['seat', 'host', 'timeout'].filter((k) => k in raw);
   if (kinds.length === 0) throw new ScenarioError(where, 'expected one of "seat" (a player step), "host" (a host step) or "timeout"');
   if (kinds.length > 1) throw new ScenarioError(where, `a step has exactly one of "seat", "host" and "timeout"; this one has ${kinds.map((k) => `"${k}"`).join(' and ')}`);

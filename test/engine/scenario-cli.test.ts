@@ -53,6 +53,8 @@ describe('npm run scenario', () => {
     ['unknown option', { ...valid, options: { speed: 2 } }, /options/],
     ['mistyped option', { ...valid, options: { selfVote: 'yes' } }, /options\.selfVote/],
     ['steps missing', { ...valid, steps: undefined }, /steps: expected a list of steps/],
+    ['a mistyped field on a verb that does not use it', { ...valid, steps: [{ seat: 1, do: 'pass', target: 'x' }] }, /steps\[0\]\.target: expected an integer/],
+    ['count not an integer', { ...valid, steps: [{ host: 'foul', target: 1, count: 1.5 }] }, /steps\[0\]\.count: expected an integer/],
     ['not an object', [1, 2], /file: expected a JSON object/],
   ];
   for (const [what, content, message] of invalid) {
