@@ -290,7 +290,8 @@ export class GameService {
     const now = this.now();
     let fired = 0;
     for (const d of this.store.dueDeadlines(now)) {
-      if (this.scheduler.armed(d.gameId)?.seq === d.stageSeq && this.scheduler.armed(d.gameId)!.dueAt > now) continue;
+      const armed = this.scheduler.armed(d.gameId);
+      if (armed?.seq === d.stageSeq && armed.dueAt > now) continue;
       const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer');
       if (r.ok) fired++;
     }

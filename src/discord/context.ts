@@ -48,6 +48,10 @@ export class Contexts {
     return toLocale(server?.locale) ?? toLocale(guildLocale) ?? this.defaultLocale;
   }
 
+  row(gameId: number): GameRow | null {
+    return this.store.getGame(gameId);
+  }
+
   build(gameId: number): GameCtx | null {
     const game = this.store.getGame(gameId);
     if (!game) return null;

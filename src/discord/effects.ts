@@ -57,8 +57,9 @@ export class Effects {
     if (sent.ok) this.contexts.saveUi(this.fresh(game), { lobbyMessageId: sent.value.id });
   }
 
+  /** The game row as stored now (the effect's copy may predate later UI updates). */
   private fresh(game: GameRow): GameRow {
-    return this.contexts.build(game.id)?.game ?? game;
+    return this.contexts.row(game.id) ?? game;
   }
 
   private async started(game: GameRow): Promise<void> {
@@ -136,7 +137,7 @@ export class Effects {
         const loc = userLocale(ctx, u);
         if (ev.body.type === 'check-result') {
           const shown = 'seat' in action && action.seat === ev.to.seat;
-          if (!shown) await this.deliver.dm(u, { content: checkLine(ctx, loc, { ...ev.body, at: state.clock.phase === 'night' ? state.clock : { phase: 'night', n: state.clock.n - 1 } }), allowed_mentions: mentions() });
+          if (!shown) await this.deliver.dm(u, { content: checkLine(ctx, loc, ev.body), allowed_mentions: mentions() });
         } else if (ev.body.type === 'frozen') {
           await this.deliver.dm(u, { content: t(loc, 'dm.frozen'), allowed_mentions: mentions() });
         }

@@ -477,7 +477,7 @@ export class Interactions {
 
   private confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
     const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
-    const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, { ...e.body, at: ctx.state!.clock })}` : ''));
+    const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, e.body)}` : ''));
     const target = 'target' in action ? seatTag(ctx, action.target) : '';
     const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
     const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';

@@ -434,7 +434,7 @@ function hasNightRole(tx: Tx, s: GameState, a: { kind: string; seat: Seat }): bo
 function recordCheck(tx: Tx, seat: Seat, target: Seat, kind: 'don' | 'sheriff' | 'askDon' | 'commissioner', answer: GameState['checks'][number]['answer']): void {
   const s = tx.s;
   s.checks = [...s.checks, { seat, target, at: s.clock, kind, answer }];
-  emit(tx, toSeat(seat), { type: 'check-result', seat, target, kind, answer });
+  emit(tx, toSeat(seat), { type: 'check-result', seat, target, kind, answer, at: s.clock });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import type { Clock, EventBody, GameState, LeaveBy, OutEntry, Seat, Stage, Timer
 // ---------------------------------------------------------------------------------------------
 // Entering stages
 
-function timerOf(stage: Stage, pace: GameState['pace']): TimerKey | null {
+function timerOf(stage: Stage): TimerKey | null {
   switch (stage.kind) {
     case 'night0':
       return 'night0';
@@ -45,7 +45,6 @@ function timerOf(stage: Stage, pace: GameState['pace']): TimerKey | null {
       return null;
     default: {
       const never: never = stage;
-      void pace;
       return never;
     }
   }
@@ -54,7 +53,7 @@ function timerOf(stage: Stage, pace: GameState['pace']): TimerKey | null {
 /** Sets the stage (or a new turn in it), bumps the sequence number and arms its timer (P-3). */
 export function setStage(tx: Tx, stage: Stage): void {
   const s = tx.s;
-  const timer = timerOf(stage, s.pace);
+  const timer = timerOf(stage);
   s.stage = stage;
   s.seq = s.seq + 1;
   s.deadline = timer === null ? null : tx.now + s.options.timers[timer] * 1000;

@@ -217,7 +217,7 @@ export function resolveNight(tx: Tx, acts: NightActs): NightOutcome {
         answer: isFrozen ? 'frozen' : colour,
       };
       s.checks = [...s.checks, entry];
-      emit(tx, toSeat(commissioner), { type: 'check-result', seat: commissioner, target: c.target, kind: 'commissioner', answer: entry.answer });
+      emit(tx, toSeat(commissioner), { type: 'check-result', seat: commissioner, target: c.target, kind: 'commissioner', answer: entry.answer, at: entry.at });
     }
     if (c.note) {
       s.history = { ...s.history, noteUsed: true };

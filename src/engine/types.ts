@@ -328,7 +328,7 @@ export type EventBody =
   | { type: 'told-black'; seat: Seat }
   | { type: 'accepted'; seat: Seat; action: ActionKind; target?: Seat; targets?: Seat[]; choice?: boolean; note?: boolean }
   | { type: 'shot-picked'; seat: Seat; target: Seat }
-  | { type: 'check-result'; seat: Seat; target: Seat; kind: CheckKind; answer: CheckAnswer }
+  | { type: 'check-result'; seat: Seat; target: Seat; kind: CheckKind; answer: CheckAnswer; at: Clock }
   | { type: 'frozen'; seat: Seat }
   | { type: 'morning'; night: number; out: { seat: Seat; role?: Role }[]; note: NoteEntry | null }
   | { type: 'left'; seat: Seat; by: LeaveBy; at: Clock; role?: Role }

@@ -135,6 +135,9 @@ describe('Discord failures never stop a game', () => {
     expect(await d.step({ type: 'player', seat: 6, verb: 'skip' })).toBe('ok');
     expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 2 })).toBe('ok');
     expect(w.bot.store.getState(d.gameId)!.clock).toEqual({ phase: 'day', n: 2 });
+    // His check ended the night: the answer (in the prompt he used) names the night it belongs to.
+    const answer = w.fake.dms(w.users[3]!.id).map((m) => m.content).find((c) => c.includes('🔎'));
+    expect(answer ?? '').toMatch(/Night 1: #2 <@\d+> — red/);
     expect(w.bot.store.getState(d.gameId)!.out.map((o) => o.seat)).toEqual([5]);
     await d.step({ type: 'player', seat: 5, verb: 'pass' });
     expect(w.fake.publicMessages(w.channel.id).some((m) => /Morning after night 1/.test(m.content) || /speech of #2/.test(m.content))).toBe(true);

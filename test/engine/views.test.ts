@@ -57,7 +57,7 @@ describe('N-13 secrecy: public output never reveals a role before the rules do',
     for (let seat = 1; seat <= 10; seat++) s = step(s, { kind: 'pass', seat }).s;
     const r = step(s, { kind: 'check', seat: 4, target: 3 });
     const answers = r.events.filter((e) => e.body.type === 'check-result');
-    expect(answers).toEqual([{ to: { kind: 'seat', seat: 4 }, body: { type: 'check-result', seat: 4, target: 3, kind: 'sheriff', answer: 'black' } }]);
+    expect(answers).toEqual([{ to: { kind: 'seat', seat: 4 }, body: { type: 'check-result', seat: 4, target: 3, kind: 'sheriff', answer: 'black', at: { phase: 'night', n: 1 } } }]);
     expect(seatView(r.s, 4).checks).toHaveLength(1);
     expect(seatView(r.s, 6).checks).toHaveLength(0);
     expect(JSON.stringify(publicView(r.s))).not.toMatch(/black|sheriff/);

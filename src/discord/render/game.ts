@@ -226,7 +226,7 @@ export function stageMessage(ctx: GameCtx): { payload: Payload; interactive: boo
     case 'night0':
     case 'night':
     case 'discussion':
-      return { payload: { content: `🌙 ${line}`.replace('🌙 ', st.kind === 'discussion' ? '💬 ' : '🌙 '), allowed_mentions: mentions() }, interactive: false };
+      return { payload: { content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}`, allowed_mentions: mentions() }, interactive: false };
     case 'turns':
     case 'shootout':
     case 'lastWords': {
