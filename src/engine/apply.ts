@@ -9,6 +9,7 @@ import {
   shooters,
 } from './night';
 import { checkWin, endStage, finishGame, leaveTable, mayTalk, mayVote, setStage, settle } from './flow';
+import { actionShapeProblem } from './action-shape';
 import { resolveOptions } from './options';
 import { dealProblem, teamOf } from './rulesets';
 import {
@@ -97,6 +98,9 @@ export function acquaintance(state: GameState) {
 }
 
 export function apply(state: GameState, action: Action, ctx: ApplyContext): ApplyResult {
+  // Outside input reaches the engine here: a malformed action is a refusal, never an exception.
+  const shape = actionShapeProblem(action);
+  if (shape) return refuse(shape);
   const refusal = precheck(state, action, ctx);
   if (refusal) return refusal;
   const tx = beginTx(state, ctx.now);

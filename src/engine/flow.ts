@@ -235,8 +235,10 @@ function closeVote(tx: Tx, stage: Extract<Stage, { kind: 'vote' }>): void {
   const votes = new Map<Seat, number>(cands.map((c) => [c, 0]));
   const voters: { seat: Seat; target: Seat | null; counted: boolean }[] = [];
   for (const p of s.players) {
-    if (!p.alive || !hasBallot(tx, s, p.seat, cands)) continue;
+    if (!p.alive) continue;
     const ballot = stage.ballots[p.seat - 1]!;
+    // F-3, D-5: a vote already cast stands even if its voter has lost the right to vote since.
+    if (ballot === 0 && !hasBallot(tx, s, p.seat, cands)) continue;
     if (ballot !== 0 && votes.has(ballot)) {
       votes.set(ballot, votes.get(ballot)! + 1);
       voters.push({ seat: p.seat, target: ballot, counted: false });
@@ -274,7 +276,8 @@ function closeVote(tx: Tx, stage: Extract<Stage, { kind: 'vote' }>): void {
   } else if (outcome === 'leaves') {
     leaveByVote(tx, leaders);
   } else if (s.options.noTieBreakAtAlive > 0 && aliveCount(s) <= s.options.noTieBreakAtAlive) {
-    // D-7 (classic-10): with only 4 alive a tie gets no speeches and no revote.
+    // D-7 (classic-10): with 4 or fewer alive, a tie (first vote or revote) gets no speeches and
+    // no revote: nobody leaves and night falls.
     emit(tx, PUBLIC, { type: 'tie-no-break', candidates: leaders });
     startNight(tx);
   } else if (stage.round === 1) {
@@ -316,8 +319,10 @@ function closeVoteAll(tx: Tx, stage: Extract<Stage, { kind: 'voteAll' }>): void 
   const yes: Seat[] = [];
   const no: Seat[] = [];
   for (const p of s.players) {
-    if (!p.alive || !mayVote(tx, s, p.seat)) continue;
-    if (stage.ballots[p.seat - 1] === 1) yes.push(p.seat);
+    const ballot = stage.ballots[p.seat - 1]!;
+    // F-3: a cast vote stands after its voter loses the right to vote.
+    if (!p.alive || (ballot === 0 && !mayVote(tx, s, p.seat))) continue;
+    if (ballot === 1) yes.push(p.seat);
     else no.push(p.seat);
   }
   const alive = aliveCount(s);

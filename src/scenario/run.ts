@@ -39,8 +39,8 @@ export function stepToAction(step: ScenarioStep, state: GameState): Action | nul
       break;
     case 'player': {
       const seat = step.seat;
-      // FORMAT.md: `note` is only valid on a check.
-      if (step.note !== undefined && step.verb !== 'check') return null;
+      // FORMAT.md: only `note: true` outside a check is refused; `note: false` says nothing.
+      if (step.note === true && step.verb !== 'check') return null;
       switch (step.verb) {
         case 'pass':
         case 'askDon':
