@@ -173,7 +173,8 @@ function startTurn(tx: Tx, purpose: 'speech' | 'accusation', order: readonly Sea
     endTalk(tx);
     return;
   }
-  if (purpose === 'speech' && s.day!.firstSpeaker === null) s.day = { ...s.day!, firstSpeaker: order[i]! };
+  // D-1: the day's first speaker (or first accuser), for the after-previous-first opener.
+  if (s.day!.firstSpeaker === null) s.day = { ...s.day!, firstSpeaker: order[i]! };
   setStage(tx, { kind: 'turns', purpose, order, index: i });
 }
 
