@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { apply, createGame } from '../../src/engine/apply';
 import { channelWriters, mafiaTalkOpen } from '../../src/engine/view';
+import { RULESET_IDS } from '../../src/engine/rulesets';
 import type { Action, GameState, Role } from '../../src/engine/types';
+import { randomAction, randomDeal, seededRng } from '../../src/sim/random-play';
 
 const chnuDeal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
 const kievDeal: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
@@ -57,5 +59,40 @@ describe('M. messages among players', () => {
     t = run(t, timeout, timeout, ...Array.from({ length: 12 }, () => timeout));
     expect(t.stage.kind).toBe('night');
     expect(mafiaTalkOpen(t)).toBe(true);
+  });
+});
+
+describe('M-1, M-3 over whole games', () => {
+  it('M-1, M-3: nobody writes at night (night 1 on); a player who left writes only in his own last words and after the game', () => {
+    let nights = 0;
+    for (const ruleset of RULESET_IDS) {
+      for (let seed = 1; seed <= 40; seed++) {
+        const rng = seededRng(seed);
+        // Both paces: the async open window (P-1) lists its writers too.
+        const pace = seed % 2 === 0 ? 'async' : 'live';
+        let s = createGame(ruleset, { roles: randomDeal(rng, ruleset) }, {}, pace);
+        while (s.stage.kind !== 'over') {
+          const w = channelWriters(s);
+          const where = `${ruleset} ${pace} seed ${seed} ${s.stage.kind} ${s.clock.phase} ${s.clock.n}`;
+          if (s.stage.kind === 'night0' || s.stage.kind === 'night') {
+            expect(w, where).toEqual({ mode: 'nobody' });
+            if (s.stage.kind === 'night') nights++;
+          }
+          if (w.mode === 'seats') {
+            for (const seat of w.seats) {
+              const ownLastWords = s.stage.kind === 'lastWords' && s.stage.speaker === seat;
+              expect(s.players[seat - 1]!.alive || ownLastWords, `${where}: seat ${seat} left but may write`).toBe(true);
+            }
+          }
+          if (w.mode === 'everyone') expect(s.stage.kind === 'postGame', where).toBe(true);
+          const a = randomAction(s, rng)!;
+          const r = apply(s, a, { now: a.kind === 'timeout' ? (s.deadline ?? 0) : 0 });
+          if (!r.ok) throw new Error(`${where}: ${r.code}`);
+          s = r.state;
+        }
+      }
+    }
+    // The random games do reach nights 1, 2, ... (so the night check above is not vacuous).
+    expect(nights).toBeGreaterThan(100);
   });
 });

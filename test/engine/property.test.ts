@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apply, createGame } from '../../src/engine/apply';
 import { RULESET_IDS, teamOf } from '../../src/engine/rulesets';
 import { prompts } from '../../src/engine/view';
-import type { Action, GameState, OptionOverrides, Pace, RulesetId } from '../../src/engine/types';
+import type { Action, GameState, OptionOverrides, Pace, Refusal, RulesetId } from '../../src/engine/types';
 import { pick, randomAction, randomDeal, seededRng, type Rng } from '../../src/sim/random-play';
 
 const GAMES = Number(process.env.PROPERTY_GAMES ?? 2000);
@@ -69,6 +69,20 @@ function randomOptions(rng: Rng): OptionOverrides {
   return o;
 }
 
+/**
+ * A refused action changes nothing (apply.ts: "A refused action changes nothing"): the input state
+ * is exactly as it was (its JSON before the call equals its JSON after), and a state handed back
+ * with the refusal, if the engine ever does, is the same object or deep-equal to it.
+ */
+function checkRefusal(where: string, action: Action, s: GameState, before: string, r: Refusal): void {
+  if (JSON.stringify(s) !== before) throw new Error(`${where}: refused ${JSON.stringify(action)} (${r.code}) changed the input state`);
+  const returned = (r as Refusal & { state?: unknown }).state;
+  if (returned !== undefined && returned !== s && JSON.stringify(returned) !== before) {
+    throw new Error(`${where}: refused ${JSON.stringify(action)} (${r.code}) returned a different state`);
+  }
+  if (!/^[a-zA-Z]+\/[a-z-]+/.test(r.code)) throw new Error(`${where}: refusal code ${JSON.stringify(r.code)} is not area/reason`);
+}
+
 /** Invariants that hold after every accepted step. */
 function checkInvariants(prev: GameState, s: GameState, action: Action, now: number): void {
   const ruleset = s.ruleset;
@@ -121,13 +135,21 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
   let s = createGame(ruleset, { roles }, options, pace, { now });
   const log: Played['log'] = [];
   if (freeze) deepFreeze(s);
+  // JSON of the current state, taken before an action that may be refused (one snapshot per state:
+  // a refusal leaves the state as it was, so the snapshot stays good until an action is accepted).
+  let snap: string | null = null;
+  const snapshot = () => (snap ??= JSON.stringify(s));
+  const advance = (next: GameState) => {
+    s = freeze ? deepFreeze(next) : next;
+    snap = null;
+  };
   for (let step = 0; s.stage.kind !== 'over'; step++) {
     if (step > 20_000) throw new Error(`${ruleset} seed ${seed}: the game did not end`);
     const where = `${ruleset} seed ${seed} step ${step}`;
     // Now and then, anything at all: it must be refused cleanly or be legal.
     if (rng() < 0.15) {
       const g = garbageAction(rng, s);
-      const before = freeze ? null : JSON.stringify(s);
+      const before = snapshot();
       let r;
       try {
         r = apply(s, g, { now });
@@ -135,21 +157,23 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
         throw new Error(`${where}: ${JSON.stringify(g)} threw ${(e as Error).stack}`);
       }
       if (!r.ok) {
-        if (before !== null && step % 10 === 0 && JSON.stringify(s) !== before) throw new Error(`${where}: refused action changed the state`);
-        expect(r.code).toMatch(/^[a-zA-Z]+\/[a-z-]+/);
+        // Every refusal, on every step: nothing changed.
+        checkRefusal(where, g, s, before, r);
       } else {
         checkInvariants(s, r.state, g, now);
         log.push({ action: g, now });
-        s = freeze ? deepFreeze(r.state) : r.state;
+        advance(r.state);
       }
       continue;
     }
     const a = randomAction(s, rng)!;
     if (a.kind === 'timeout') {
       now = s.deadline ?? now;
-      // A timeout a moment early is refused; at the deadline it is taken.
+      // A timeout a moment early is refused, and changes nothing; at the deadline it is taken.
+      const before = snapshot();
       const early = apply(s, a, { now: now - 1 });
       if (early.ok) throw new Error(`${where}: early timeout accepted`);
+      checkRefusal(where, a, s, before, early);
     } else {
       now += Math.floor(rng() * 1000);
     }
@@ -167,7 +191,7 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
       throw new Error(`${where}: ${JSON.stringify(a)}: ${(e as Error).message}`);
     }
     log.push({ action: a, now });
-    s = freeze ? deepFreeze(r.state) : r.state;
+    advance(r.state);
   }
   return { final: s, log, roles, options, pace };
 }

@@ -47,6 +47,91 @@ describe('S-5 standings', () => {
   });
 });
 
+/**
+ * S-5 tie-break order. Each case gives two players level on points and on every step above the one
+ * being tested; the player expected first is always `zed`, who sorts last by name, so a dropped step
+ * (the players would fall back to a shared place, listed by name) also fails.
+ */
+describe('S-5 tie-break order: swapped or dropped steps are caught', () => {
+  type Case = { name: string; zed: Partial<GameRecord>[]; amy: Partial<GameRecord>[] };
+  // Both players end on 6 points in all, split evenly over their games.
+  const order = (system: 'chnu' | 'classic' | 'kiev', c: Case) => {
+    const recs = [...c.amy.map((x) => rec('amy', 6 / c.amy.length, x)), ...c.zed.map((x) => rec('zed', 6 / c.zed.length, x))];
+    // The same outcome whichever order the games come in.
+    for (const list of [recs, [...recs].reverse()]) {
+      const rows = standings(system, list);
+      expect(rows.map((r) => [r.player, r.place]), c.name).toEqual([
+        ['zed', 1],
+        ['amy', 2],
+      ]);
+    }
+  };
+  const won = (role: GameRecord['role'], extra: Partial<GameRecord> = {}): Partial<GameRecord> => ({ won: true, role, ...extra });
+  const lost = (extra: Partial<GameRecord> = {}): Partial<GameRecord> => ({ won: false, role: 'civilian', ...extra });
+
+  // classic-10: wins; best-player titles; wins as Don; as Sheriff; as mafia; times killed on night 1.
+  const classicAdjacent: Case[] = [
+    // wins before best-player titles: zed 2 wins 0 titles, amy 1 win 1 title.
+    { name: 'wins before best-player titles', zed: [won('civilian'), won('civilian')], amy: [won('civilian'), lost({ bestPlayer: true })] },
+    // titles before Don wins: same wins (1), zed has a title, amy won as Don.
+    { name: 'best-player titles before wins as Don', zed: [won('civilian', { bestPlayer: true })], amy: [won('don')] },
+    // Don wins before Sheriff wins: same wins and titles.
+    { name: 'wins as Don before wins as Sheriff', zed: [won('don')], amy: [won('sheriff')] },
+    { name: 'wins as Don before wins as Sheriff (2 games each)', zed: [won('don'), won('civilian')], amy: [won('sheriff'), won('sheriff')] },
+    // Sheriff wins before mafia wins.
+    { name: 'wins as Sheriff before wins as mafia', zed: [won('sheriff')], amy: [won('mafia')] },
+    { name: 'wins as Sheriff before wins as mafia (2 games each)', zed: [won('sheriff'), won('civilian')], amy: [won('mafia'), won('mafia')] },
+    // mafia wins before times killed on night 1.
+    { name: 'wins as mafia before times killed on night 1', zed: [won('mafia')], amy: [won('civilian', { killedNight1: true })] },
+  ];
+  // Each step alone decides when everything else is level (a dropped step fails).
+  const classicAlone: Case[] = [
+    { name: 'wins alone', zed: [won('civilian')], amy: [lost()] },
+    { name: 'best-player titles alone', zed: [lost({ bestPlayer: true })], amy: [lost()] },
+    { name: 'wins as Don alone', zed: [won('don')], amy: [won('civilian')] },
+    { name: 'wins as Sheriff alone', zed: [won('sheriff')], amy: [won('civilian')] },
+    { name: 'wins as mafia alone', zed: [won('mafia')], amy: [won('civilian')] },
+    { name: 'times killed on night 1 alone', zed: [lost({ killedNight1: true })], amy: [lost()] },
+  ];
+
+  it.each(classicAdjacent.map((c) => [c.name, c] as const))('S-5 classic-10: %s (adjacent steps not swapped)', (_n, c) => order('classic', c));
+  it.each(classicAlone.map((c) => [c.name, c] as const))('S-5 classic-10: %s decides a tie (step not dropped)', (_n, c) => order('classic', c));
+
+  it('S-5 classic-10: points come before every tie-break', () => {
+    // zed has half a point more; amy wins every tie-break.
+    const rows = standings('classic', [
+      rec('zed', 3.5),
+      rec('amy', 1, won('don', { bestPlayer: true, killedNight1: true })),
+      rec('amy', 1, won('sheriff')),
+      rec('amy', 1, won('mafia')),
+    ]);
+    expect(rows.map((r) => r.player)).toEqual(['zed', 'amy']);
+  });
+
+  it('S-5 classic-10: a lower step never outweighs a higher one, whatever the margin', () => {
+    // amy: 3 Sheriff wins + 3 mafia wins + killed on night 1 three times; zed: one more Don win.
+    const zed = [won('don'), won('don'), won('civilian'), won('civilian'), won('civilian'), won('civilian')];
+    const amy = [won('don'), won('sheriff', { killedNight1: true }), won('sheriff', { killedNight1: true }), won('sheriff', { killedNight1: true }), won('mafia'), won('mafia')];
+    order('classic', { name: 'one Don win beats many lower steps', zed, amy });
+  });
+
+  it('S-5 chnu-2016: best-player titles break a tie on points (not dropped), and never beat points', () => {
+    order('chnu', { name: 'titles alone', zed: [lost({ bestPlayer: true })], amy: [lost()] });
+    // Wins are not a chnu-2016 tie-break: more wins without a title is behind.
+    order('chnu', { name: 'titles, not wins', zed: [lost({ bestPlayer: true }), lost()], amy: [won('don'), won('sheriff')] });
+    expect(standings('chnu', [rec('amy', 3, { bestPlayer: true }), rec('zed', 3.5)]).map((r) => r.player)).toEqual(['zed', 'amy']);
+  });
+
+  it('S-5 kiev-12: games won before fewer games (not swapped), each step decides alone (not dropped)', () => {
+    // zed: 2 wins in 3 games; amy: 1 win in 1 game (fewer games, fewer wins) -> zed.
+    order('kiev', { name: 'wins before fewer games', zed: [won('civilian'), won('civilian'), lost()], amy: [won('civilian')] });
+    order('kiev', { name: 'games won alone', zed: [won('civilian'), lost()], amy: [lost(), lost()] });
+    // Same wins: the player with fewer games is first.
+    order('kiev', { name: 'fewer games alone', zed: [won('civilian')], amy: [won('civilian'), lost()] });
+    expect(standings('kiev', [rec('amy', 3, { won: true }), rec('zed', 4)]).map((r) => r.player)).toEqual(['zed', 'amy']);
+  });
+});
+
 describe('T tournament (chnu-2016)', () => {
   const players = Array.from({ length: 30 }, (_, i) => `p${i + 1}`);
 
