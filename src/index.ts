@@ -25,7 +25,7 @@ try {
   if (e instanceof ConfigError || e instanceof StartupError) die(e.message);
   const err = e as { code?: string; message?: string };
   if (err.code === 'TokenInvalid' || /invalid token|401/i.test(err.message ?? '')) die('Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and update .env');
-  if (err.code === 'DisallowedIntents') die('Discord refused the gateway intents; the bot only needs the Guilds intent');
+  if (err.code === 'DisallowedIntents') die('Discord refused the gateway intents; the bot needs only Guilds and Guild Messages, which are not privileged');
   die(`could not start: ${err.message ?? String(e)}`);
 }
 
@@ -39,5 +39,7 @@ async function shutdown(signal: string) {
   await bot?.stop();
   process.exit(0);
 }
+// One game's failure must never take the others down: log it and go on.
+process.on('unhandledRejection', (e) => process.stderr.write(`mafia-bot: unexpected error (the bot goes on): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

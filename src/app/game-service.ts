@@ -27,6 +27,17 @@ export type GameEffect =
   | { kind: 'cancelled'; game: GameRow; by: string }
   | { kind: 'substituted'; game: GameRow; seat: number; from: string; to: string; by: string };
 
+/** The commits after which a crash matters most (fault-injection tests kill the bot there). */
+export type CommitPoint = 'lobby' | 'deal' | 'action' | 'night' | 'vote' | 'game-end' | 'post-game' | 'cancel';
+
+export function commitPointOf(prev: GameState, state: GameState): CommitPoint {
+  if (state.stage.kind === 'over' && prev.stage.kind !== 'over') return 'post-game';
+  if (state.result && !prev.result) return 'game-end';
+  if (prev.stage.kind === 'night' && state.seq !== prev.seq) return 'night';
+  if ((prev.stage.kind === 'vote' || prev.stage.kind === 'voteAll') && state.seq !== prev.seq) return 'vote';
+  return 'action';
+}
+
 export type DispatchResult =
   | { ok: true; state: GameState; events: readonly GameEvent[]; seq: number }
   | { ok: false; code: string };
@@ -38,7 +49,19 @@ export interface Logger {
 
 export interface ServiceOptions {
   now?: () => number;
+  /**
+   * Writes what players must see because of a change (the outbox), inside the change's own
+   * transaction: if it throws, the change is not made.
+   */
+  plan?: (e: GameEffect) => void;
+  /** After a transaction with effects committed (the deliverer's cue). */
+  committed?: (point: CommitPoint, gameId: number) => void;
+  /** Called after the commit, in order per game (tests and tools). */
   onEffect?: (e: GameEffect) => void | Promise<void>;
+  /** How soon a timed action that could not be saved is tried again. */
+  storageRetryMs?: number;
+  /** The database failed during a timer or the sweep (disk full, read-only): tell someone. */
+  onStorageError?: (gameId: number, e: unknown) => void;
   timers?: TimerHost;
   logger?: Logger;
   /** Lobbies untouched for this long expire (housekeeping). */
@@ -56,6 +79,9 @@ export class GameService {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly effects = new Map<number, Promise<void>>();
   private readonly onEffect: (e: GameEffect) => void | Promise<void>;
+  private readonly planEffect: (e: GameEffect) => void;
+  /** Stage ends moved later because the stage's message was seen late (see extendDeadline). */
+  private readonly extended = new Map<number, { seq: number; dueAt: number }>();
   private readonly logger: Logger;
   private cronTask: ScheduledTask | null = null;
   private closed = false;
@@ -66,6 +92,7 @@ export class GameService {
   ) {
     this.now = opts.now ?? Date.now;
     this.onEffect = opts.onEffect ?? (() => {});
+    this.planEffect = opts.plan ?? (() => {});
     this.logger = opts.logger ?? { error: (m, e) => console.error(m, e) };
     this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers);
   }
@@ -90,6 +117,9 @@ export class GameService {
 
   /** Effects of one game run in order, after the transaction that caused them. */
   private emitEffect(gameId: number, effect: GameEffect): void {
+    const point: CommitPoint =
+      effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' ? 'lobby' : 'cancel';
+    this.opts.committed?.(point, gameId);
     const prev = this.effects.get(gameId) ?? Promise.resolve();
     const next = prev.then(async () => {
       try {
@@ -137,7 +167,11 @@ export class GameService {
   // Lobby
 
   createLobby(input: Omit<Parameters<Store['createLobby']>[0], 'now'>): GameRow {
-    const game = this.store.createLobby({ ...input, now: this.now() });
+    const game = this.store.transaction(() => {
+      const g = this.store.createLobby({ ...input, now: this.now() });
+      this.planEffect({ kind: 'lobby', game: g });
+      return g;
+    });
     this.emitEffect(game.id, { kind: 'lobby', game });
     return game;
   }
@@ -153,8 +187,11 @@ export class GameService {
       if (game.status !== 'lobby') return { ok: false as const, code: 'lobby/closed' };
       const next = change(game.lobby, game);
       if (typeof next === 'string') return { ok: false as const, code: next };
-      this.store.setLobby(gameId, next, this.now());
       const updated = { ...game, lobby: next };
+      this.store.transaction(() => {
+        this.store.setLobby(gameId, next, this.now());
+        this.planEffect({ kind: 'lobby', game: updated });
+      });
       this.emitEffect(gameId, { kind: 'lobby', game: updated });
       return { ok: true as const, game: updated };
     });
@@ -169,10 +206,14 @@ export class GameService {
       const now = this.now();
       const state = createGame(game.ruleset, { roles }, game.options, game.pace, { now });
       const seats = userIds.map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! }));
-      this.store.startGame(gameId, seats, state, now);
+      const started = this.store.transaction(() => {
+        this.store.startGame(gameId, seats, state, now);
+        const g = this.store.getGame(gameId)!;
+        this.planEffect({ kind: 'started', game: g, state, seats });
+        return g;
+      });
       this.states.set(gameId, state);
       this.scheduler.arm(gameId, state.seq, state.deadline);
-      const started = this.store.getGame(gameId)!;
       this.emitEffect(gameId, { kind: 'started', game: started, state, seats });
       return { ok: true as const, state };
     });
@@ -188,8 +229,10 @@ export class GameService {
         this.store.setStatus(gameId, 'cancelled', now);
         this.store.clearDeadline(gameId);
         this.store.addAudit({ gameId, at: now, actorId: by, action: 'cancel', reason });
+        this.planEffect({ kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
       });
       this.scheduler.disarm(gameId);
+      this.extended.delete(gameId);
       this.emitEffect(gameId, { kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
       return { ok: true as const };
     });
@@ -209,6 +252,7 @@ export class GameService {
       this.store.transaction(() => {
         this.store.substitute(gameId, seat, userId);
         this.store.addAudit({ gameId, at: now, actorId: by, action: 'substitute', detail: { seat, from: current.userId, to: userId }, reason });
+        this.planEffect({ kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       });
       this.emitEffect(gameId, { kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       return { ok: true as const };
@@ -237,21 +281,68 @@ export class GameService {
     const audit = HOST_VERBS.has(action.kind)
       ? { gameId, at: now, actorId: actor, action: action.kind.slice('host-'.length), detail: { ...action }, reason }
       : undefined;
+    const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
     this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),
+      inTx: () => this.planEffect(effect),
     });
     this.states.set(gameId, state);
-    this.scheduler.arm(gameId, state.seq, state.deadline);
+    this.armStage(gameId, state);
     if (over) this.states.delete(gameId);
-    this.emitEffect(gameId, { kind: 'action', game, action, actor, prev, state, events: r.events });
+    this.emitEffect(gameId, effect);
     return { ok: true, state, events: r.events, seq: state.moves };
   }
 
+  /** Arms the stage's timer, at the later end it was given if its message was seen late. */
+  private armStage(gameId: number, state: GameState): void {
+    const ext = this.extended.get(gameId);
+    if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
+    const due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    this.scheduler.arm(gameId, state.seq, due);
+  }
+
+  /**
+   * A stage's message became visible late: its timer ends `dueAt` instead (never earlier). The
+   * engine's own deadline is the earliest a timeout is accepted, so replays are unaffected.
+   */
+  extendDeadline(gameId: number, seq: number, dueAt: number): Promise<void> {
+    return this.enqueue(gameId, () => {
+      const s = this.state(gameId);
+      if (!s || s.seq !== seq || s.deadline === null || dueAt <= s.deadline) return;
+      const due = this.store.extendDeadline(gameId, seq, dueAt);
+      if (due === null) return;
+      this.extended.set(gameId, { seq, dueAt: due });
+      this.scheduler.arm(gameId, seq, due);
+    }).catch((e) => this.logger.error(`game ${gameId}: could not extend the deadline`, e));
+  }
+
+  /** A timer fired. A failing store never ends the process: the timeout is tried again later. */
   private onTimer(gameId: number, seq: number, dueAt: number): void {
-    void this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then((r) => {
-      if (!r.ok && r.code === 'timeout/early') this.scheduler.arm(gameId, seq, dueAt);
-    });
+    this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
+      (r) => {
+        if (!r.ok && r.code === 'timeout/early') this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
+      },
+      (e: unknown) => this.storageFailed(gameId, seq, e),
+    );
+  }
+
+  private readonly storageWarned = new Map<number, number>();
+
+  private storageFailed(gameId: number, seq: number, e: unknown): void {
+    const retry = this.opts.storageRetryMs ?? 30_000;
+    this.logger.error(`game ${gameId}: a timed action could not be saved; trying again in ${Math.round(retry / 1000)} s`, e);
+    this.states.delete(gameId); // the database is the truth: reload after the failure
+    this.scheduler.arm(gameId, seq, this.now() + retry);
+    const last = this.storageWarned.get(gameId) ?? 0;
+    if (this.now() - last > 10 * 60_000) {
+      this.storageWarned.set(gameId, this.now());
+      try {
+        this.opts.onStorageError?.(gameId, e);
+      } catch (err) {
+        this.logger.error(`game ${gameId}: could not report the storage error`, err);
+      }
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -266,7 +357,10 @@ export class GameService {
     let rearmed = 0;
     for (const d of this.store.pendingDeadlines()) {
       if (d.dueAt <= this.now()) {
-        const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer');
+        const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
+          this.storageFailed(d.gameId, d.stageSeq, e);
+          return { ok: false as const, code: 'storage/failed' };
+        });
         if (r.ok) fired++;
         else if (r.code === 'timeout/stale' || r.code === 'game/not-running' || r.code === 'game/over') {
           // The stored deadline no longer matches the state: put the state's own deadline back.
@@ -276,6 +370,7 @@ export class GameService {
         }
       } else {
         this.scheduler.arm(d.gameId, d.stageSeq, d.dueAt);
+        this.extended.set(d.gameId, { seq: d.stageSeq, dueAt: d.dueAt });
         rearmed++;
       }
     }
@@ -292,10 +387,17 @@ export class GameService {
     for (const d of this.store.dueDeadlines(now)) {
       const armed = this.scheduler.armed(d.gameId);
       if (armed?.seq === d.stageSeq && armed.dueAt > now) continue;
-      const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer');
+      const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
+        this.storageFailed(d.gameId, d.stageSeq, e);
+        return { ok: false as const, code: 'storage/failed' };
+      });
       if (r.ok) fired++;
     }
-    const expired = this.store.expireLobbies(now - (this.opts.lobbyTtlMs ?? 24 * 3600_000), now);
+    const expired = this.store.transaction(() => {
+      const ids = this.store.expireLobbies(now - (this.opts.lobbyTtlMs ?? 24 * 3600_000), now);
+      for (const id of ids) this.planEffect({ kind: 'expired', game: this.store.getGame(id)! });
+      return ids;
+    });
     for (const id of expired) this.emitEffect(id, { kind: 'expired', game: this.store.getGame(id)! });
     const archived = this.store.archiveFinished(now - (this.opts.archiveAfterMs ?? 7 * 24 * 3600_000), now);
     return { fired, expired: expired.length, archived: archived.length };

@@ -1,6 +1,7 @@
 // The database: every game, its deal, its append-only action log, its current state, deadlines,
 // results and the host's audit trail. Times are milliseconds since the epoch.
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per Discord server (guild): its settings. */
 export const servers = sqliteTable('servers', {
@@ -9,6 +10,8 @@ export const servers = sqliteTable('servers', {
   locale: text('locale'),
   /** M-2: mafia may talk in private every night (asynchronous play), not only on night 0. */
   mafiaTalkEveryNight: integer('mafia_talk_every_night', { mode: 'boolean' }).notNull().default(false),
+  /** M-1: the channel lets only the current speaker write (one permission change per turn). */
+  enforceSpeakingOrder: integer('enforce_speaking_order', { mode: 'boolean' }).notNull().default(false),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -149,3 +152,92 @@ export const audit = sqliteTable(
   },
   (t) => [index('audit_game').on(t.gameId, t.at)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Delivery: what players must see, written in the same transaction as the change that caused it
+// (the transactional outbox), and sent by the deliverer (src/delivery).
+
+/**
+ * One-shot operations, sent in order per destination: posts (role cards, announcements, stage
+ * messages, check answers), pins, the mafia thread. A post carries a nonce derived from its id, so
+ * a re-send after a crash returns the first message instead of posting a second one.
+ */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    /** `ch:<channelId>`, `dm:<userId>` or `th:<gameId>` (the game's mafia thread). */
+    dest: text('dest').notNull(),
+    /** `post` (payload, or the slot's newest version), `thread` (create the mafia thread), `notice`. */
+    op: text('op').notNull(),
+    /** A post that creates the message of a slot (its payload is the slot's newest version). */
+    slot: text('slot'),
+    /** The payload (JSON) or the operation's parameters. */
+    payload: text('payload').notNull().default('{}'),
+    /** Delivery hints (JSON): the stage clock this message starts, the seat a DM is for, ... */
+    meta: text('meta').notNull().default('{}'),
+    /** A key unique within the game (a notice surfaced once). */
+    key: text('key'),
+    /** `pending`, `done` or `failed` (permanently, with `error`). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: integer('next_at').notNull(),
+    error: text('error'),
+    messageId: text('message_id'),
+    createdAt: integer('created_at').notNull(),
+    doneAt: integer('done_at'),
+  },
+  (t) => [
+    index('outbox_pending').on(t.status, t.nextAt),
+    index('outbox_dest').on(t.dest, t.status, t.id),
+    uniqueIndex('outbox_game_key').on(t.gameId, t.key),
+  ],
+);
+
+/**
+ * Desired state of what the bot keeps editing (the table, the lobby, each stage's message, a
+ * night panel, the channel's permissions, the mafia thread's lock): only the newest version is
+ * sent; versions in between are dropped.
+ */
+export const slots = sqliteTable(
+  'slots',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    /** `table`, `lobby`, `stage:<seq>`, `panel:<seq>:<seat>`, `perms`, `thread`. */
+    key: text('key').notNull(),
+    /** `message`, `perms` or `thread`. */
+    kind: text('kind').notNull(),
+    /** Where the message lives: `ch:<channelId>` or `dm:<userId>`. */
+    dest: text('dest').notNull(),
+    /** The Discord message (or thread) id once created. */
+    messageId: text('message_id'),
+    /** The channel the message is in, once created (a DM channel's id for `dm:`). */
+    channelId: text('channel_id'),
+    version: integer('version').notNull().default(1),
+    sentVersion: integer('sent_version').notNull().default(0),
+    payload: text('payload').notNull(),
+    /** The planner's own part of the payload (the news a stage message opened with), JSON. */
+    head: text('head'),
+    /** Posted again if deleted (the table, the lobby), and pinned. */
+    repost: integer('repost', { mode: 'boolean' }).notNull().default(false),
+    pin: integer('pin', { mode: 'boolean' }).notNull().default(false),
+    /** `live` until its game no longer needs it; `gone` when its message was deleted. */
+    state: text('state').notNull().default('live'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.key] }), index('slots_dirty').on(t.updatedAt).where(sql`sent_version < version`), index('slots_message').on(t.messageId)],
+);
+
+/** DM channels by user: opened once and reused; when DMs last worked or failed. */
+export const dmChannels = sqliteTable('dm_channels', {
+  userId: text('user_id').primaryKey(),
+  channelId: text('channel_id'),
+  okAt: integer('ok_at'),
+  closedAt: integer('closed_at'),
+  updatedAt: integer('updated_at').notNull(),
+});

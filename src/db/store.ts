@@ -14,6 +14,10 @@ export interface LobbyInfo {
   names?: Record<string, string>;
   /** Discord client locales by user id, as seen when they joined (for DMs). */
   locales?: Record<string, string>;
+  /** M-1: only the current speaker may write (the server's setting when the game was created). */
+  enforceTurns?: boolean;
+  /** Players the bot could not DM at the last Start (shown with the fix). */
+  unreachable?: string[];
 }
 
 export interface GameRow {
@@ -88,6 +92,7 @@ export class Store {
   private readonly updateState;
   private readonly upsertDeadline;
   private readonly deleteDeadline;
+  private readonly selectDeadline;
 
   constructor(readonly db: Db) {
     this.insertAction = db
@@ -116,10 +121,15 @@ export class Store {
       .values({ gameId: sql.placeholder('gameId'), stageSeq: sql.placeholder('seq'), dueAt: sql.placeholder('dueAt') })
       .onConflictDoUpdate({
         target: deadlines.gameId,
-        set: { stageSeq: sql`excluded.stage_seq`, dueAt: sql`excluded.due_at` },
+        // The same stage keeps a later end it was given (its message was seen late): see extendDeadline.
+        set: {
+          stageSeq: sql`excluded.stage_seq`,
+          dueAt: sql`CASE WHEN ${deadlines.stageSeq} = excluded.stage_seq THEN max(${deadlines.dueAt}, excluded.due_at) ELSE excluded.due_at END`,
+        },
       })
       .prepare();
     this.deleteDeadline = db.delete(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
+    this.selectDeadline = db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
   }
 
   transaction<T>(fn: () => T): T {
@@ -137,7 +147,7 @@ export class Store {
     return this.db.select().from(servers).where(eq(servers.guildId, guildId)).get() ?? null;
   }
 
-  updateServer(guildId: string, patch: { locale?: string | null; mafiaTalkEveryNight?: boolean }, now: number): void {
+  updateServer(guildId: string, patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean }, now: number): void {
     this.ensureServer(guildId, now);
     this.db.update(servers).set({ ...patch, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
   }
@@ -200,6 +210,12 @@ export class Store {
       .orderBy(asc(games.id))
       .all()
       .map(toRow);
+  }
+
+  /** The newest game of a channel, whatever its status. */
+  latestGameInChannel(channelId: string): GameRow | null {
+    const r = this.db.select().from(games).where(eq(games.channelId, channelId)).orderBy(desc(games.id)).limit(1).get();
+    return r ? toRow(r) : null;
   }
 
   allGameIds(): number[] {
@@ -269,7 +285,7 @@ export class Store {
     gameId: number,
     entry: { action: Action; actor: string; at: number },
     state: GameState,
-    extra?: { audit?: AuditEntry; onOver?: () => void },
+    extra?: { audit?: AuditEntry; onOver?: () => void; inTx?: () => void },
   ): void {
     this.transaction(() => {
       this.insertAction.run({
@@ -285,6 +301,7 @@ export class Store {
       else this.upsertDeadline.run({ gameId, seq: state.seq, dueAt: state.deadline });
       if (extra?.audit) this.addAudit(extra.audit);
       extra?.onOver?.();
+      extra?.inTx?.();
     });
   }
 
@@ -305,7 +322,14 @@ export class Store {
   }
 
   deadlineOf(gameId: number): { stageSeq: number; dueAt: number } | null {
-    return this.db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, gameId)).get() ?? null;
+    return (this.selectDeadline.get({ gameId }) as { stageSeq: number; dueAt: number } | undefined) ?? null;
+  }
+
+  /** A stage's timer ends later (never earlier) when its message was seen late. Returns the end. */
+  extendDeadline(gameId: number, stageSeq: number, dueAt: number): number | null {
+    this.db.update(deadlines).set({ dueAt: sql`max(${deadlines.dueAt}, ${dueAt})` }).where(and(eq(deadlines.gameId, gameId), eq(deadlines.stageSeq, stageSeq))).run();
+    const d = this.deadlineOf(gameId);
+    return d && d.stageSeq === stageSeq ? d.dueAt : null;
   }
 
   /** The raw stored state JSON (for verification). */

@@ -1,13 +1,15 @@
 // Start-up and shutdown of the whole bot: database, game service, Discord client, recovery.
-import { Client, Events, GatewayIntentBits, Options } from 'discord.js';
-import { GameService, type GameEffect } from '../app/game-service';
+import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel } from 'discord.js';
+import { GameService, type CommitPoint } from '../app/game-service';
 import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
-import type { Locale } from '../i18n';
-import { Contexts } from './context';
-import { Deliver, type Logger } from './deliver';
-import { Effects } from './effects';
+import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
+import { OutboxStore } from '../delivery/outbox-store';
+import { t, type Locale } from '../i18n';
+import { Contexts, uiOf } from './context';
 import { Interactions, type Dealer } from './interactions';
+import { Notices } from './notices';
+import { Planner, type ChannelCaps } from './planner';
 
 export interface BotConfig {
   token: string;
@@ -16,22 +18,42 @@ export interface BotConfig {
   apiBase?: string;
   defaultLocale: Locale;
   lobbyTtlHours: number;
-  logger?: Logger & { info(msg: string): void };
+  logger?: DeliveryLogger & { info(msg: string): void };
   /** Clock for the game service (tests); defaults to Date.now. */
   now?: () => number;
   /** How seats and roles are dealt (tests fix it; the default is crypto-random, G-1). */
   dealer?: Dealer;
   /** REST calls per second (Discord's global limit is 50; a local fake allows more). */
   requestsPerSecond?: number;
+  /** Quiet time before a changed message is edited (tests shorten it). */
+  deliveryDebounceMs?: number;
+  /** How soon a timed action that could not be saved is tried again (default 30 s). */
+  storageRetryMs?: number;
+  /** Longest wait between two tries of a failing delivery (tests shorten it). */
+  deliveryMaxBackoffMs?: number;
+  /**
+   * Fault injection for tests: the bot "dies" right after a commit at one of these points (or
+   * `sent`: right after Discord accepted a post, before it is recorded) — nothing more is sent,
+   * nothing more is written, exactly as if the process had been killed there.
+   */
+  crashAt?: readonly (CommitPoint | 'sent')[];
+  /** With `sent`: after how many accepted posts (default 1). */
+  crashAfterSends?: number;
 }
 
 export interface RunningBot {
   client: Client;
   service: GameService;
   store: Store;
+  outbox: OutboxStore;
+  deliverer: Deliverer;
   db: OpenDb;
-  /** Resolves when every queued action and message has been handled. */
+  /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
+  /** Fault injection (tests): whether the bot has "died" at a crash point. */
+  readonly crashed: boolean;
+  /** Dies at once, as with SIGKILL: nothing is drained (tests). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -51,8 +73,11 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const log = config.logger ?? consoleLogger();
   const db = openDatabase(config.databasePath);
   const store = new Store(db.db);
+  const outbox = new OutboxStore(db.sqlite);
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
+    // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
+    // posted again at once (no message content is read: that intent is not needed).
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
     rest: {
       ...(config.apiBase ? { api: config.apiBase } : {}),
       // Interaction replies are not limited; other calls share Discord's global 50/s.
@@ -60,48 +85,160 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });
-  const deliver = new Deliver(client.rest, log);
-  let effects: Effects | null = null;
-  const pending: GameEffect[] = [];
+  const now = config.now ?? Date.now;
+  let planner: Planner | null = null;
+  let deliverer: Deliverer | null = null;
+  let contexts: Contexts | null = null;
   const service = new GameService(store, {
-    ...(config.now ? { now: config.now } : {}),
+    now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
-    onEffect: async (e) => {
-      if (effects) await effects.handle(e);
-      else pending.push(e);
+    plan: (e) => planner!.plan(e),
+    committed: (point) => {
+      if (config.crashAt?.includes(point)) crash();
+      else deliverer?.kick();
+    },
+    onStorageError: (gameId, e) => void notifyStorage(gameId, e),
+    ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
+  });
+  contexts = new Contexts(store, service, config.defaultLocale);
+  const caps = (channelId: string): ChannelCaps | null => {
+    const ch = client.channels.cache.get(channelId);
+    const me = client.user;
+    if (!ch || !me || !('guild' in ch) || !('permissionsFor' in ch)) return null;
+    const perms = (ch as GuildTextBasedChannel).permissionsFor(me);
+    if (!perms) return null;
+    return {
+      manageRoles: perms.has(PermissionFlagsBits.ManageRoles),
+      threads: 'threads' in ch && perms.has(PermissionFlagsBits.CreatePrivateThreads) && perms.has(PermissionFlagsBits.SendMessagesInThreads),
+    };
+  };
+  planner = new Planner(outbox, contexts, caps, now);
+  const notices = new Notices(outbox, store, contexts, service, log);
+  deliverer = new Deliverer(outbox, client.rest, {
+    now,
+    log,
+    ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
+    onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
+    onPermanent: (row, failure) => notices.permanent(row, failure),
+    overwrites: (channelId) => {
+      const ch = client.channels.cache.get(channelId);
+      if (!ch || !('permissionOverwrites' in ch)) return null;
+      return [...ch.permissionOverwrites.cache.values()].map((o) => ({ id: o.id, type: o.type as 0 | 1, allow: o.allow.bitfield.toString(), deny: o.deny.bitfield.toString() }));
+    },
+    threadOf: (gameId) => outbox.slot(gameId, 'thread')?.messageId ?? null,
+    selfId: () => client.user?.id ?? null,
+    ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
+    afterSend: () => {
+      if (config.crashAt?.includes('sent') && ++sends >= (config.crashAfterSends ?? 1)) crash();
+      return crashed;
     },
   });
-  const contexts = new Contexts(store, service, config.defaultLocale);
-  effects = new Effects(client, deliver, contexts);
-  const interactions = new Interactions(service, store, contexts, effects, deliver, log, config.dealer);
-  client.on(Events.InteractionCreate, (i) => void interactions.handle(i));
+
+  /** Fault injection: everything stops at once, as a killed process would (see crashAt). */
+  let crashed = false;
+  let sends = 0;
+  function crash(): void {
+    if (crashed) return;
+    crashed = true;
+    deliverer?.stop();
+    service.scheduler.stop();
+    interactionsOff = true;
+    db.close(); // whatever the dying process was still doing can write nothing more
+  }
+  let interactionsOff = false;
+  notices.deliverer = deliverer;
+
+  /** The database failed: tell the host directly (the outbox itself may not be writable). */
+  async function notifyStorage(gameId: number, e: unknown): Promise<void> {
+    const game = (() => {
+      try {
+        return store.getGame(gameId);
+      } catch {
+        return null;
+      }
+    })();
+    if (!game) return;
+    const loc = uiOf(game).locale ?? config.defaultLocale;
+    const why = (e as { code?: string }).code ?? (e as Error).message ?? 'error';
+    try {
+      await client.rest.post(Routes.channelMessages(game.channelId), { body: { content: t(loc, 'delivery.storage', { id: gameId, why: String(why).slice(0, 80) }), allowed_mentions: { parse: [], users: [game.hostId] } } });
+    } catch (err) {
+      log.warn(`could not tell game ${gameId} about the storage error: ${(err as Error).message}`);
+    }
+  }
+
+  const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
+  client.on(Events.InteractionCreate, (i) => {
+    if (!interactionsOff) void interactions.handle(i);
+  });
   client.on(Events.Error, (e) => log.error('discord client error', e));
+  // A deleted table or lobby is posted again (and pinned); a deleted stage message is let go.
+  const deleted = (messageId: string) => {
+    try {
+      const slot = outbox.slotByMessage(messageId);
+      if (slot) {
+        outbox.slotGone(slot, now());
+        deliverer?.kick();
+      }
+    } catch (e) {
+      log.error('delivery: could not handle a deleted message', e);
+    }
+  };
+  // Read from the raw gateway events: the bot keeps no message cache, so discord.js would not
+  // emit its MessageDelete for them.
+  client.on(Events.Raw, (packet: { t?: string; d?: { id?: string; ids?: string[] } }) => {
+    if (packet.t === 'MESSAGE_DELETE' && packet.d?.id) deleted(packet.d.id);
+    else if (packet.t === 'MESSAGE_DELETE_BULK') for (const id of packet.d?.ids ?? []) deleted(id);
+  });
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(config.token);
   await ready;
-  for (const e of pending.splice(0)) await effects.handle(e);
 
-  // Recovery: overdue deadlines fire in order, pending ones are re-armed, and every running game's
-  // table and current stage are put right (a crash may have come between a commit and its messages).
+  // Recovery: overdue deadlines fire in order, pending ones are re-armed; whatever was committed
+  // but not yet delivered (a crash between a commit and its messages) is in the outbox and goes
+  // out now, exactly once (nonces), and every slot is brought to its newest version.
+  deliverer.kick();
   const recovered = await service.recover();
-  await service.idle();
-  for (const g of store.gamesWithStatus(['running', 'post-game'])) await effects.recover(g.id);
   service.startCron();
-  log.info(`mafia-bot: ready as ${client.user?.tag ?? '?'}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed`);
+  log.info(`mafia-bot: ready as ${client.user?.tag ?? '?'}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${outbox.pendingCount()} messages to deliver`);
 
   let stopped = false;
   return {
+    get crashed() {
+      return crashed;
+    },
+    /** The process dies: no draining, the database closed as it is (tests). */
+    async kill() {
+      if (stopped) return;
+      stopped = true;
+      crash();
+      await client.destroy();
+    },
     client,
     service,
     store,
+    outbox,
+    deliverer,
     db,
-    idle: () => service.idle(),
+    async idle() {
+      for (let i = 0; i < 100 && !crashed; i++) {
+        await service.idle();
+        await deliverer!.idle();
+        await service.idle();
+        if (crashed || (outbox.nextDue() === null && outbox.nextDirty() === null)) return;
+      }
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
+      if (crashed) {
+        await client.destroy();
+        return;
+      }
       await service.close();
+      deliverer!.stop();
       await client.destroy();
       db.close();
     },

@@ -66,6 +66,11 @@ export class Contexts {
     return { game, state, seats, pub: uiOf(game).locale ?? this.defaultLocale, names };
   }
 
+  /** The stored end of the game's current timer (later than the engine's if its message was seen late). */
+  deadline(gameId: number): { stageSeq: number; dueAt: number } | null {
+    return this.store.deadlineOf(gameId);
+  }
+
   saveUi(game: GameRow, patch: Partial<Ui>): Ui {
     const ui = { ...uiOf(game), ...patch };
     game.ui = ui as Record<string, unknown>;

@@ -16,16 +16,16 @@ import type { GameRow, Store } from '../db/store';
 import { optionOverridesSchema } from '../engine/options';
 import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
 import { standings, type GameRecord, type ScoringSystem } from '../engine/standings';
-import type { Action, GameEvent, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
+import type { Action, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
 import { seatView } from '../engine/view';
-import { t, toLocale, type Locale, type MessageKey } from '../i18n';
+import { hasKey, t, toLocale, type Locale, type MessageKey } from '../i18n';
 import { TIMER_OPTIONS, type TimerOption } from './commands/definitions';
+import type { Deliverer, DeliveryLogger as Logger } from '../delivery/deliverer';
+import type { OutboxStore } from '../delivery/outbox-store';
 import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
 import { decodeId, type CustomId } from './custom-id';
-import type { Deliver, Logger } from './deliver';
-import type { Effects } from './effects';
-import { mentions, row, seatSelect, seatTag, type GameCtx, type Payload } from './render/common';
-import { checkLine, promptPanel, refusalText, roleCard, rulesetName, tablePayload } from './render/game';
+import { mentions, row, seatSelect, type GameCtx, type Payload } from './render/common';
+import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from './render/game';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 
@@ -73,11 +73,13 @@ export class Interactions {
   constructor(
     private readonly service: GameService,
     private readonly store: Store,
+    private readonly outbox: OutboxStore,
     private readonly contexts: Contexts,
-    private readonly effects: Effects,
-    private readonly deliver: Deliver,
+    private readonly deliverer: Deliverer,
     private readonly log: Logger,
     private readonly dealer: Dealer = randomDealer,
+    /** False once the bot is going down (or, in fault-injection tests, has "died"): say nothing more. */
+    private readonly alive: () => boolean = () => true,
   ) {}
 
   async handle(i: Interaction): Promise<void> {
@@ -86,6 +88,7 @@ export class Interactions {
       else if (i.isButton() || i.isStringSelectMenu()) await this.component(i);
       else if (i.isRepliable()) await i.reply({ content: t(toLocale(i.locale) ?? 'en', 'refusal.input/unknown'), flags: MessageFlags.Ephemeral });
     } catch (e) {
+      if (!this.alive()) return;
       this.log.error(`interaction ${i.id} failed`, e);
       if (i.isRepliable()) {
         const content = t(toLocale(i.locale) ?? 'en', 'refusal.internal');
@@ -180,7 +183,8 @@ export class Interactions {
       ruleset: ruleset as RulesetId,
       pace,
       options: parsed.data as OptionOverrides,
-      lobby: { members: [], names: {}, locales: {} },
+      // A game keeps the server's settings it started with.
+      lobby: { members: [], names: {}, locales: {}, ...(server?.enforceSpeakingOrder ? { enforceTurns: true } : {}) },
       ui: { locale: pub },
     });
     await this.say(i, t(loc, 'create.done', { id: game.id, ruleset: rulesetName(loc, ruleset), need: RULESETS[ruleset as RulesetId].players }));
@@ -200,23 +204,25 @@ export class Interactions {
     await i.reply({ ...toReply(roleCard(pg.ctx, pg.seat, loc)), flags: MessageFlags.Ephemeral });
   }
 
+  /** Posts the table again (and pins it); the old one is deleted, so no stale copy stays pinned. */
   private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const game = this.activeGame(i.channelId);
     if (!game || game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/none-here'));
-    const ctx = this.contexts.fromRow(game);
+    this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', this.service.now()));
+    this.deliverer.kick();
     await this.say(i, t(loc, 'table.reposted'));
-    const sent = await this.deliver.send(game.channelId, tablePayload(ctx));
-    if (sent.ok) {
-      this.contexts.saveUi(game, { tableMessageId: sent.value.id });
-      await this.deliver.pin(game.channelId, sent.value.id);
-    }
   }
 
   private async settings(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.say(i, t(loc, 'refusal.settings/permission'));
     const language = i.options.getString('language');
     const talk = i.options.getString('mafia_talk');
-    const patch: { locale?: string | null; mafiaTalkEveryNight?: boolean } = {};
+    const order = i.options.getString('speaking_order');
+    const patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean } = {};
+    if (order !== null) {
+      if (order !== 'free' && order !== 'enforced') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      patch.enforceSpeakingOrder = order === 'enforced';
+    }
     if (language !== null) {
       if (!['auto', 'en', 'uk', 'ru'].includes(language)) return this.say(i, t(loc, 'refusal.input/bad-choice'));
       patch.locale = language === 'auto' ? null : language;
@@ -227,7 +233,7 @@ export class Interactions {
     }
     this.store.updateServer(i.guildId!, patch, this.service.now());
     const s = this.store.getServer(i.guildId!)!;
-    await this.say(i, t(loc, 'settings.done', { language: t(loc, `lang.${s.locale ?? 'auto'}` as MessageKey), talk: t(loc, s.mafiaTalkEveryNight ? 'mafiaTalk.every-night' : 'mafiaTalk.night-0') }));
+    await this.say(i, t(loc, 'settings.done', { language: t(loc, `lang.${s.locale ?? 'auto'}` as MessageKey), talk: t(loc, s.mafiaTalkEveryNight ? 'mafiaTalk.every-night' : 'mafiaTalk.night-0'), order: t(loc, s.enforceSpeakingOrder ? 'speakingOrder.enforced' : 'speakingOrder.free') }));
   }
 
   private isHost(i: Interaction, game: GameRow): boolean {
@@ -235,7 +241,8 @@ export class Interactions {
   }
 
   private async host(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
-    const game = this.activeGame(i.channelId);
+    // The log is also read after the game (the channel's latest game).
+    const game = this.activeGame(i.channelId) ?? (sub === 'log' ? this.store.latestGameInChannel(i.channelId) : null);
     if (!game) return this.say(i, t(loc, 'refusal.game/none-here'));
     if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
     const actor = `host:${i.user.id}` as const;
@@ -295,10 +302,14 @@ export class Interactions {
     await this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
   }
 
+  /** The game's audit trail in words (who, when, what, why), for running and finished games. */
   private async auditLog(i: ChatInputCommandInteraction, loc: Locale, game: GameRow): Promise<void> {
-    const rows = this.store.auditLog(game.id).slice(-20);
-    const lines = rows.map((r) => `<t:${Math.floor(r.at / 1000)}:T> ${r.actorId.replace(/^host:/, '<@').replace(/^(<@\d+)$/, '$1>')} **${r.action}** ${r.detail}${r.reason ? ` — ${r.reason}` : ''}`);
-    await this.say(i, lines.length === 0 ? t(loc, 'host.logEmpty') : `${t(loc, 'host.logTitle', { id: game.id })}\n${lines.join('\n')}`.slice(0, 1900));
+    const rows = this.store.auditLog(game.id);
+    if (rows.length === 0) return this.say(i, t(loc, 'host.logEmpty'));
+    const lines = rows.map((r) => auditLine(loc, r));
+    const pages = chunkLines([t(loc, 'host.logTitle', { id: game.id }), ...lines], 1900);
+    await this.say(i, pages[0]!);
+    for (const page of pages.slice(1, 5)) await i.followUp({ content: page, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   }
 
   /** /stats: the server's standings (S-5) from stored results. */
@@ -322,7 +333,11 @@ export class Interactions {
       blocks.push(`**${rulesetName(pub, rs)}**\n${lines.join('\n')}`);
     }
     const title = t(pub, 'stats.title', { period: days ? t(pub, 'stats.days', { count: days }) : t(pub, 'stats.allTime') });
-    await i.reply({ content: blocks.length === 0 ? t(loc, 'stats.empty') : `${title}\n\n${blocks.join('\n\n')}`.slice(0, 1990), allowedMentions: { parse: [] } });
+    if (blocks.length === 0) return void (await i.reply({ content: t(loc, 'stats.empty'), allowedMentions: { parse: [] } }));
+    // Never cut in the middle of a line (or a mention): whole lines, in as many messages as needed.
+    const pages = chunkLines([title, '', ...blocks.flatMap((b) => [...b.split('\n'), ''])], 1990);
+    await i.reply({ content: pages[0]!, allowedMentions: { parse: [] } });
+    for (const page of pages.slice(1, 5)) await i.followUp({ content: page, allowedMentions: { parse: [] } });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -358,47 +373,82 @@ export class Interactions {
           if (l.members.length >= need) return 'lobby/full';
           return { ...l, members: [...l.members, userId], names: { ...l.names, [userId]: name.slice(0, 60) }, locales: { ...l.locales, [userId]: i.locale } };
         });
-        return this.say(i, r.ok ? t(loc, 'lobby.joined', { id: game.id }) : refusalText(loc, r.code));
+        // The lobby itself shows who joined (and that Start is ready): no reply to read.
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
       }
       case 'leave': {
         const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
-        return this.say(i, r.ok ? t(loc, 'lobby.left') : refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
       }
       case 'cancel': {
         if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
         const r = await this.service.cancel(game.id, `host:${userId}`, null);
-        return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
       }
       case 'start':
       case 'fallback': {
         if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
         if (game.status !== 'lobby') return this.say(i, refusalText(loc, 'lobby/closed'));
         if (game.lobby.members.length !== need) return this.say(i, t(loc, 'refusal.lobby/not-full', { count: game.lobby.members.length, need }));
-        await i.deferReply({ flags: MessageFlags.Ephemeral });
+        // The answer to Start is the lobby itself (free to update); the host is told in private only what he must act on.
+        await i.deferUpdate();
         const ctxLoc = uiOf(game).locale ?? loc;
-        // Before dealing: can the bot DM every player? (The host may let those it cannot reach play
-        // through the channel's ephemeral buttons.)
-        const unreachable: string[] = [];
-        for (const u of game.lobby.members) {
-          if (op === 'fallback' && (game.lobby.fallback ?? []).includes(u)) continue;
-          const r = await this.deliver.dm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? ctxLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
-          if (!r.ok) unreachable.push(u);
-        }
+        // Before dealing: can the bot DM every player? Checked concurrently; the host may let those it
+        // cannot reach play through the channel's ephemeral buttons.
+        const fallback = new Set(op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : []);
+        const unreachable = await this.probeAll(game, game.lobby.members.filter((u) => !fallback.has(u)), ctxLoc);
         if (unreachable.length > 0 && op === 'start') {
-          await this.effects.lobby(game, { unreachable });
-          await i.editReply({ content: t(loc, 'lobby.unreachableHost', { users: unreachable.map((u) => `<@${u}>`).join(', ') }), allowedMentions: { parse: [] } });
+          await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
+          await this.editSlot(i, game.id, 'lobby');
+          await i.followUp({ content: t(loc, 'lobby.unreachableHost', { users: unreachable.map((u) => `<@${u}>`).join(', ') }), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
           return;
         }
-        if (op === 'fallback') {
-          const fb = [...new Set([...(game.lobby.fallback ?? []), ...unreachable])];
-          await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb }));
-        }
+        const fb = [...new Set([...fallback, ...unreachable])];
+        await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
         const deal = this.dealer(game.lobby.members, game.ruleset);
         const r = await this.service.start(game.id, deal.seats, deal.roles);
-        await i.editReply({ content: r.ok ? t(loc, 'lobby.started', { id: game.id }) : refusalText(loc, r.code) });
+        if (r.ok) await this.editSlot(i, game.id, 'lobby');
+        else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
         return;
       }
     }
+  }
+
+  /** DM checks before the deal, a few at a time; returns who cannot be reached. */
+  private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
+    const out: string[] = [];
+    const queue = [...users];
+    const worker = async () => {
+      for (let u = queue.shift(); u !== undefined; u = queue.shift()) {
+        this.deliverer.forgetClosed(u);
+        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
+        if (!ok) out.push(u);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(5, users.length) }, worker));
+    return game.lobby.members.filter((u) => out.includes(u));
+  }
+
+  /**
+   * Answers a click by updating the message it came from to its slot's newest version (an
+   * interaction response costs none of the bot's request budget), and records it as delivered.
+   */
+  private async showSlot(i: Component, gameId: number, key: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id) {
+      await i.deferUpdate();
+      return;
+    }
+    await i.update(toReply(JSON.parse(slot.payload) as Payload));
+    this.outbox.sentSlot(gameId, key, slot.version);
+  }
+
+  /** After a deferred update: the message the click came from, to its slot's newest version. */
+  private async editSlot(i: Component, gameId: number, key: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id) return;
+    await i.editReply(toReply(JSON.parse(slot.payload) as Payload));
+    this.outbox.sentSlot(gameId, key, slot.version);
   }
 
   private async panel(i: Component, loc: Locale, game: GameRow, panel: 'role' | 'actions'): Promise<void> {
@@ -406,7 +456,7 @@ export class Interactions {
     const ctx = this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
     if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
-    const payload = panel === 'role' ? roleCard(ctx, seat, loc) : promptPanel(ctx, seat, loc);
+    const payload = panel === 'role' ? roleCard(ctx, seat, loc) : panelPayload(ctx, seat, loc);
     await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
   }
 
@@ -457,32 +507,39 @@ export class Interactions {
     const ctx = this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
     if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
-    const privateMsg = !i.inGuild() || i.message.flags.has(MessageFlags.Ephemeral);
     if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
     const values = i.isStringSelectMenu() ? i.values : [];
     const action = this.actionFor(id, seat, values, ctx.seats.length);
     if (typeof action === 'string') return this.say(i, refusalText(loc, action));
-    const r = await this.timely(i, privateMsg, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
+    const slot = this.outbox.slotByMessage(i.message.id);
+    const r = await this.timely(i, true, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
+    if (!r.ok) return this.say(i, `⛔ ${refusalText(loc, r.code)}`);
     const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
-    if (r.ok) fresh.state = r.state;
-    const note = r.ok ? this.confirmation(fresh, loc, seat, action, r.events) : `⛔ ${refusalText(loc, r.code)}`;
-    if (privateMsg && fresh.state && fresh.state.stage.kind !== 'over') {
-      const panel = promptPanel(fresh, seat, privateLoc(i, fresh, loc), note);
-      if (i.deferred) await i.editReply(toReply(panel));
-      else await i.update(toReply(panel));
+    fresh.state = r.state;
+    const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
+    if (slot && slot.gameId === game.id) {
+      // A public stage message or a DM panel: it shows the result itself (who has voted, the
+      // nomination, the check's answer, the turn closed).
+      const now = this.outbox.slot(game.id, slot.key);
+      if (now) {
+        const body = toReply(JSON.parse(now.payload) as Payload);
+        if (i.deferred) await i.editReply(body);
+        else await i.update(body);
+        this.outbox.sentSlot(game.id, now.key, now.version);
+      } else if (!i.deferred) await i.deferUpdate();
+      // A vote is secret until the tally: the voter alone is told what he chose.
+      if (i.inGuild() && (action.kind === 'vote' || action.kind === 'voteAll' || action.kind === 'best')) {
+        await i.followUp({ content: note, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      }
       return;
     }
-    await this.say(i, note);
-  }
-
-  private confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
-    const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
-    const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, e.body)}` : ''));
-    const target = 'target' in action ? seatTag(ctx, action.target) : '';
-    const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
-    const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
-    const key = `ok.${action.kind === 'check' && 'note' in action && action.note ? 'checkNote' : action.kind}` as MessageKey;
-    return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
+    // An ephemeral panel ("My actions", for players without DMs) or a one-choice menu.
+    const privateMsg = i.message.flags.has(MessageFlags.Ephemeral);
+    if (!privateMsg) return this.say(i, note);
+    const menuOnly = i.message.components.length === 1 && ['nominate', 'guess', 'take'].includes(id.verb);
+    const body = !menuOnly && fresh.state.stage.kind !== 'over' ? toReply(panelPayload(fresh, seat, privateLoc(i, fresh, loc), note)) : { ...toReply({ content: note }), components: [] };
+    if (i.deferred) await i.editReply(body);
+    else await i.update(body);
   }
 
   /** An ephemeral menu for one choice (nominate, best move, take), for the player who may make it. */
@@ -497,6 +554,43 @@ export class Interactions {
     await i.reply({ content: t(loc, `menu.${prompt.kind}` as MessageKey), components: [row(menu)], flags: MessageFlags.Ephemeral });
   }
 
+}
+
+/** One audit entry in words: when, who, what, why. */
+function auditLine(loc: Locale, r: { at: number; actorId: string; action: string; detail: string; reason: string | null }): string {
+  let d: Record<string, unknown> = {};
+  try {
+    d = JSON.parse(r.detail) as Record<string, unknown>;
+  } catch {
+    // an unreadable detail is shown without parameters
+  }
+  const who = r.actorId.startsWith('host:') ? `<@${r.actorId.slice(5)}>` : r.actorId === 'timer' ? t(loc, 'audit.timer') : r.actorId;
+  const params = {
+    seat: typeof d.target === 'number' ? `#${d.target}` : typeof d.seat === 'number' ? `#${d.seat}` : '',
+    count: typeof d.count === 'number' ? d.count : 1,
+    winner: typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
+    points: typeof d.points === 'number' ? d.points : '',
+    from: typeof d.from === 'string' ? `<@${d.from}>` : '',
+    to: typeof d.to === 'string' ? `<@${d.to}>` : '',
+  };
+  const key = `audit.${r.action}`;
+  const what = hasKey(key) ? t(loc, key as MessageKey, params) : r.action;
+  return `<t:${Math.floor(r.at / 1000)}:f> ${who}: ${what}${r.reason ? ` — ${t(loc, 'audit.reason', { reason: r.reason })}` : ''}`;
+}
+
+/** Lines joined into messages of at most `max` characters, never cutting a line. */
+export function chunkLines(lines: readonly string[], max: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const raw of lines) {
+    const line = raw.length > max ? `${raw.slice(0, max - 1)}…` : raw;
+    if (cur && cur.length + 1 + line.length > max) {
+      out.push(cur);
+      cur = line;
+    } else cur = cur ? `${cur}\n${line}` : line;
+  }
+  if (cur.trim()) out.push(cur);
+  return out;
 }
 
 /** A DM panel speaks the player's stored language; an ephemeral one the language of the click. */

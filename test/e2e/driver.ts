@@ -7,7 +7,15 @@ import type { World } from './world';
 
 export type StepOutcome = 'ok' | 'refused';
 
-const ok = (r: InteractionResult | undefined): boolean => (r?.content ?? r?.message?.content ?? '').trimStart().startsWith('✅');
+/**
+ * Accepted: the bot answered by updating the message the click came from (callback 7, or 6 then
+ * an edit), or with a private confirmation. Refusals are ephemeral replies.
+ */
+const ok = (r: InteractionResult | undefined): boolean => {
+  if (!r) return false;
+  if (r.type === 7 || r.type === 6) return true;
+  return (r.content ?? r.message?.content ?? '').trimStart().startsWith('✅');
+};
 
 export class Driver {
   gameId = 0;
@@ -47,12 +55,20 @@ export class Driver {
     const lobby = this.lobbyMessage();
     for (const u of this.w.users) {
       const j = await this.w.fake.click(u.id, lobby, `v1:l:${this.gameId}:join`);
-      if (!/joined/.test(j.content ?? '')) throw new Error(`join failed: ${j.content}`);
+      if (!ok(j)) throw new Error(`join failed: ${j.content}`);
     }
     await this.w.bot.idle();
     const s = await this.w.fake.click(this.w.host.id, this.lobbyMessage(), `v1:l:${this.gameId}:start`);
     await s.settled();
     await this.w.bot.idle();
+  }
+
+  lobbyMessageOrNull(): StoredMessage | null {
+    return this.w.fake.publicMessages(this.w.channel.id).find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`)) ?? null;
+  }
+
+  tableMessageOrNull(): StoredMessage | null {
+    return this.publicWith((id) => id === `v1:p:${this.gameId}:actions`)?.message ?? null;
   }
 
   lobbyMessage(): StoredMessage {
@@ -152,8 +168,17 @@ export class Driver {
         const where = this.publicWith(this.verbMatch('pass'));
         return this.pickAndSelect(u, where, [], true);
       }
-      case 'nominate':
+      case 'nominate': {
+        // In a live turn the speaker nominates from his turn's own message; in an open window
+        // through the Nominate button's private menu.
+        const inline = this.publicWith(this.verbMatch('nominate'));
+        if (inline && !this.publicWith(this.verbMatch('menu', 'nominate'))) {
+          const option = allComponents(inline.message).find((c) => c.custom_id === inline.id);
+          if (target.some((v) => !option?.options?.some((o) => o.value === v))) return 'refused';
+          return this.pickAndSelect(u, inline, target);
+        }
         return this.menuAct(u, 'nominate', target);
+      }
       case 'guess':
         return this.menuAct(u, 'guess', (step.targets ?? []).map(String));
       case 'take':

@@ -36,7 +36,7 @@ function visibleText(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>
  * left; all roles once the game is over). During a night, a step that does not end the night may
  * not create or edit any public message at all (no timing or edit shows who acted).
  */
-function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Map<string, number>, where: string) {
+function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Map<string, number>, where: string, playerStep: boolean) {
   const revealed = new Set<Role>();
   if (state.result) for (const r of ROLES) revealed.add(r);
   else if (state.ruleset === 'kiev-12') for (const p of state.players) if (!p.alive) revealed.add(p.role);
@@ -46,6 +46,7 @@ function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Ma
     const from = seen.get(m.id) ?? 0;
     for (const v of versions.slice(from)) {
       changed++;
+      if (process.env.E2E_DEBUG) console.log(where, m.id, JSON.stringify(v).slice(0, 300));
       const text = visibleText(v as never);
       for (const { role, word } of ROLE_WORDS) {
         if (!revealed.has(role) && word.test(text)) throw new Error(`${where}: public message names "${role}" before the rules reveal it:\n${text}`);
@@ -53,7 +54,8 @@ function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Ma
     }
     seen.set(m.id, versions.length);
   }
-  const quietNight = prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
+  // A host's ruling at night (a foul for talking, say) is public; a player's night action never is.
+  const quietNight = playerStep && prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
   if (quietNight && changed > 0) throw new Error(`${where}: a night action changed the public channel`);
 }
 
@@ -76,7 +78,7 @@ async function playFile(file: string) {
     const outcome = await d.step(step);
     if (outcome === 'refused') refused.push(i);
     const now = world.bot.store.getState(d.gameId)!;
-    checkSecrecy(world, now, prev, seen, `${file.split('/').pop()} step ${i}`);
+    checkSecrecy(world, now, prev, seen, `${file.split('/').pop()} step ${i}`, step.type === 'player');
     prev = now;
   }
   const state = world.bot.store.getState(d.gameId)!;

@@ -3,9 +3,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBot, type RunningBot } from '../../src/discord/bot';
+import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
 import type { Dealer } from '../../src/discord/interactions';
 import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from '../support/fake-discord';
+import type { RateLimitOptions } from '../support/fake-discord/ratelimit';
 
 export const quietLogger = {
   info: () => {},
@@ -21,6 +22,7 @@ export interface World {
   channel: FakeChannelInfo;
   host: FakeUserInfo;
   users: FakeUserInfo[];
+  /** The running bot (a restart test puts a new one here). */
   bot: RunningBot;
   dbPath: string;
   stop(): Promise<void>;
@@ -34,27 +36,54 @@ export interface WorldOptions {
   botPermissions?: bigint;
   fake?: FakeDiscord;
   dbPath?: string;
+  requestsPerSecond?: number;
+  deliveryDebounceMs?: number;
+  /** Fault injection: the bot dies right after these commit points (see BotConfig.crashAt). */
+  crashAt?: BotConfig['crashAt'];
+  crashAfterSends?: number;
+  /**
+   * Discord's rate limits in the fake: `real` (5 posts and 5 edits per 5 s per channel, 50/s),
+   * `fast` (the same counts per 0.5 s, the default: same behaviour, tests ten times quicker), `off`.
+   */
+  limits?: 'real' | 'fast' | 'off';
 }
 
-export async function makeWorld(o: WorldOptions): Promise<World> {
-  // Discord's own rule: an interaction not answered within 3 seconds has failed.
-  const fake = o.fake ?? (await FakeDiscord.start({ interactionTimeout: 10_000, interactionDeadlineMs: 3_000 }));
-  const guild = fake.addGuild({ name: 'Club', locale: o.guildLocale ?? 'en-US', ...(o.botPermissions !== undefined ? { botPermissions: o.botPermissions } : {}) });
-  const channel = fake.addChannel(guild.id, { name: 'mafia' });
-  const host = fake.addUser({ username: 'host', guilds: [guild.id], locale: o.userLocale ?? 'en-US' });
-  const users = Array.from({ length: o.players }, (_, i) => fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }));
-  const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
-  const bot = await startBot({
+/** The fake's rate limits for a test world. */
+export function limitsOf(kind: WorldOptions['limits'] = 'fast'): RateLimitOptions | boolean {
+  if (kind === 'off') return false;
+  if (kind === 'real') return true;
+  return { globalPerSecond: 500, messageCreate: { limit: 5, windowMs: 500 }, messageEdit: { limit: 5, windowMs: 500 } };
+}
+
+/** The bot's settings in a test world (a restart uses the same). */
+export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOptions, 'dealer' | 'requestsPerSecond' | 'deliveryDebounceMs' | 'crashAt' | 'crashAfterSends' | 'limits'> = {}): BotConfig {
+  return {
     token: 'test-token',
     databasePath: dbPath,
     apiBase: fake.apiBase,
     defaultLocale: 'en',
     lobbyTtlHours: 24,
     logger: quietLogger,
-    requestsPerSecond: 1000, // the fake Discord has no global rate limit
+    requestsPerSecond: o.requestsPerSecond ?? (o.limits === 'real' ? 50 : 500),
+    deliveryDebounceMs: o.deliveryDebounceMs ?? 100,
+    deliveryMaxBackoffMs: 2000,
+    storageRetryMs: 1000,
+    ...(o.crashAt ? { crashAt: o.crashAt } : {}),
+    ...(o.crashAfterSends ? { crashAfterSends: o.crashAfterSends } : {}),
     ...(o.dealer ? { dealer: o.dealer } : {}),
-  });
-  return {
+  };
+}
+
+export async function makeWorld(o: WorldOptions): Promise<World> {
+  // Discord's own rule: an interaction not answered within 3 seconds has failed.
+  const fake = o.fake ?? (await FakeDiscord.start({ interactionTimeout: 10_000, interactionDeadlineMs: 3_000, rateLimits: limitsOf(o.limits) }));
+  const guild = fake.addGuild({ name: 'Club', locale: o.guildLocale ?? 'en-US', ...(o.botPermissions !== undefined ? { botPermissions: o.botPermissions } : {}) });
+  const channel = fake.addChannel(guild.id, { name: 'mafia' });
+  const host = fake.addUser({ username: 'host', guilds: [guild.id], locale: o.userLocale ?? 'en-US' });
+  const users = Array.from({ length: o.players }, (_, i) => fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }));
+  const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
+  const bot = await startBot(botConfig(fake, dbPath, o));
+  const world: World = {
     fake,
     guild,
     channel,
@@ -63,10 +92,11 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     bot,
     dbPath,
     async stop() {
-      await bot.stop();
+      await world.bot.stop();
       if (!o.fake) await fake.stop();
     },
   };
+  return world;
 }
 
 /** A dealer that seats players in join order with the given roles (tests only). */

@@ -53,6 +53,7 @@ export function mafiaCommand() {
     loc(s, 'mafia.settings');
     s.addStringOption((o) => loc(o, 'opt.language').setRequired(false).addChoices(choice('auto', 'lang.auto'), choice('en', 'lang.en'), choice('uk', 'lang.uk'), choice('ru', 'lang.ru')));
     s.addStringOption((o) => loc(o, 'opt.mafiaTalk').setRequired(false).addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night')));
+    s.addStringOption((o) => loc(o, 'opt.speakingOrder').setRequired(false).addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced')));
     return s;
   });
   return b;

@@ -54,9 +54,11 @@ export function seatList(ctx: GameCtx, seats: readonly Seat[]): string {
   return seats.map((s) => seatTag(ctx, s)).join(', ');
 }
 
-/** A Discord relative timestamp for a deadline. */
+/** A deadline as Discord timestamps: relative and absolute ("in 5 hours (1 March 2027 14:05)"). */
 export function relTime(ms: number | null): string {
-  return ms === null ? '' : `<t:${Math.floor(ms / 1000)}:R>`;
+  if (ms === null) return '';
+  const sec = Math.floor(ms / 1000);
+  return `<t:${sec}:R> (<t:${sec}:f>)`;
 }
 
 export function button(id: CustomId, label: string, style: ButtonStyle = ButtonStyle.Secondary, disabled = false): ButtonBuilder {

@@ -2,9 +2,10 @@
 // renderers read only publicView and public events, so they cannot show a role the rules hide.
 import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { pointsNow, publicView, seatView, type Prompt } from '../../engine/view';
+import { declinable } from '../../engine/night';
+import { pointsNow, prompts, publicView, seatView, type Prompt } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
-import type { EventBody, Role, Seat, Team } from '../../engine/types';
+import type { Action, EventBody, GameEvent, Role, Seat, Team } from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
 import {
   button,
@@ -36,14 +37,19 @@ export function rulesetName(loc: Locale, ruleset: string): string {
   return t(loc, `ruleset.${ruleset}` as MessageKey);
 }
 
+/** "ends in 5 minutes (12 March 14:05)": relative and absolute, so a player reading later knows. */
+export function untilText(loc: Locale, deadline: number | null): string {
+  return deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(deadline) })}`;
+}
+
 /** The stage line (public): what happens now and until when. */
-export function stageLine(ctx: GameCtx, loc: Locale): string {
+export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = ctx.state?.deadline ?? null): string {
   const s = ctx.state;
   if (!s) return t(loc, 'stage.lobby');
   const v = publicView(s);
   const st = v.stage;
   const n = s.clock.n;
-  const until = st.deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(st.deadline) })}`;
+  const until = untilText(loc, deadline);
   const who = st.speaker !== undefined ? seatTag(ctx, st.speaker) : '';
   switch (st.kind) {
     case 'night0':
@@ -71,11 +77,19 @@ export function stageLine(ctx: GameCtx, loc: Locale): string {
   }
 }
 
+/** The table's phase line: only what changes with the phase (so the table is edited rarely). */
+function phaseLine(ctx: GameCtx, loc: Locale): string {
+  const s = ctx.state!;
+  if (ctx.game.status === 'cancelled') return t(loc, 'table.cancelled');
+  if (s.result) return t(loc, s.stage.kind === 'over' ? 'stage.over' : 'stage.postGame');
+  return t(loc, s.clock.phase === 'night' ? 'table.night' : 'table.day', { n: s.clock.n });
+}
+
 function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
   return t(loc, `left.${by}` as MessageKey, { when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }) });
 }
 
-/** The pinned table message: seats, who is at the table, candidates, the stage with its deadline. */
+/** The pinned table message: seats, who is at the table, fouls, the phase and the result. */
 export function tablePayload(ctx: GameCtx): Payload {
   const loc = ctx.pub;
   const s = ctx.state;
@@ -89,28 +103,19 @@ export function tablePayload(ctx: GameCtx): Payload {
   const lines = v.seats.map((seat) => {
     const u = userOf(ctx, seat.seat);
     const name = u ? `<@${u}>` : '';
-    const mark = seat.alive ? '🟢' : '⚫';
+    const mark = seat.alive ? '🟢' : '💀';
     const role = seat.role ? ` — ${roleName(loc, seat.role)}` : '';
     const fouls = seat.fouls > 0 ? ` ⚠️${seat.fouls}` : '';
     const left = seat.left ? ` (${leftReason(loc, seat.left.by, seat.left.at)})` : '';
     return `${mark} **#${seat.seat}** ${name}${role}${fouls}${left}`;
   });
-  embed.description = `${stageLine(ctx, loc)}\n\n${lines.join('\n')}`;
-  const fields: NonNullable<APIEmbed['fields']> = [];
-  if (v.nominations.length > 0) {
-    fields.push({ name: t(loc, 'table.candidates'), value: v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join('\n') });
-  }
-  if (v.stage.voted !== undefined) {
-    const alive = v.seats.filter((x) => x.alive).length;
-    fields.push({ name: t(loc, 'table.voted'), value: `${v.stage.voted}/${alive}`, inline: true });
-  }
-  if (v.winner) fields.push({ name: t(loc, 'table.result'), value: t(loc, `winner.${v.winner}` as MessageKey), inline: true });
-  if (fields.length > 0) embed.fields = fields;
+  embed.description = `**${phaseLine(ctx, loc)}**\n\n${lines.join('\n')}`;
+  if (v.winner) embed.fields = [{ name: t(loc, 'table.result'), value: t(loc, `winner.${v.winner}` as MessageKey), inline: true }];
   embed.footer = { text: t(loc, 'table.footer', { id: g.id }) };
-  const over = s.stage.kind === 'over';
+  const closed = s.stage.kind === 'over' || g.status === 'cancelled' || g.status === 'expired';
   return {
     embeds: [embed],
-    components: over ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary))],
+    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary))],
     allowed_mentions: mentions(),
   };
 }
@@ -154,11 +159,31 @@ export function checkLine(ctx: GameCtx, loc: Locale, c: { target: Seat; at: { ph
 
 const promptOrder: Prompt['kind'][] = ['shoot', 'check', 'askDon', 'heal', 'freeze', 'kill', 'nominate', 'vote', 'voteAll', 'take', 'guess', 'best', 'pass', 'skip'];
 
+/** A seat as a button or menu label: "#5 Alice" (mentions do not render there). */
+export function seatLabel(ctx: GameCtx, seat: Seat): string {
+  const u = userOf(ctx, seat);
+  const name = u ? ctx.names.get(u) : undefined;
+  return `#${seat}${name ? ` ${name}` : ''}`;
+}
+
+/** What "skip" declines for this seat tonight, said plainly. */
+function skipLabel(ctx: GameCtx, seat: Seat, loc: Locale): string {
+  const s = ctx.state!;
+  if (s.stage.kind !== 'night') return t(loc, 'button.skip');
+  const d = declinable(s, s.stage.acts, seat) ?? {};
+  if ('askDon' in d) return t(loc, 'button.skip.askDon');
+  if ('donCheck' in d || 'sheriffCheck' in d || 'commissioner' in d) return t(loc, 'button.skip.check');
+  if ('heal' in d) return t(loc, 'button.skip.heal');
+  if ('freeze' in d) return t(loc, 'button.skip.freeze');
+  if ('maniac' in d) return t(loc, 'button.skip.kill');
+  return t(loc, 'button.skip');
+}
+
 /**
  * What a seat may do now, as a private panel (DM or ephemeral): a menu or button per prompt.
  * `note` is a line shown above (a confirmation or a check answer).
  */
-export function promptPanel(ctx: GameCtx, seat: Seat, loc: Locale, note?: string): Payload {
+export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: string | null): Payload {
   const s = ctx.state!;
   const g = ctx.game.id;
   const seq = s.seq;
@@ -187,7 +212,7 @@ export function promptPanel(ctx: GameCtx, seat: Seat, loc: Locale, note?: string
         rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])));
         break;
       case 'vote':
-        for (const c of p.targets) buttons.push(button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, t(loc, 'button.voteFor', { seat: c }), ButtonStyle.Primary));
+        for (const c of p.targets) buttons.push(button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary));
         break;
       case 'voteAll':
         buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger));
@@ -200,13 +225,13 @@ export function promptPanel(ctx: GameCtx, seat: Seat, loc: Locale, note?: string
         buttons.push(button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, s.stage.kind === 'window' ? 'button.done' : 'button.thanks'), ButtonStyle.Success));
         break;
       case 'skip':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, t(loc, 'button.skip'), ButtonStyle.Secondary));
+        buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, skipLabel(ctx, seat, loc), ButtonStyle.Secondary));
         break;
     }
   }
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
   const head = s.clock.phase === 'night' && s.stage.kind === 'night' ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) }) : stageLine(ctx, loc);
-  const body = prompts.length === 0 ? t(loc, 'prompt.nothing') : t(loc, 'prompt.choose');
+  const body = prompts.length === 0 ? t(loc, s.stage.kind === 'night' ? 'prompt.doneTonight' : 'prompt.nothing') : t(loc, 'prompt.choose');
   return {
     content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
     components: rows.slice(0, 5),
@@ -214,64 +239,99 @@ export function promptPanel(ctx: GameCtx, seat: Seat, loc: Locale, note?: string
   };
 }
 
-/** The public message that opens a stage or turn (a ping for the speaker), with its buttons. */
-export function stageMessage(ctx: GameCtx): { payload: Payload; interactive: boolean } | null {
+/** A night panel once its night is over: what was done, no controls. */
+export function closedPanel(ctx: GameCtx, loc: Locale, seat: Seat, night: { clock: { n: number } }, note: string | null): Payload {
+  return {
+    content: [note, `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`].filter(Boolean).join('\n'),
+    components: [],
+    allowed_mentions: mentions(),
+  };
+}
+
+/** The private confirmation of an accepted action, with a check's answer when there is one. */
+export function confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
+  const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
+  const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, e.body)}` : ''));
+  const asked = action.kind === 'askDon' ? answers.find((e) => e.body.type === 'check-result' && e.body.kind === 'askDon') : undefined;
+  const target = 'target' in action ? seatTag(ctx, action.target) : asked?.body.type === 'check-result' ? seatTag(ctx, asked.body.target) : '';
+  const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
+  const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
+  const key = `ok.${action.kind === 'check' && 'note' in action && action.note ? 'checkNote' : action.kind}` as MessageKey;
+  return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
+}
+
+/** Who still owes a vote (names, so a player reading later knows who is missing). */
+function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: number, doneKey: MessageKey): string {
+  const done = total - seats.length;
+  const line = t(loc, doneKey, { done, total });
+  return seats.length === 0 ? line : `${line} · ${t(loc, 'stage.waitingFor', { who: seats.map((x) => seatTag(ctx, x)).join(', ') })}`;
+}
+
+/**
+ * The public message of the current stage or turn (a ping for the speaker), with its controls and
+ * what it is waiting for. `deadline` is the end players see.
+ */
+export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | null {
   const s = ctx.state!;
   const loc = ctx.pub;
   const g = ctx.game.id;
   const seq = s.seq;
   const st = s.stage;
-  const line = stageLine(ctx, loc);
+  const line = stageLine(ctx, loc, deadline);
+  const v = publicView(s);
   switch (st.kind) {
     case 'night0':
     case 'night':
     case 'discussion':
-      return { payload: { content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}`, allowed_mentions: mentions() }, interactive: false };
+      return { content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}`, allowed_mentions: mentions() };
     case 'turns':
     case 'shootout':
     case 'lastWords': {
       const seat = st.kind === 'turns' ? st.order[st.index]! : st.kind === 'shootout' ? st.candidates[st.index]! : st.speaker;
       const u = userOf(ctx, seat);
-      const buttons = [button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.thanks'), ButtonStyle.Success)];
+      const rows: NonNullable<Payload['components']> = [];
       const prompts = seatView(s, seat).prompts;
-      if (prompts.some((p) => p.kind === 'nominate')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary));
+      const nominate = prompts.find((p) => p.kind === 'nominate');
+      // The speaker nominates right on his turn's message (a menu only he may use).
+      if (nominate && 'targets' in nominate) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'nominate' }, t(loc, 'prompt.nominateBy', { seat }), nominate.targets)));
+      const buttons = [button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.thanks'), ButtonStyle.Success)];
       if (prompts.some((p) => p.kind === 'guess')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'guess' }, t(loc, 'button.bestMove'), ButtonStyle.Primary));
       if (prompts.some((p) => p.kind === 'take')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'take' }, t(loc, 'button.take'), ButtonStyle.Danger));
-      return { payload: { content: `🎤 ${line}`, components: buttonRows(buttons), allowed_mentions: mentions(u ? [u] : []) }, interactive: true };
+      rows.push(...(buttonRows(buttons) ?? []));
+      const noms = st.kind === 'turns' && v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
+      return { content: `🎤 ${line}${noms}`, components: rows, allowed_mentions: mentions(u ? [u] : []) };
     }
-    case 'window':
+    case 'window': {
+      const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'pass')).map((p) => p.seat);
+      const may = waiting.length + st.passed.length;
+      const noms = v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
       return {
-        payload: {
-          content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}`,
-          components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
-          allowed_mentions: mentions(),
-        },
-        interactive: true,
+        content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}${noms}\n${waitingLine(ctx, loc, waiting, may, 'stage.doneCount')}`,
+        components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
+        allowed_mentions: mentions(),
       };
-    case 'vote': {
-      const buttons = st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, t(loc, 'button.voteFor', { seat: c }), ButtonStyle.Primary));
-      return { payload: { content: `🗳️ ${line}\n${t(loc, 'vote.help')}`, components: buttonRows(buttons), allowed_mentions: mentions() }, interactive: true };
     }
-    case 'voteAll':
-      return {
-        payload: {
-          content: `🗳️ ${line}`,
-          components: [row(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger), button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success))],
-          allowed_mentions: mentions(),
-        },
-        interactive: true,
-      };
+    case 'vote':
+    case 'voteAll': {
+      const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'vote' || x.kind === 'voteAll')).map((p) => p.seat);
+      const voted = st.ballots.filter((b) => b !== 0).length;
+      const status = waitingLine(ctx, loc, waiting, voted + waiting.length, 'stage.votedCount');
+      const buttons =
+        st.kind === 'vote'
+          ? st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary))
+          : [button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger), button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success)];
+      const help = st.kind === 'vote' ? `\n${t(loc, 'vote.help')}` : '';
+      return { content: `🗳️ ${line}${help}\n${status}`, components: buttonRows(buttons), allowed_mentions: mentions() };
+    }
     case 'postGame': {
       const scoring = RULESETS[s.ruleset].scoring;
-      if (scoring === 'classic') return { payload: { content: `🏆 ${t(loc, 'post.hostDecides')}`, allowed_mentions: mentions() }, interactive: false };
+      if (scoring === 'classic') return { content: `🏆 ${t(loc, 'post.hostDecides')}`, allowed_mentions: mentions() };
       const all = s.players.map((p) => p.seat);
+      const voted = s.postGame?.votes.filter((x) => x !== 0).length ?? 0;
       return {
-        payload: {
-          content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')} ${t(loc, 'stage.until', { time: relTime(s.deadline) })}`,
-          components: [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
-          allowed_mentions: mentions(),
-        },
-        interactive: true,
+        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')}${untilText(loc, deadline)}\n${t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
+        components: [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
+        allowed_mentions: mentions(),
       };
     }
     case 'over':
@@ -279,25 +339,36 @@ export function stageMessage(ctx: GameCtx): { payload: Payload; interactive: boo
   }
 }
 
-/** A public announcement for an engine event, or null when the event is not public news. */
-export function eventLine(ctx: GameCtx, body: EventBody): string | null {
+/**
+ * A public announcement for an engine event, or null when the event is not public news (or is
+ * already said by another event of the same change).
+ */
+export function announcement(ctx: GameCtx, body: EventBody, events: readonly GameEvent[] = []): string | null {
   const loc = ctx.pub;
   switch (body.type) {
     case 'nominated':
       return t(loc, 'event.nominated', { by: seatTag(ctx, body.by), target: seatTag(ctx, body.target) });
     case 'morning': {
       const head = t(loc, 'event.morning', { n: body.night });
-      const who = body.out.length === 0 ? t(loc, 'event.nobodyLeft') : body.out.map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`).join('\n');
+      const who =
+        body.out.length === 0
+          ? t(loc, 'event.nobodyLeft')
+          : t(loc, 'event.leftTonight', { who: body.out.map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`).join(', ') });
       const note = body.note ? `\n${t(loc, 'event.note', { seat: seatTag(ctx, body.note.seat), target: seatTag(ctx, body.note.target), answer: t(loc, `answer.${body.note.answer}` as MessageKey) })}` : '';
       return `☀️ ${head}\n${who}${note}`;
     }
-    case 'left':
+    case 'left': {
       if (body.by === 'night') return null; // the morning announces it (N-12)
+      // A vote's result already says who leaves; kiev-12 shows the card (G-6).
+      const saidByVote = body.by === 'vote' && events.some((e) => e.body.type === 'vote-result' || e.body.type === 'vote-all-result');
+      if (saidByVote) return body.role ? `🃏 ${seatTag(ctx, body.seat)} — ${roleName(loc, body.role)}` : null;
       return `${seatTag(ctx, body.seat)}${body.role ? ` — ${roleName(loc, body.role)}` : ''}: ${t(loc, `leftNow.${body.by}` as MessageKey)}`;
+    }
     case 'vote-result': {
       const tally = body.tally.map((x) => t(loc, 'event.tally', { seat: seatTag(ctx, x.seat), count: x.votes, foul: x.foulVotes > 0 ? t(loc, 'event.foulVotes', { count: x.foulVotes }) : '' })).join('\n');
       const voters = body.voters.filter((x) => x.target !== null).map((x) => `#${x.seat}→#${x.target}${x.counted ? '*' : ''}`).join(' ');
-      const outcome = body.outcome === 'leaves' ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) }) : body.outcome === 'tie' ? t(loc, 'event.voteTie') : t(loc, 'event.voteNobody');
+      // What a tie leads to is said by what follows (the shootout, "shall all leave?", or nobody).
+      const outcome = body.outcome === 'leaves' ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) }) : body.outcome === 'tie' ? t(loc, body.round === 2 ? 'event.voteTieAgain' : 'event.voteTie') : t(loc, 'event.voteNobody');
       return `🗳️ ${t(loc, body.round === 2 ? 'event.revoteResult' : 'event.voteResult')}\n${tally}\n${voters}${body.voters.some((x) => x.counted) ? `\n${t(loc, 'event.countedNote')}` : ''}\n**${outcome}**`;
     }
     case 'vote-all-result':
@@ -320,23 +391,18 @@ export function eventLine(ctx: GameCtx, body: EventBody): string | null {
 }
 
 /** E-5: every role, the result, and who played what. */
-export function resultPayload(ctx: GameCtx): Payload {
+export function resultEmbed(ctx: GameCtx): APIEmbed {
   const s = ctx.state!;
   const loc = ctx.pub;
   const res = s.result!;
   const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
-  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' ⚫'} · **${pts.get(p.seat) ?? 0}**`);
+  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`);
   const how = res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
   return {
-    embeds: [
-      {
-        title: t(loc, `result.${res.winner}` as MessageKey),
-        description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
-        color: GOLD,
-        footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
-      },
-    ],
-    allowed_mentions: mentions(),
+    title: t(loc, `result.${res.winner}` as MessageKey),
+    description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
+    color: GOLD,
+    footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
   };
 }
 

@@ -1,0 +1,471 @@
+// The deliverer: sends what the outbox holds, in order per destination, and brings every slot
+// (a message the bot keeps editing, the channel's permissions, the mafia thread's lock) to its
+// newest version. It is the only code that calls Discord's REST API for game output.
+//
+// - A post carries a nonce derived from its row with `enforce_nonce`, so sending it again after a
+//   crash returns the message Discord already has instead of a second one.
+// - Edits are desired state: a slot is edited only to its newest version, after a short quiet time
+//   (so a burst of changes costs one call), and a click on the message itself usually delivers it
+//   for free through the interaction response first.
+// - Transient failures (5xx, network, 429) are retried with backoff; permanent ones (closed DMs,
+//   missing permissions) are recorded and surfaced once (see onPermanent).
+// - A stage message that starts a clock reports when it became visible, so the turn's timer runs
+//   from then (no queue eats a speaker's time).
+import { Routes } from 'discord-api-types/v10';
+import type { REST } from 'discord.js';
+import { classify, isTransient, retryAfterMs, type Failure } from './errors';
+import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from './outbox-store';
+
+export interface DeliveryLogger {
+  warn(msg: string): void;
+  error(msg: string, e?: unknown): void;
+}
+
+export interface Overwrite {
+  id: string;
+  type: 0 | 1;
+  allow: string;
+  deny: string;
+}
+
+export interface DelivererOptions {
+  now?: () => number;
+  log: DeliveryLogger;
+  /** Parallel calls in flight (discord.js paces them further by Discord's buckets). */
+  concurrency?: number;
+  /** Quiet time before a changed slot is edited. */
+  debounceMs?: number;
+  /** A stage message became visible: its timer should end at `dueAt`. */
+  onVisible?: (gameId: number, seq: number, dueAt: number) => void;
+  /** A permanent failure, once per operation: the place to tell the host or the player. */
+  onPermanent?: (row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure) => void;
+  /** The channel's current permission overwrites (from the gateway cache), or null if unknown. */
+  overwrites?: (channelId: string) => Overwrite[] | null;
+  /** The thread id of a game's mafia thread, once it exists. */
+  threadOf?: (gameId: number) => string | null;
+  /** The bot's id, to avoid touching its own overwrite. */
+  selfId?: () => string | null;
+  /** Longest wait between two tries of a failing operation. */
+  maxBackoffMs?: number;
+  /** Fault injection (tests): called after Discord accepted a post, before it is recorded; true stops here. */
+  afterSend?: () => boolean;
+}
+
+const SEND_MESSAGES = 1n << 11n;
+const MAX_BACKOFF_MS = 60_000;
+/** How long a DM to a user whose DMs are closed is not even tried again. */
+const DM_CLOSED_FOR_MS = 30 * 60_000;
+
+type Payload = Record<string, unknown>;
+
+export class Deliverer {
+  private readonly now: () => number;
+  private readonly concurrency: number;
+  private readonly debounceMs: number;
+  private readonly busyDest = new Set<string>();
+  private readonly busySlot = new Set<string>();
+  private running = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private wakeAt = Infinity;
+  private stopped = false;
+  private passing = false;
+  private again = false;
+  private readonly idleWaiters: (() => void)[] = [];
+  /** Calls counted by route kind (for the benchmark and tests). */
+  readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly store: OutboxStore,
+    private readonly rest: REST,
+    private readonly opts: DelivererOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.concurrency = opts.concurrency ?? 16;
+    this.debounceMs = opts.debounceMs ?? 1200;
+  }
+
+  /** Something was written to the outbox: look soon. */
+  kick(): void {
+    if (this.stopped) return;
+    this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    const at = this.now() + Math.max(0, delay);
+    if (this.timer && at >= this.wakeAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.wakeAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.wakeAt = Infinity;
+      void this.pass();
+    }, Math.max(0, delay));
+    this.timer.unref?.();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.stopped) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    this.passing = true;
+    try {
+      do {
+        this.again = false;
+        this.launch();
+      } while (this.again);
+    } catch (e) {
+      // A storage error must not stop delivery for good: try again a little later.
+      this.opts.log.error('delivery: pass failed', e);
+      this.schedule(1000);
+    } finally {
+      this.passing = false;
+    }
+    this.planWake();
+  }
+
+  private launch(): void {
+    const now = this.now();
+    const room = this.concurrency - this.running;
+    if (room <= 0) return;
+    let launched = 0;
+    for (const row of this.store.heads(now, room * 4)) {
+      if (launched >= room) break;
+      if (this.busyDest.has(row.dest)) continue;
+      this.busyDest.add(row.dest);
+      launched++;
+      this.track(this.sendRow(row).finally(() => this.busyDest.delete(row.dest)));
+    }
+    for (const slot of this.store.dirty(now - this.debounceMs, room * 4)) {
+      if (launched >= room) break;
+      const k = `${slot.gameId}/${slot.key}`;
+      if (this.busySlot.has(k)) continue;
+      this.busySlot.add(k);
+      launched++;
+      this.track(this.syncSlot(slot).finally(() => this.busySlot.delete(k)));
+    }
+  }
+
+  private track(p: Promise<void>): void {
+    this.running++;
+    void p
+      .catch((e) => this.opts.log.error('delivery: task failed', e))
+      .finally(() => {
+        this.running--;
+        this.kick();
+      });
+  }
+
+  private planWake(): void {
+    if (this.stopped) return;
+    const now = this.now();
+    const due = this.store.nextDue();
+    const dirty = this.store.nextDirty();
+    const next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
+    if (next !== Infinity && this.running < this.concurrency) this.schedule(Math.max(10, next - now));
+    if (this.running === 0 && next === Infinity) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Resolves when nothing is pending, in flight or waiting to be edited. */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.store.nextDue() === null && this.store.nextDirty() === null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.kick();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private count(what: string): void {
+    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Destinations
+
+  /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
+  private async channelOf(dest: Dest): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+    if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
+    if (dest.startsWith('th:')) {
+      const id = this.opts.threadOf?.(Number(dest.slice(3))) ?? null;
+      return id ? { ok: true, id } : { ok: false, failure: 'wait' };
+    }
+    const userId = dest.slice(3);
+    const known = this.store.dm(userId);
+    if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS) return { ok: false, failure: 'dm-closed' };
+    if (known?.channelId) return { ok: true, id: known.channelId };
+    try {
+      this.count('POST /users/@me/channels');
+      const ch = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+      this.store.dmChannel(userId, ch.id, this.now());
+      return { ok: true, id: ch.id };
+    } catch (e) {
+      return { ok: false, failure: classify(e) };
+    }
+  }
+
+  /**
+   * Before a deal: can the bot DM this user? A user who got a DM from the bot in the last
+   * `freshMs` is taken as reachable without another message. Not game output, so not in the outbox.
+   */
+  async probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000): Promise<boolean> {
+    const known = this.store.dm(userId);
+    if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
+    const ch = await this.channelOf(`dm:${userId}`);
+    if (!ch.ok) return false;
+    try {
+      this.count('POST /channels/:id/messages');
+      await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
+      this.store.dmOk(userId, this.now());
+      return true;
+    } catch (e) {
+      const f = classify(e);
+      if (f === 'dm-closed') this.store.dmClosed(userId, this.now());
+      else this.opts.log.warn(`delivery: DM check for ${userId} failed (${f})`);
+      return false;
+    }
+  }
+
+  /** A DM check may be tried again right away (the user says he opened his DMs). */
+  forgetClosed(userId: string): void {
+    const known = this.store.dm(userId);
+    if (known?.closedAt != null) this.store.dmOk(userId, 0);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // One-shot operations
+
+  private async sendRow(row: OutboxRow): Promise<void> {
+    const meta = JSON.parse(row.meta) as PostMeta & { step?: number; threadId?: string };
+    const dest = await this.channelOf(row.dest);
+    if (!dest.ok) {
+      if (dest.failure === 'wait') {
+        // The thread it goes to does not exist yet (or never will: give up after a while).
+        if (row.attempts > 20) this.store.fail(row.id, 'no-thread', this.now());
+        else this.store.retry(row.id, this.now() + 2000, 'no-thread-yet');
+        return;
+      }
+      return this.failed(row, meta, dest.failure, null);
+    }
+    try {
+      switch (row.op) {
+        case 'post':
+        case 'notice':
+          await this.post(row, meta, dest.id);
+          return;
+        case 'thread':
+          await this.thread(row, meta, dest.id);
+          return;
+        case 'delete':
+          await this.remove(row, dest.id);
+          return;
+      }
+    } catch (e) {
+      return this.failed(row, meta, classify(e), e);
+    }
+  }
+
+  private async post(row: OutboxRow, meta: PostMeta, channelId: string): Promise<void> {
+    let slot: SlotRow | null = null;
+    let json = row.payload;
+    if (row.slot) {
+      slot = this.store.slot(row.gameId, row.slot);
+      if (!slot || slot.state === 'gone' || slot.messageId) {
+        // Already posted (a repost raced a redelivery) or no longer wanted.
+        this.store.done(row.id, slot?.messageId ?? null, this.now());
+        return;
+      }
+      json = slot.payload;
+    }
+    const sendAt = this.now();
+    const shift = meta.clock ? Math.max(0, sendAt - row.createdAt) : 0;
+    if (shift >= 1000 && meta.clock) json = shiftTimestamps(json, meta.clock.deadline, shift);
+    const body = { ...(JSON.parse(json) as Payload), nonce: nonceOf(row), enforce_nonce: true };
+    this.count('POST /channels/:id/messages');
+    const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
+    if (this.opts.afterSend?.() || this.stopped) return;
+    const seen = this.now();
+    this.store.sqlite.transaction(() => {
+      this.store.done(row.id, msg.id, seen);
+      if (slot) {
+        // What was sent (with the moved deadline) is this version's payload from now on.
+        if (json !== slot.payload) this.store.rewriteSlot(row.gameId, slot.key, slot.version, json);
+        this.store.sentSlot(row.gameId, slot.key, slot.version, msg.id, msg.channel_id ?? channelId);
+      }
+      if (row.dest.startsWith('dm:')) this.store.dmOk(row.dest.slice(3), seen);
+    })();
+    // The turn's clock starts when players see it: its timer ends as late as the message says.
+    if (meta.clock && shift >= 1000) this.opts.onVisible?.(row.gameId, meta.clock.seq, meta.clock.deadline + shift);
+    if (slot?.pin) await this.pin(channelId, msg.id);
+  }
+
+  private async pin(channelId: string, messageId: string): Promise<void> {
+    try {
+      this.count('PUT /channels/:id/pins/:mid');
+      await this.rest.put(Routes.channelPin(channelId, messageId));
+    } catch (e) {
+      const f = classify(e);
+      if (f !== 'forbidden') this.opts.log.warn(`delivery: pin ${messageId} failed (${f})`);
+    }
+  }
+
+  private async remove(row: OutboxRow, channelId: string): Promise<void> {
+    const { messageId } = JSON.parse(row.payload) as { messageId: string };
+    try {
+      this.count('DELETE /channels/:id/messages/:mid');
+      await this.rest.delete(Routes.channelMessage(channelId, messageId));
+    } catch (e) {
+      if (classify(e) !== 'not-found') throw e;
+    }
+    this.store.done(row.id, null, this.now());
+  }
+
+  /** M-2: the private thread, its members and the welcome, resumable step by step after a crash. */
+  private async thread(row: OutboxRow, meta: PostMeta & { step?: number; threadId?: string }, channelId: string): Promise<void> {
+    const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome: Payload };
+    let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId) ?? null;
+    if (!threadId) {
+      this.count('POST /channels/:id/threads');
+      const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
+      threadId = th.id;
+      this.store.sqlite.transaction(() => {
+        this.store.setMeta(row.id, { ...meta, threadId, step: 0 });
+        this.store.sentSlot(row.gameId, 'thread', 0, threadId, threadId);
+      })();
+    }
+    for (let i = meta.step ?? 0; i < p.members.length; i++) {
+      this.count('PUT /channels/:id/thread-members/:uid');
+      await this.rest.put(Routes.threadMembers(threadId, p.members[i]!));
+      this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
+    }
+    this.count('POST /channels/:id/messages');
+    const msg = (await this.rest.post(Routes.channelMessages(threadId), { body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true } })) as { id: string };
+    this.store.done(row.id, msg.id, this.now());
+  }
+
+  private failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): void {
+    const now = this.now();
+    if (isTransient(failure)) {
+      const wait = retryAfterMs(e) ?? Math.min(this.opts.maxBackoffMs ?? MAX_BACKOFF_MS, 1000 * 2 ** Math.min(row.attempts, 6));
+      const jitter = Math.floor(wait * 0.2 * Math.random());
+      this.store.retry(row.id, now + wait + jitter, failure);
+      if (row.attempts === 3) this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`);
+      return;
+    }
+    if (failure === 'bad-request') this.opts.log.error(`delivery: Discord refused ${row.op} to ${row.dest} (game ${row.gameId})`, e);
+    this.store.sqlite.transaction(() => {
+      this.store.fail(row.id, failure, now);
+      if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
+        this.store.dmClosed(row.dest.slice(3), now);
+        // Every DM still waiting for him in this game would fail the same way.
+        this.store.failDest(row.gameId, row.dest, failure, now);
+      }
+    })();
+    this.opts.onPermanent?.({ gameId: row.gameId, dest: row.dest, meta }, failure);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Desired state
+
+  private async syncSlot(slot: SlotRow): Promise<void> {
+    try {
+      switch (slot.kind) {
+        case 'message': {
+          this.count('PATCH /channels/:id/messages/:mid');
+          await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
+          break;
+        }
+        case 'perms':
+          await this.syncPerms(slot);
+          break;
+        case 'thread': {
+          const { locked } = JSON.parse(slot.payload) as { locked: boolean };
+          this.count('PATCH /channels/:id');
+          await this.rest.patch(Routes.channel(slot.messageId!), { body: { locked, archived: locked } });
+          break;
+        }
+      }
+      this.store.sentSlot(slot.gameId, slot.key, slot.version);
+    } catch (e) {
+      const failure = classify(e);
+      if (failure === 'not-found' && slot.kind === 'message') {
+        this.store.slotGone(slot, this.now());
+        return;
+      }
+      if (isTransient(failure)) {
+        // Touch it so the next try comes after the quiet time again.
+        await sleep(Math.min(MAX_BACKOFF_MS, retryAfterMs(e) ?? 1000));
+        return;
+      }
+      // Permanent (no permission, a thread that is gone): stop trying this version.
+      this.store.sentSlot(slot.gameId, slot.key, slot.version);
+      if (failure !== 'forbidden' && failure !== 'not-found') this.opts.log.warn(`delivery: ${slot.kind} ${slot.key} of game ${slot.gameId} failed (${failure})`);
+    }
+  }
+
+  /** M-1, M-3: who may write, in one call that sets the channel's whole list of overwrites. */
+  private async syncPerms(slot: SlotRow): Promise<void> {
+    const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, 'allow' | 'deny' | null> };
+    const current = this.opts.overwrites?.(want.channelId);
+    if (!current) {
+      for (const [userId, mode] of Object.entries(want.members)) await this.memberOverwrite(want.channelId, userId, mode);
+      return;
+    }
+    const self = this.opts.selfId?.() ?? null;
+    const next = new Map(current.map((o) => [o.id, { ...o }]));
+    for (const [userId, mode] of Object.entries(want.members)) {
+      if (userId === self) continue;
+      const o = next.get(userId) ?? { id: userId, type: 1 as const, allow: '0', deny: '0' };
+      let allow = BigInt(o.allow) & ~SEND_MESSAGES;
+      let deny = BigInt(o.deny) & ~SEND_MESSAGES;
+      if (mode === 'allow') allow |= SEND_MESSAGES;
+      if (mode === 'deny') deny |= SEND_MESSAGES;
+      if (allow === 0n && deny === 0n) next.delete(userId);
+      else next.set(userId, { id: userId, type: 1, allow: allow.toString(), deny: deny.toString() });
+    }
+    const same = current.length === next.size && current.every((o) => {
+      const n = next.get(o.id);
+      return n && n.allow === o.allow && n.deny === o.deny;
+    });
+    if (same) return;
+    this.count('PATCH /channels/:id');
+    await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: [...next.values()] } });
+  }
+
+  /** Without the channel in the cache: one overwrite per member. */
+  private async memberOverwrite(channelId: string, userId: string, mode: 'allow' | 'deny' | null): Promise<void> {
+    if (mode === null) {
+      this.count('DELETE /channels/:id/permissions/:oid');
+      await this.rest.delete(Routes.channelPermission(channelId, userId)).catch((e: unknown) => {
+        if (classify(e) !== 'not-found') throw e;
+      });
+      return;
+    }
+    this.count('PUT /channels/:id/permissions/:oid');
+    const bits = SEND_MESSAGES.toString();
+    await this.rest.put(Routes.channelPermission(channelId, userId), { body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' } });
+  }
+}
+
+/** At most 25 characters, unique per outbox row. */
+export function nonceOf(row: Pick<OutboxRow, 'id' | 'createdAt'>): string {
+  return `o${row.id.toString(36)}.${(row.createdAt % 2_176_782_336).toString(36)}`;
+}
+
+/** The stage's deadline, as shown (`<t:…:R>`, `<t:…:f>`), moved by the delivery delay. */
+export function shiftTimestamps(json: string, deadline: number, shiftMs: number): string {
+  const from = `<t:${Math.floor(deadline / 1000)}:`;
+  const to = `<t:${Math.floor((deadline + shiftMs) / 1000)}:`;
+  return json.split(from).join(to);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref?.());
+}

@@ -1,0 +1,267 @@
+// The outbox's SQL: written inside the transaction of the change that caused it (the planner runs
+// there), read and updated by the deliverer. Prepared statements only: this runs on every action.
+import type Database from 'better-sqlite3';
+
+export type Dest = `ch:${string}` | `dm:${string}` | `th:${number}`;
+export type SlotKind = 'message' | 'perms' | 'thread';
+export type SlotState = 'live' | 'closed' | 'gone';
+
+export interface OutboxRow {
+  id: number;
+  gameId: number;
+  dest: Dest;
+  op: 'post' | 'thread' | 'notice' | 'delete';
+  slot: string | null;
+  payload: string;
+  meta: string;
+  key: string | null;
+  status: 'pending' | 'done' | 'failed';
+  attempts: number;
+  nextAt: number;
+  error: string | null;
+  messageId: string | null;
+  createdAt: number;
+}
+
+export interface SlotRow {
+  gameId: number;
+  key: string;
+  kind: SlotKind;
+  dest: Dest;
+  messageId: string | null;
+  channelId: string | null;
+  version: number;
+  sentVersion: number;
+  payload: string;
+  head: string | null;
+  repost: boolean;
+  pin: boolean;
+  state: SlotState;
+  updatedAt: number;
+}
+
+/** Hints the deliverer acts on. */
+export interface PostMeta {
+  /** This message opens stage `seq`, whose timer ends at `deadline`: its clock starts when it is seen. */
+  clock?: { seq: number; deadline: number };
+  /** The seat a DM is for (surfacing a closed DM names him). */
+  seat?: number;
+  /** What the message is, for logs and repair: `card`, `panel`, `check`, ... */
+  what?: string;
+}
+
+const OUTBOX_COLS = `id, game_id AS gameId, dest, op, slot, payload, meta, key, status, attempts, next_at AS nextAt, error, message_id AS messageId, created_at AS createdAt`;
+const SLOT_COLS = `game_id AS gameId, key, kind, dest, message_id AS messageId, channel_id AS channelId, version, sent_version AS sentVersion, payload, head, repost, pin, state, updated_at AS updatedAt`;
+
+function toSlot(r: (Omit<SlotRow, 'repost' | 'pin'> & { repost: number; pin: number }) | undefined): SlotRow | null {
+  return r ? { ...r, repost: r.repost === 1, pin: r.pin === 1 } : null;
+}
+
+export class OutboxStore {
+  private readonly q;
+
+  constructor(readonly sqlite: Database.Database) {
+    const p = (sql: string) => sqlite.prepare(sql);
+    this.q = {
+      insert: p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
+                 VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key, 'pending', 0, @now, @now)`),
+      heads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now
+                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
+                 ORDER BY o.id LIMIT @limit`),
+      nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
+      pendingCount: p(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`),
+      done: p(`UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`),
+      retry: p(`UPDATE outbox SET attempts = attempts + 1, next_at = @nextAt, error = @error WHERE id = @id`),
+      fail: p(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = @error, done_at = @now WHERE id = @id`),
+      setMeta: p(`UPDATE outbox SET meta = @meta WHERE id = @id`),
+      failDest: p(`UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE dest = @dest AND status = 'pending' AND game_id = @gameId`),
+      getSlot: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND key = @key`),
+      slotByMessage: p(`SELECT ${SLOT_COLS} FROM slots WHERE message_id = @messageId`),
+      insertSlot: p(`INSERT INTO slots (game_id, key, kind, dest, payload, head, version, sent_version, repost, pin, state, updated_at, message_id, channel_id)
+                     VALUES (@gameId, @key, @kind, @dest, @payload, @head, 1, 0, @repost, @pin, 'live', @now, @messageId, @channelId)`),
+      bumpSlot: p(`UPDATE slots SET payload = @payload, version = version + 1, state = @state, updated_at = @now, repost = @repost WHERE game_id = @gameId AND key = @key`),
+      sentSlot: p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
+                   WHERE game_id = @gameId AND key = @key`),
+      rewriteSlot: p(`UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`),
+      slotGone: p(`UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`),
+      dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state != 'gone' AND updated_at <= @before
+                ORDER BY updated_at LIMIT @limit`),
+      nextDirty: p(`SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state != 'gone'`),
+      liveSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`),
+      gameSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId`),
+      dmGet: p(`SELECT user_id AS userId, channel_id AS channelId, ok_at AS okAt, closed_at AS closedAt FROM dm_channels WHERE user_id = @userId`),
+      dmSetChannel: p(`INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (@userId, @channelId, @now)
+                       ON CONFLICT(user_id) DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at`),
+      dmOk: p(`INSERT INTO dm_channels (user_id, ok_at, updated_at) VALUES (@userId, @now, @now)
+               ON CONFLICT(user_id) DO UPDATE SET ok_at = excluded.ok_at, closed_at = NULL, updated_at = excluded.updated_at`),
+      dmClosed: p(`INSERT INTO dm_channels (user_id, closed_at, updated_at) VALUES (@userId, @now, @now)
+                   ON CONFLICT(user_id) DO UPDATE SET closed_at = excluded.closed_at, updated_at = excluded.updated_at`),
+      rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writes from the planner (inside the change's own transaction)
+
+  /** Queues a one-shot operation; with `key`, at most once per game (later ones are ignored). */
+  add(gameId: number, dest: Dest, op: OutboxRow['op'], payload: unknown, now: number, opts: { slot?: string; meta?: PostMeta; key?: string } = {}): void {
+    this.q.insert.run({
+      gameId,
+      dest,
+      op,
+      slot: opts.slot ?? null,
+      payload: JSON.stringify(payload ?? {}),
+      meta: JSON.stringify(opts.meta ?? {}),
+      key: opts.key ?? null,
+      now,
+    });
+  }
+
+  /**
+   * Sets the desired state of a slot. A new slot of kind `message` is posted (in order with the
+   * destination's other posts); an existing one gets a new version only when its payload changed.
+   * Returns whether anything changed.
+   */
+  setSlot(
+    gameId: number,
+    key: string,
+    kind: SlotKind,
+    dest: Dest,
+    payload: unknown,
+    now: number,
+    opts: { repost?: boolean; pin?: boolean; meta?: PostMeta; state?: SlotState; messageId?: string; head?: unknown } = {},
+  ): boolean {
+    const json = JSON.stringify(payload);
+    const cur = this.slot(gameId, key);
+    if (!cur) {
+      this.q.insertSlot.run({
+        gameId,
+        key,
+        kind,
+        dest,
+        payload: json,
+        head: opts.head === undefined ? null : JSON.stringify(opts.head),
+        repost: opts.repost ? 1 : 0,
+        pin: opts.pin ? 1 : 0,
+        now,
+        messageId: opts.messageId ?? null,
+        channelId: null,
+      });
+      if (kind === 'message') this.add(gameId, dest, 'post', {}, now, { slot: key, ...(opts.meta ? { meta: opts.meta } : {}) });
+      return true;
+    }
+    const state = opts.state ?? cur.state;
+    const repost = opts.repost ?? cur.repost;
+    if (cur.payload === json && cur.state === state && cur.repost === repost) return false;
+    this.q.bumpSlot.run({ gameId, key, payload: json, state, now, repost: repost ? 1 : 0 });
+    return true;
+  }
+
+  slot(gameId: number, key: string): SlotRow | null {
+    return toSlot(this.q.getSlot.get({ gameId, key }) as never);
+  }
+
+  slotByMessage(messageId: string): SlotRow | null {
+    return toSlot(this.q.slotByMessage.get({ messageId }) as never);
+  }
+
+  /** The stage messages and night panels still open in a game. */
+  liveSlots(gameId: number): SlotRow[] {
+    return (this.q.liveSlots.all({ gameId }) as never[]).map((r) => toSlot(r)!);
+  }
+
+  gameSlots(gameId: number): SlotRow[] {
+    return (this.q.gameSlots.all({ gameId }) as never[]).map((r) => toSlot(r)!);
+  }
+
+  rows(gameId: number): OutboxRow[] {
+    return this.q.rowsOf.all({ gameId }) as OutboxRow[];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The deliverer's side
+
+  heads(now: number, limit: number): OutboxRow[] {
+    return this.q.heads.all({ now, limit }) as OutboxRow[];
+  }
+
+  nextDue(): number | null {
+    return (this.q.nextDue.get() as { at: number | null }).at;
+  }
+
+  pendingCount(): number {
+    return (this.q.pendingCount.get() as { n: number }).n;
+  }
+
+  done(id: number, messageId: string | null, now: number): void {
+    this.q.done.run({ id, messageId, now });
+  }
+
+  retry(id: number, nextAt: number, error: string): void {
+    this.q.retry.run({ id, nextAt, error });
+  }
+
+  fail(id: number, error: string, now: number): void {
+    this.q.fail.run({ id, error, now });
+  }
+
+  setMeta(id: number, meta: unknown): void {
+    this.q.setMeta.run({ id, meta: JSON.stringify(meta) });
+  }
+
+  /** Gives up on every pending operation of a game to one destination (a DM that cannot be sent). */
+  failDest(gameId: number, dest: Dest, error: string, now: number): void {
+    this.q.failDest.run({ gameId, dest, error, now });
+  }
+
+  sentSlot(gameId: number, key: string, version: number, messageId: string | null = null, channelId: string | null = null): void {
+    this.q.sentSlot.run({ gameId, key, version, messageId, channelId });
+  }
+
+  /** The payload a version was actually sent with (its deadline moved), without a new version. */
+  rewriteSlot(gameId: number, key: string, version: number, payload: string): void {
+    this.q.rewriteSlot.run({ gameId, key, version, payload });
+  }
+
+  /** Its message is gone: it is posted again if it should be (`live`), else dropped (`gone`). */
+  slotGone(slot: SlotRow, now: number): void {
+    this.sqlite.transaction(() => {
+      const again = slot.repost && slot.state === 'live';
+      this.q.slotGone.run({ gameId: slot.gameId, key: slot.key, state: again ? 'live' : 'gone' });
+      if (again) this.add(slot.gameId, slot.dest, 'post', {}, now, { slot: slot.key, meta: { what: 'repost' } });
+    })();
+  }
+
+  /** Posts a slot's message anew (e.g. `/mafia table`): the old message is deleted first. */
+  repostSlot(gameId: number, key: string, now: number): void {
+    const slot = this.slot(gameId, key);
+    if (!slot) return;
+    if (slot.messageId && slot.channelId) this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, { meta: { what: 'repost' } });
+    this.q.slotGone.run({ gameId, key, state: 'live' });
+    this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
+  }
+
+  dirty(before: number, limit: number): SlotRow[] {
+    return (this.q.dirty.all({ before, limit }) as never[]).map((r) => toSlot(r)!);
+  }
+
+  nextDirty(): number | null {
+    return (this.q.nextDirty.get() as { at: number | null }).at;
+  }
+
+  dm(userId: string): { channelId: string | null; okAt: number | null; closedAt: number | null } | null {
+    return (this.q.dmGet.get({ userId }) as { channelId: string | null; okAt: number | null; closedAt: number | null } | undefined) ?? null;
+  }
+
+  dmChannel(userId: string, channelId: string, now: number): void {
+    this.q.dmSetChannel.run({ userId, channelId, now });
+  }
+
+  dmOk(userId: string, now: number): void {
+    this.q.dmOk.run({ userId, now });
+  }
+
+  dmClosed(userId: string, now: number): void {
+    this.q.dmClosed.run({ userId, now });
+  }
+}

@@ -1,0 +1,67 @@
+// Permanent delivery failures, surfaced once: a player whose DMs are closed is pinged in the game
+// channel to use the private panel (the host is named in the same message); a channel the bot may
+// not post in is reported to the host by DM. Nothing here names a role or a night action.
+import type { GameService } from '../app/game-service';
+import type { Store } from '../db/store';
+import type { Deliverer } from '../delivery/deliverer';
+import type { Failure } from '../delivery/errors';
+import type { Dest, OutboxStore, PostMeta } from '../delivery/outbox-store';
+import { hasKey, t, type MessageKey } from '../i18n';
+import type { Contexts } from './context';
+import { channelDest, dmDest } from './planner';
+import { mentions } from './render/common';
+
+export interface NoticeLogger {
+  warn(msg: string): void;
+  error(msg: string, e?: unknown): void;
+}
+
+export class Notices {
+  deliverer: Deliverer | null = null;
+
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly store: Store,
+    private readonly contexts: Contexts,
+    private readonly service: GameService,
+    private readonly log: NoticeLogger,
+  ) {}
+
+  permanent(row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure): void {
+    try {
+      const game = this.store.getGame(row.gameId);
+      if (!game || !['lobby', 'running', 'post-game'].includes(game.status)) return;
+      const ctx = this.contexts.fromRow(game);
+      const now = this.service.now();
+      if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
+        const userId = row.dest.slice(3);
+        const whatKey = `what.${row.meta.what ?? 'other'}`;
+        const what = t(ctx.pub, (hasKey(whatKey) ? whatKey : 'what.other') as MessageKey);
+        this.outbox.add(
+          game.id,
+          channelDest(game.channelId),
+          'notice',
+          { content: `📪 ${t(ctx.pub, 'delivery.dmClosed', { user: `<@${userId}>`, what, host: `<@${game.hostId}>` })}`, allowed_mentions: mentions([userId, game.hostId]) },
+          now,
+          { key: `dm-closed:${userId}`, meta: { what: 'notice' } },
+        );
+      } else if (failure === 'forbidden' && row.dest.startsWith('ch:')) {
+        const channel = row.dest.slice(3);
+        this.outbox.add(
+          game.id,
+          dmDest(game.hostId),
+          'notice',
+          { content: t(ctx.pub, 'delivery.channelForbidden', { id: game.id, channel }), allowed_mentions: mentions() },
+          now,
+          { key: `forbidden:${channel}`, meta: { what: 'notice' } },
+        );
+      } else {
+        this.log.warn(`delivery: game ${game.id}: ${row.meta.what ?? 'message'} to ${row.dest} failed for good (${failure})`);
+        return;
+      }
+      this.deliverer?.kick();
+    } catch (e) {
+      this.log.error(`delivery: could not surface a failure of game ${row.gameId}`, e);
+    }
+  }
+}

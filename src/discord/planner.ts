@@ -1,0 +1,353 @@
+// The planner: what players must see because of a change, written to the outbox inside the same
+// SQLite transaction as the change itself (so "the game moved on" and "the message will go out"
+// cannot disagree). It only renders and writes rows; the deliverer sends them.
+//
+// - One-shot posts (role cards, announcements, check answers) go to the outbox in order.
+// - What the bot keeps editing is a slot with a desired state: the table, the lobby, each stage's
+//   message, each night panel, the channel's permissions, the mafia thread's lock.
+// - Announcements ride in the next stage's message when there is one (one message per stage).
+// - Nothing public is written for a night action (N-13): not a message, not an edit.
+import type { GameEffect } from '../app/game-service';
+import type { GameRow } from '../db/store';
+import type { Dest, OutboxStore, SlotRow } from '../delivery/outbox-store';
+import type { Action, GameEvent, GameState, Seat } from '../engine/types';
+import { channelWriters, inMafiaCircle, mafiaTalkOpen, publicView, seatView } from '../engine/view';
+import { t } from '../i18n';
+import { type Contexts, userLocale } from './context';
+import { disableAll, mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
+import { announcement, checkLine, closedPanel, confirmation, panelPayload, pointsPayload, resultEmbed, roleCard, stagePayload, tablePayload } from './render/game';
+import { lobbyPayload } from './render/lobby';
+
+/** What the bot may do in a channel (from the gateway cache); null when unknown. */
+export interface ChannelCaps {
+  manageRoles: boolean;
+  threads: boolean;
+}
+
+const MAX_CONTENT = 2000;
+
+export function channelDest(channelId: string): Dest {
+  return `ch:${channelId}`;
+}
+
+export function dmDest(userId: string): Dest {
+  return `dm:${userId}`;
+}
+
+export class Planner {
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly contexts: Contexts,
+    private readonly caps: (channelId: string) => ChannelCaps | null,
+    private readonly now: () => number,
+  ) {}
+
+  plan(e: GameEffect): void {
+    switch (e.kind) {
+      case 'lobby':
+        this.lobby(e.game);
+        return;
+      case 'started':
+        this.started(e.game, e.state);
+        return;
+      case 'action':
+        this.action(e.game, e.prev, e.state, e.events, e.action);
+        return;
+      case 'expired':
+      case 'cancelled':
+        this.closed(e.game, e.kind);
+        return;
+      case 'substituted':
+        this.substituted(e.game, e.seat, e.from, e.to);
+        return;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private lobby(game: GameRow): void {
+    const ctx = this.contexts.fromRow(game);
+    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), lobbyPayload(game, ctx.pub), this.now(), { repost: game.status === 'lobby' });
+  }
+
+  /** The table: a pinned message, posted again if it is deleted. */
+  private table(ctx: GameCtx): void {
+    this.outbox.setSlot(ctx.game.id, 'table', 'message', channelDest(ctx.game.channelId), tablePayload(ctx), this.now(), { repost: true, pin: true });
+  }
+
+  private started(game: GameRow, state: GameState): void {
+    const ctx = this.contexts.fromRow(game);
+    ctx.state = state;
+    const now = this.now();
+    this.lobby(game);
+    this.table(ctx);
+    // Role cards by DM (G-4: the black players learn each other as the rules say).
+    for (const seat of ctx.seats) {
+      if ((game.lobby.fallback ?? []).includes(seat.userId)) continue;
+      this.outbox.add(game.id, dmDest(seat.userId), 'post', roleCard(ctx, seat.seat, userLocale(ctx, seat.userId)), now, { meta: { seat: seat.seat, what: 'card' } });
+    }
+    this.mafiaThread(ctx);
+    this.stage(ctx, []);
+    this.permissions(ctx);
+  }
+
+  /** M-2: a private thread for the black players who know each other (G-4), open on night 0. */
+  private mafiaThread(ctx: GameCtx): void {
+    const s = ctx.state!;
+    if (this.caps(ctx.game.channelId)?.threads !== true) return;
+    const members = s.players.filter((p) => inMafiaCircle(s, p.role));
+    const users = members.map((p) => userOf(ctx, p.seat)).filter((u): u is string => u !== null);
+    const lines = members.map((p) => `${seatTag(ctx, p.seat)} — ${t(ctx.pub, `role.${p.role}` as never)}`);
+    const when = s.options.mafiaTalk === 'every-night' ? t(ctx.pub, 'thread.everyNight') : t(ctx.pub, 'thread.night0');
+    const welcome: Payload = { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(users) };
+    const now = this.now();
+    this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
+    this.outbox.sentSlot(ctx.game.id, 'thread', 1);
+  }
+
+  private action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action): void {
+    const ctx = this.contexts.fromRow(game);
+    ctx.state = state;
+    const now = this.now();
+    const stageChanged = state.seq !== prev.seq;
+    // Public news, in order. It rides in the next stage's message when the stage changed.
+    const lines: string[] = [];
+    const embeds: NonNullable<Payload['embeds']> = [];
+    let points = false;
+    for (const ev of events) {
+      if (ev.to.kind !== 'public') continue;
+      if (ev.body.type === 'game-over') embeds.push(resultEmbed(ctx));
+      else if (ev.body.type === 'points') points = true;
+      else {
+        const line = announcement(ctx, ev.body, events);
+        if (line) lines.push(line);
+      }
+    }
+    // Private news: check answers the checker did not see in his own click, freezes.
+    for (const ev of events) {
+      if (ev.to.kind === 'seat') {
+        const u = userOf(ctx, ev.to.seat);
+        if (!u) continue;
+        const loc = userLocale(ctx, u);
+        const own = 'seat' in action && action.seat === ev.to.seat;
+        if (ev.body.type === 'check-result' && !own) {
+          this.outbox.add(game.id, dmDest(u), 'post', { content: `🔎 ${checkLine(ctx, loc, ev.body)}`, allowed_mentions: mentions() }, now, { meta: { seat: ev.to.seat, what: 'check' } });
+        } else if (ev.body.type === 'frozen') {
+          this.outbox.add(game.id, dmDest(u), 'post', { content: t(loc, 'dm.frozen'), allowed_mentions: mentions() }, now, { meta: { seat: ev.to.seat, what: 'frozen' } });
+        }
+      } else if (ev.to.kind === 'mafia' && ev.body.type === 'shot-picked') {
+        this.tellMafia(ctx, ev.body.seat, ev.body.target);
+      }
+    }
+    // The actor's own night panel shows what he did (and a check's answer).
+    if ('seat' in action && prev.stage.kind === 'night') {
+      const u = userOf(ctx, action.seat);
+      const slot = this.outbox.slot(game.id, `panel:${prev.seq}:${action.seat}`);
+      if (u && slot) {
+        const loc = userLocale(ctx, u);
+        const note = confirmation(ctx, loc, action.seat, action, events);
+        const payload = stageChanged ? closedPanel(ctx, loc, action.seat, prev, note) : panelPayload(ctx, action.seat, loc, note);
+        this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, payload, now, stageChanged ? { state: 'closed' } : {});
+      }
+    }
+    if (stageChanged) {
+      this.closeStage(ctx, prev, action);
+      this.stage(ctx, lines, embeds);
+    } else {
+      // Same stage: its own message shows what changed (a nomination, who has voted, who is done).
+      // A night message never changes (N-13), so a night action writes nothing public.
+      this.refreshStage(ctx, lines, action);
+    }
+    if (points) this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
+    // The table and who may write change only with what the public may see (never for a night action).
+    if (stageChanged || JSON.stringify(publicView(prev).seats) !== JSON.stringify(publicView(state).seats)) this.table(ctx);
+    if (stageChanged) {
+      this.permissions(ctx);
+      this.threadLock(ctx);
+    }
+  }
+
+  /** The other living shooters see a teammate's pick (the table's "gestures"). */
+  private tellMafia(ctx: GameCtx, seat: Seat, target: Seat): void {
+    const s = ctx.state!;
+    const now = this.now();
+    const thread = this.outbox.slot(ctx.game.id, 'thread');
+    if (thread && mafiaTalkOpen(s)) {
+      this.outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
+      return;
+    }
+    for (const p of s.players) {
+      if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don')) continue;
+      const u = userOf(ctx, p.seat);
+      if (u) this.outbox.add(ctx.game.id, dmDest(u), 'post', { content: t(userLocale(ctx, u), 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { seat: p.seat, what: 'gesture' } });
+    }
+  }
+
+  /** The stage that just ended: its message and night panels lose their controls. */
+  private closeStage(ctx: GameCtx, prev: GameState, action: Action): void {
+    const now = this.now();
+    for (const slot of this.outbox.liveSlots(ctx.game.id)) {
+      if (slot.key.startsWith('panel:')) {
+        const seat = Number(slot.key.split(':')[2]);
+        if ('seat' in action && action.seat === seat && slot.key === `panel:${prev.seq}:${seat}`) continue; // done above
+        const u = userOf(ctx, seat);
+        const loc = u ? userLocale(ctx, u) : ctx.pub;
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, { state: 'closed' });
+      } else {
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
+      }
+    }
+  }
+
+  /**
+   * The message of the current stage or turn (with the news since the last one), and the night's
+   * panels by DM. Its clock starts when it is delivered.
+   */
+  private stage(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']> = []): void {
+    const s = ctx.state!;
+    const now = this.now();
+    const dest = channelDest(ctx.game.channelId);
+    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    if (!msg) {
+      this.news(ctx, lines, embeds);
+      return;
+    }
+    let head: Head = { content: lines.join('\n\n'), embeds: [...embeds] };
+    if (compose(head, msg).content!.length > MAX_CONTENT || embeds.length + (msg.embeds?.length ?? 0) > 10) {
+      this.news(ctx, lines, embeds);
+      head = { content: '', embeds: [] };
+    }
+    const meta = s.deadline !== null ? { clock: { seq: s.seq, deadline: this.effectiveDeadline(ctx) ?? s.deadline }, what: s.stage.kind } : { what: s.stage.kind };
+    this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, { meta, head });
+    if (s.stage.kind === 'night') {
+      for (const seat of ctx.seats) {
+        if (seatView(s, seat.seat).prompts.length === 0) continue;
+        if ((ctx.game.lobby.fallback ?? []).includes(seat.userId)) continue;
+        const panel = panelPayload(ctx, seat.seat, userLocale(ctx, seat.userId));
+        this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, { meta: { seat: seat.seat, what: 'panel' } });
+      }
+    }
+  }
+
+  /** News that does not fit a stage message: its own posts, split at line boundaries. */
+  private news(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']>): void {
+    const now = this.now();
+    const dest = channelDest(ctx.game.channelId);
+    let chunk = '';
+    const flush = () => {
+      if (chunk) this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, { meta: { what: 'news' } });
+      chunk = '';
+    };
+    for (const line of lines.splice(0)) {
+      if (chunk && chunk.length + line.length + 2 > MAX_CONTENT) flush();
+      chunk = chunk ? `${chunk}\n\n${line}` : line.slice(0, MAX_CONTENT);
+    }
+    flush();
+    for (let i = 0; i < embeds.length; i += 10) this.outbox.add(ctx.game.id, dest, 'post', { embeds: embeds.slice(i, i + 10), allowed_mentions: mentions() }, now, { meta: { what: 'news' } });
+    embeds.splice(0);
+  }
+
+  /**
+   * The current stage's message, re-rendered. A nomination made on the turn's own message is
+   * shown there; other news of the same stage gets its own post.
+   */
+  private refreshStage(ctx: GameCtx, lines: string[], action: Action): void {
+    const s = ctx.state!;
+    const inline = action.kind === 'nominate' && (s.stage.kind === 'turns' || s.stage.kind === 'window');
+    if (!inline) this.news(ctx, lines, []);
+    // A night's message never changes until the morning (N-13): nothing shows who acted.
+    if (s.stage.kind === 'night' || s.stage.kind === 'night0') return;
+    const slot = this.outbox.slot(ctx.game.id, `stage:${s.seq}`);
+    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    if (!slot || !msg) return;
+    const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
+    this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now());
+  }
+
+  /** The stage's deadline as players see it: moved by the delay before its message was seen. */
+  private effectiveDeadline(ctx: GameCtx): number | null {
+    const s = ctx.state!;
+    if (s.deadline === null) return null;
+    const d = this.contexts.deadline(ctx.game.id);
+    return d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
+  }
+
+  /** M-1, M-3: who may write in the game channel, as the desired set of member overwrites. */
+  private permissions(ctx: GameCtx, finished = false): void {
+    const caps = this.caps(ctx.game.channelId);
+    if (!caps?.manageRoles) {
+      if (caps && !finished) {
+        this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'notice', { content: t(ctx.pub, 'perm.cannotManage', { host: `<@${ctx.game.hostId}>` }), allowed_mentions: mentions([ctx.game.hostId]) }, this.now(), { key: 'perm-warning' });
+      }
+      return;
+    }
+    const members: Record<string, 'allow' | 'deny' | null> = {};
+    const s = ctx.state;
+    const writers = s && !finished ? channelWriters(s) : { mode: 'everyone' as const };
+    const allowed = new Set(writers.mode === 'seats' ? writers.seats : []);
+    // Coarse by default (a speaking order is kept by the turn messages, not by one call per turn):
+    // by day the living may write, at night nobody, the dead never, a dead player's last words yes.
+    // A server may enforce the order: then only the speaker (or the open window's players) writes.
+    const day = s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
+    for (const seat of ctx.seats) {
+      if (writers.mode === 'everyone') members[seat.userId] = null;
+      else if (day) {
+        const p = s!.players[seat.seat - 1]!;
+        members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
+      } else members[seat.userId] = allowed.has(seat.seat) ? 'allow' : 'deny';
+    }
+    this.outbox.setSlot(ctx.game.id, 'perms', 'perms', channelDest(ctx.game.channelId), { channelId: ctx.game.channelId, members }, this.now(), { messageId: ctx.game.channelId });
+  }
+
+  /** M-2: the mafia thread is open while the mafia may talk. */
+  private threadLock(ctx: GameCtx, forceLocked = false): void {
+    const slot = this.outbox.slot(ctx.game.id, 'thread');
+    if (!slot) return;
+    const locked = forceLocked || !mafiaTalkOpen(ctx.state!);
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, { locked }, this.now());
+  }
+
+  private closed(game: GameRow, kind: 'expired' | 'cancelled'): void {
+    const ctx = this.contexts.fromRow(game);
+    const now = this.now();
+    this.lobby(game);
+    if (!ctx.state) return;
+    for (const slot of this.outbox.liveSlots(game.id)) this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
+    this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, kind === 'cancelled' ? 'game.cancelled' : 'lobby.status.expired', { id: game.id }), allowed_mentions: mentions() }, now, { meta: { what: kind } });
+    this.table(ctx);
+    this.permissions(ctx, true);
+    this.threadLock(ctx, true);
+  }
+
+  private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
+    const ctx = this.contexts.fromRow(game);
+    const now = this.now();
+    this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, 'event.substituted', { seat, from: `<@${from}>`, to: `<@${to}>` }), allowed_mentions: mentions([to]) }, now, { meta: { what: 'substitute' } });
+    if (!ctx.state) return;
+    this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, { meta: { seat, what: 'card' } });
+    this.permissions(ctx);
+    this.table(ctx);
+  }
+}
+
+/** The news a stage message opened with (kept so that later versions of it keep it too). */
+interface Head {
+  content: string;
+  embeds: NonNullable<Payload['embeds']>;
+}
+
+function compose(head: Head | null, msg: Payload): Payload {
+  const content = [head?.content, msg.content].filter(Boolean).join('\n\n');
+  const embeds = [...(head?.embeds ?? []), ...(msg.embeds ?? [])];
+  const out: Payload = { ...msg, content };
+  if (embeds.length > 0) out.embeds = embeds;
+  else delete out.embeds;
+  return out;
+}
+
+/** A stage message once its stage has ended: the same text, every control disabled. */
+function closedMessage(slot: SlotRow): Payload {
+  const p = JSON.parse(slot.payload) as Payload;
+  return { ...p, components: disableAll(p.components ?? []) };
+}
