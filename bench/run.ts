@@ -1,5 +1,6 @@
 // npm run bench: prints the engine's and the persistence layer's throughput as JSON.
 // Median of several runs; numbers depend on the machine, tests never assert on them.
+import { benchDelivery } from './delivery-bench';
 import { benchEngine } from './engine-bench';
 import { benchPersistence } from './persistence-bench';
 
@@ -14,4 +15,9 @@ for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) {
   for (let i = 0; i < 3; i++) figures.push((await benchPersistence(ruleset, 100, 10 + i)).persistedActionsPerSecond);
   persistence.push({ ruleset, persistedActionsPerSecond: median(figures) });
 }
-console.log(JSON.stringify({ node: process.version, engine, persistence }, null, 2));
+// Delivery: REST calls per complete game against the lower bound, and turn time left when seen,
+// with Discord's rate limits on (a few minutes of wall time; BENCH_DELIVERY=0 skips it).
+const delivery = [];
+if (process.env.BENCH_DELIVERY !== '0') for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) delivery.push(await benchDelivery(ruleset));
+console.log(JSON.stringify({ node: process.version, engine, persistence, delivery }, null, 2));
+process.exit(0);

@@ -25,6 +25,7 @@ import {
   StringSelectMenuBuilder,
   TextInputBuilder,
   TextInputStyle,
+  type ChatInputCommandInteraction,
   type Interaction,
   type TextChannel,
 } from 'discord.js';
@@ -282,7 +283,9 @@ describe('FakeDiscord with a real discord.js Client', () => {
   let lobby: StoredMessage;
 
   beforeAll(async () => {
-    fake = await FakeDiscord.start({ botUsername: 'MafiaBot', interactionTimeout: 3000 });
+    // Discord's rate limits off here: these tests send more than 5 messages per 5 s to #mafia and
+    // would wait out the bucket (they are about other things; the limits have their own tests below)
+    fake = await FakeDiscord.start({ botUsername: 'MafiaBot', interactionTimeout: 3000, rateLimits: false });
     guild = fake.addGuild({ name: 'Club', locale: 'uk' });
     channel = fake.addChannel(guild.id, { name: 'mafia' });
     alice = fake.addUser({ username: 'alice', locale: 'en-US', guilds: [guild.id] });
@@ -647,6 +650,7 @@ describe('FakeDiscord: more REST surface', () => {
   });
 
   it('component interactions: deferUpdate + editReply, user select, validation of bad components', async () => {
+    fake.resetRateLimits(); // the previous tests used up the channel's message bucket
     const ch = client.channels.cache.get(channel.id) as TextChannel;
     const botErrors: unknown[] = [];
     client.on(Events.InteractionCreate, (i) => {
@@ -697,6 +701,437 @@ describe('FakeDiscord: more REST surface', () => {
     expect((await waiting).content).toBe('later');
     // nobody handles /unknown -> the fake rejects with a clear error after the timeout
     await expect(fake.slash(alice.id, channel.id, 'unknown', { timeout: 50 })).rejects.toThrow(/did not answer slash \/unknown by alice/);
+    expect(fake.unhandled).toEqual([]);
+    expect(fake.internalErrors).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Discord's rate limits, enforce_nonce, deletes by users, bulk overwrites, outages
+// ------------------------------------------------------------------------------------------------
+
+interface RawReply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A bare HTTP request to the fake (no discord.js queue in between). */
+async function raw(fake: FakeDiscord, method: string, path: string, body?: unknown, auth = 'Bot raw-token'): Promise<RawReply> {
+  const res = await fetch(`${fake.apiBase}/v10${path}`, {
+    method,
+    headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk overwrites, outages', () => {
+  let fake: FakeDiscord;
+  let client: Client;
+  let guild: FakeGuildInfo;
+  let alice: FakeUserInfo;
+  let carol: FakeUserInfo;
+  /** the last /ping, once discord.js has marked it replied */
+  const saved: { ping?: Promise<ChatInputCommandInteraction> } = {};
+  /** the client's copy of a channel the fake just added (once CHANNEL_CREATE has arrived) */
+  let cachedChannel: (info: FakeChannelInfo) => Promise<TextChannel>;
+
+  beforeAll(async () => {
+    fake = await FakeDiscord.start({ interactionTimeout: 3000 }); // rate limits on: the default
+    guild = fake.addGuild({ name: 'Limits' });
+    alice = fake.addUser({ username: 'alice', guilds: [guild.id] });
+    carol = fake.addUser({ username: 'carol', dmsOpen: false, guilds: [guild.id] });
+    client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], rest: { api: fake.apiBase } });
+    cachedChannel = async (info) => {
+      await until(client, Events.ChannelCreate, () => client.channels.cache.has(info.id));
+      return client.channels.cache.get(info.id) as TextChannel;
+    };
+    client.on(Events.InteractionCreate, (i) => {
+      if (i.isChatInputCommand() && i.commandName === 'ping') {
+        saved.ping = i.reply('pong').then(() => i);
+      }
+    });
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login('limits-token');
+    await ready;
+  });
+
+  afterAll(async () => {
+    await client?.destroy();
+    await fake?.stop();
+  });
+
+  it('is on by default with Discord’s numbers; setRateLimits switches and tunes it at run time', async () => {
+    expect(fake.rateLimits).toEqual({
+      enabled: true,
+      globalPerSecond: 50,
+      messageCreate: { limit: 5, windowMs: 5000 },
+      messageEdit: { limit: 5, windowMs: 5000 },
+    });
+    const ch = fake.addChannel(guild.id, { name: 'switch' });
+    try {
+      fake.setRateLimits(false);
+      const free = await Promise.all(Array.from({ length: 8 }, (_, i) => raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `f${i}` })));
+      expect(free.map((r) => r.status)).toEqual(new Array(8).fill(200));
+      expect(free[0]!.headers.get('x-ratelimit-limit')).toBeNull();
+
+      fake.setRateLimits({ globalPerSecond: 0, messageCreate: { limit: 2, windowMs: 200 }, messageEdit: false });
+      expect(fake.rateLimits).toMatchObject({ enabled: true, globalPerSecond: 0, messageCreate: { limit: 2, windowMs: 200 }, messageEdit: null });
+      const a = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'a' });
+      const b = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'b' });
+      const c = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'c' });
+      expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
+      expect(b.headers.get('x-ratelimit-limit')).toBe('2');
+      await sleep(Number(c.headers.get('x-ratelimit-reset-after')) * 1000 + 20);
+      expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'd' })).status).toBe(200);
+      // no edit bucket now
+      const edits = await Promise.all(Array.from({ length: 7 }, (_, i) => raw(fake, 'PATCH', `/channels/${ch.id}/messages/${a.body.id}`, { content: `e${i}` })));
+      expect(edits.map((r) => r.status)).toEqual(new Array(7).fill(200));
+    } finally {
+      fake.setRateLimits(true);
+    }
+    expect(fake.rateLimits.messageCreate).toEqual({ limit: 5, windowMs: 5000 });
+
+    const off = await FakeDiscord.start({ rateLimits: false });
+    try {
+      expect(off.rateLimits.enabled).toBe(false);
+    } finally {
+      await off.stop();
+    }
+  });
+
+  it('per channel: 5 creates per 5 s with Discord’s headers, then a per-route 429; edits are a bucket of their own', async () => {
+    const ch = fake.addChannel(guild.id, { name: 'headers' });
+    const other = fake.addChannel(guild.id, { name: 'other' });
+    fake.resetStats();
+    const creates: RawReply[] = [];
+    for (let i = 1; i <= 5; i++) creates.push(await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `m${i}` }));
+    expect(creates.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(creates.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
+    const h = creates[0]!.headers;
+    expect(h.get('x-ratelimit-limit')).toBe('5');
+    expect(Number(h.get('x-ratelimit-reset-after'))).toBeGreaterThan(4.9);
+    expect(Number(h.get('x-ratelimit-reset-after'))).toBeLessThanOrEqual(5);
+    expect(h.get('x-ratelimit-reset-after')).toMatch(/^\d+\.\d{3}$/);
+    expect(Math.abs(Number(h.get('x-ratelimit-reset')) - (Date.now() / 1000 + 5))).toBeLessThan(0.5);
+    const createBucket = h.get('x-ratelimit-bucket')!;
+    expect(createBucket).toMatch(/^[0-9a-f]{32}$/);
+    // the window is fixed: the reset time does not move with later requests
+    expect(creates[4]!.headers.get('x-ratelimit-reset')).toBe(h.get('x-ratelimit-reset'));
+
+    const limited = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'm6' });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global: false });
+    expect(limited.body.retry_after).toBeGreaterThan(4);
+    expect(limited.body.retry_after).toBeLessThanOrEqual(5);
+    expect(limited.headers.get('retry-after')).toBe(String(Math.ceil(limited.body.retry_after)));
+    expect(limited.headers.get('x-ratelimit-scope')).toBe('user');
+    expect(limited.headers.get('x-ratelimit-global')).toBeNull();
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('x-ratelimit-bucket')).toBe(createBucket);
+    expect(fake.publicMessages(ch.id).map((m) => m.content)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(fake.log.at(-1)).toMatchObject({ status: 429, rateLimit: 'user', route: '/channels/:channel/messages' });
+
+    // another channel, another bucket (same hash); errors on a limited route carry the headers too
+    const elsewhere = await raw(fake, 'POST', `/channels/${other.id}/messages`, { content: '' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.headers.get('x-ratelimit-remaining')).toBe('4');
+    expect(elsewhere.headers.get('x-ratelimit-bucket')).toBe(createBucket);
+    // another bot token, its own buckets
+    expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'other bot' }, 'Bot other-token')).status).toBe(200);
+
+    // edits: a separate 5-per-5-s bucket, per channel
+    const id = creates[0]!.body.id as string;
+    const edits: RawReply[] = [];
+    for (let i = 1; i <= 6; i++) edits.push(await raw(fake, 'PATCH', `/channels/${ch.id}/messages/${id}`, { content: `v${i}` }));
+    expect(edits.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(edits.slice(0, 5).map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
+    expect(edits[0]!.headers.get('x-ratelimit-bucket')).toMatch(/^[0-9a-f]{32}$/);
+    expect(edits[0]!.headers.get('x-ratelimit-bucket')).not.toBe(createBucket);
+    expect(edits[5]!.body.global).toBe(false);
+    expect(fake.message(id)?.content).toBe('v5');
+
+    const st = fake.stats;
+    expect(st.byRoute['POST /channels/:id/messages']).toBe(8);
+    expect(st.byRoute['PATCH /channels/:id/messages/:id']).toBe(6);
+    expect(st.total).toBe(14);
+    expect(st.globalCounted).toBe(14);
+    expect(st.rateLimited429).toBe(2);
+    expect(st.rateLimitedGlobal).toBe(0);
+    expect(st.rateLimitedByRoute).toEqual({ 'POST /channels/:id/messages': 1, 'PATCH /channels/:id/messages/:id': 1 });
+  });
+
+  it('a real REST client sending 12 messages at once to one channel: all arrive, never more than 5 in 5 s, no 429', async () => {
+    const ch = fake.addChannel(guild.id, { name: 'burst' });
+    const rest = new REST({ api: fake.apiBase }).setToken('burst-token');
+    fake.resetStats();
+    const t0 = Date.now();
+    const sent = (await Promise.all(
+      Array.from({ length: 12 }, (_, i) => rest.post(Routes.channelMessages(ch.id), { body: { content: `n${i}` } })),
+    )) as { id: string; content: string }[];
+    const elapsed = Date.now() - t0;
+    const expected = Array.from({ length: 12 }, (_, i) => `n${i}`);
+    expect(sent.map((m) => m.content)).toEqual(expected);
+    expect(fake.publicMessages(ch.id).map((m) => m.content)).toEqual(expected);
+    const accepted = fake.log
+      .filter((l) => l.method === 'POST' && l.path === `/channels/${ch.id}/messages` && l.status === 200)
+      .map((l) => l.at)
+      .sort((a, b) => a - b);
+    expect(accepted).toHaveLength(12);
+    // no more than 5 in any 5 s window: the 6th after any request is at least 5 s later
+    for (let i = 0; i + 5 < accepted.length; i++) expect(accepted[i + 5]! - accepted[i]!).toBeGreaterThanOrEqual(5000);
+    expect(elapsed).toBeGreaterThanOrEqual(10_000); // 5 + 5 + 2: discord.js waited out the bucket twice
+    expect(fake.stats.rateLimited429).toBe(0); // ... by reading the headers, without ever being refused
+    expect(fake.stats.byRoute['POST /channels/:id/messages']).toBe(12);
+  }, 20_000);
+
+  it('global: 50 requests per second per token, a global 429; interaction routes are exempt; discord.js waits', async () => {
+    fake.resetStats();
+    const burst = await Promise.all(Array.from({ length: 60 }, () => raw(fake, 'GET', '/users/@me', undefined, 'Bot global-a')));
+    const ok = burst.filter((r) => r.status === 200);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(50);
+    expect(refused).toHaveLength(10);
+    const g = refused[0]!;
+    expect(g.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global: true });
+    expect(g.body.retry_after).toBeGreaterThan(0);
+    expect(g.body.retry_after).toBeLessThanOrEqual(1);
+    expect(g.headers.get('x-ratelimit-global')).toBe('true');
+    expect(g.headers.get('x-ratelimit-scope')).toBe('global');
+    expect(g.headers.get('retry-after')).toBe('1');
+    expect(fake.stats.rateLimitedGlobal).toBe(10);
+    expect(fake.errors.at(-1)).toMatchObject({ status: 429, rateLimit: 'global' });
+
+    // still within that second: another token is not limited, nor are the interaction routes
+    expect((await raw(fake, 'GET', '/users/@me', undefined, 'Bot global-b')).status).toBe(200);
+    const cb = await raw(fake, 'POST', '/interactions/123456789012345678/bad-token/callback', { type: 4, data: { content: 'x' } }, 'Bot global-a');
+    expect(cb.status).toBe(404);
+    expect(cb.body.code).toBe(10062);
+    const wh = await raw(fake, 'PATCH', `/webhooks/${fake.applicationId}/bad-token/messages/@original`, { content: 'x' }, 'Bot global-a');
+    expect(wh.status).not.toBe(429);
+    const st = fake.stats;
+    expect(st.byRoute['POST /interactions/:id/:token/callback']).toBe(1);
+    expect(st.byRoute['PATCH /webhooks/:id/:token/messages/:id']).toBe(1);
+    expect(st.globalCounted).toBe(61); // the two interaction routes are not counted
+    expect(st.peakGlobalPerSecond).toBeGreaterThanOrEqual(51);
+
+    // a REST client that believes in 1000/s (like the e2e bot) is refused, waits Retry-After and gets everything through
+    const greedy = new REST({ api: fake.apiBase, globalRequestsPerSecond: 1000 }).setToken('global-c');
+    fake.resetStats();
+    let t0 = Date.now();
+    const all = await Promise.all(Array.from({ length: 60 }, () => greedy.get(Routes.user('@me'))));
+    expect(all).toHaveLength(60);
+    expect(fake.stats.rateLimitedGlobal).toBeGreaterThanOrEqual(1);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+
+    // with discord.js's default of 50/s it paces itself and is never refused
+    const polite = new REST({ api: fake.apiBase }).setToken('global-d');
+    fake.resetStats();
+    t0 = Date.now();
+    await Promise.all(Array.from({ length: 60 }, () => polite.get(Routes.user('@me'))));
+    expect(fake.stats.rateLimited429).toBe(0);
+    expect(fake.stats.globalCounted).toBe(60);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+
+    // a real interaction through the gateway: counted by route, not against the global limit
+    fake.resetStats();
+    const r = await fake.slash(alice.id, fake.addChannel(guild.id, { name: 'ping' }).id, 'ping');
+    expect(r.content).toBe('pong');
+    expect(fake.stats.byRoute).toEqual({ 'POST /interactions/:id/:token/callback': 1 });
+    expect(fake.stats.globalCounted).toBe(0);
+  });
+
+  it('enforce_nonce: the same nonce from the same author in the same channel returns the first message', async () => {
+    fake.setRateLimits({ messageCreate: { limit: 100, windowMs: 5000 } }); // many creates here; not what this test is about
+    try {
+      const chA = fake.addChannel(guild.id, { name: 'nonce-a' });
+      const chB = fake.addChannel(guild.id, { name: 'nonce-b' });
+      fake.resetStats();
+      // through discord.js: channel.send({ nonce, enforceNonce })
+      const cached = await cachedChannel(chA);
+      const m1 = await cached.send({ content: 'your role', nonce: 'card-1', enforceNonce: true });
+      const m2 = await cached.send({ content: 'your role (retry)', nonce: 'card-1', enforceNonce: true });
+      expect(m2.id).toBe(m1.id);
+      expect(m2.content).toBe('your role');
+      expect(fake.publicMessages(chA.id).map((m) => m.content)).toEqual(['your role']);
+      expect(fake.message(m1.id)?.nonce).toBe('card-1');
+      expect(fake.stats.nonceHits).toBe(1);
+
+      const rest = new REST({ api: fake.apiBase }).setToken('nonce-token');
+      const post = (ch: string, body: Record<string, unknown>) => rest.post(Routes.channelMessages(ch), { body }) as Promise<{ id: string }>;
+      // an integer nonce works the same way; the same nonce in another channel is another message
+      const i1 = await post(chA.id, { content: 'int', nonce: 123456789, enforce_nonce: true });
+      const i2 = await post(chA.id, { content: 'int again', nonce: 123456789, enforce_nonce: true });
+      expect(i2.id).toBe(i1.id);
+      const elsewhere = await post(chB.id, { content: 'elsewhere', nonce: 'card-1', enforce_nonce: true });
+      expect(elsewhere.id).not.toBe(m1.id);
+      // without enforce_nonce Discord creates duplicates
+      const d1 = await post(chB.id, { content: 'dup', nonce: 'dup-1' });
+      const d2 = await post(chB.id, { content: 'dup', nonce: 'dup-1' });
+      expect(d2.id).not.toBe(d1.id);
+      expect(fake.publicMessages(chB.id).filter((m) => m.content === 'dup')).toHaveLength(2);
+
+      // more than 25 characters: 400 Invalid Form Body on `nonce`, with or without enforce_nonce
+      await expect(post(chB.id, { content: 'long', nonce: 'x'.repeat(26), enforce_nonce: true })).rejects.toMatchObject({
+        status: 400,
+        code: 50035,
+        rawError: { errors: { nonce: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } },
+      });
+      await expect(post(chB.id, { content: 'long', nonce: 'y'.repeat(26) })).rejects.toMatchObject({ status: 400, code: 50035 });
+      expect((await post(chB.id, { content: 'ok', nonce: 'z'.repeat(25), enforce_nonce: true })).id).toMatch(/^\d+$/);
+
+      // the first message was deleted: a new one is created
+      fake.deleteMessage(chA.id, i1.id);
+      const i3 = await post(chA.id, { content: 'int third', nonce: 123456789, enforce_nonce: true });
+      expect(i3.id).not.toBe(i1.id);
+
+      // the nonce is only remembered for the window (5 min by default; here 50 ms)
+      fake.setEnforceNonce(true, 50);
+      const w1 = await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true });
+      expect((await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true })).id).toBe(w1.id);
+      await sleep(60);
+      expect((await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true })).id).not.toBe(w1.id);
+      // switched off: duplicates even with enforce_nonce
+      fake.setEnforceNonce(false);
+      const o1 = await post(chB.id, { content: 'o', nonce: 'off', enforce_nonce: true });
+      expect((await post(chB.id, { content: 'o', nonce: 'off', enforce_nonce: true })).id).not.toBe(o1.id);
+    } finally {
+      fake.setEnforceNonce(true, 5 * 60_000);
+      fake.setRateLimits(true);
+    }
+  });
+
+  it('deleteMessage as a moderator: MESSAGE_DELETE to the bot, pins gone, later edits 404 Unknown Message', async () => {
+    const chInfo = fake.addChannel(guild.id, { name: 'modded' });
+    const ch = await cachedChannel(chInfo);
+    const m = await ch.send('Rules');
+    await m.pin();
+    expect((await ch.messages.fetchPins()).items.map((p) => p.message.id)).toEqual([m.id]);
+
+    const gone = new Promise<string>((resolve) => client.once(Events.MessageDelete, (x) => resolve(x.id)));
+    fake.deleteMessage(chInfo.id, m.id);
+    expect(await gone).toBe(m.id); // the client has the GuildMessages intent
+    expect(fake.message(m.id)).toBeUndefined();
+    expect(fake.history(m.id).at(-1)?.kind).toBe('delete');
+    expect((await ch.messages.fetchPins()).items).toEqual([]);
+    await expect(m.edit('Rules v2')).rejects.toMatchObject({ status: 404, code: 10008 });
+    await expect(ch.messages.fetch({ message: m.id, force: true })).rejects.toMatchObject({ status: 404, code: 10008 });
+    await expect(m.pin()).rejects.toMatchObject({ status: 404, code: 10008 });
+    await expect(m.delete()).rejects.toMatchObject({ status: 404, code: 10008 });
+    expect(() => fake.deleteMessage(chInfo.id, m.id)).toThrow(/no message/);
+
+    // the reply to an interaction deleted by a moderator: editReply gets 10008 too
+    const r = await fake.slash(alice.id, chInfo.id, 'ping');
+    fake.deleteMessage(chInfo.id, r.message!.id);
+    const ping = await saved.ping!;
+    await expect(ping.editReply('pong v2')).rejects.toMatchObject({ status: 404, code: 10008 });
+
+    // a DM, by 'dm:<userId>'
+    const dm = await client.users.send(alice.id, 'psst');
+    fake.deleteMessage(`dm:${alice.id}`, dm.id);
+    expect(fake.dms(alice.id).map((x) => x.id)).not.toContain(dm.id);
+  });
+
+  it('PATCH /channels/:id with permission_overwrites replaces them all in one call (Manage Roles, only what the bot has)', async () => {
+    const S = PermissionFlagsBits;
+    const category = fake.addChannel(guild.id, {
+      name: 'Game',
+      type: ChannelType.GuildCategory,
+      overwrites: [{ id: guild.botRoleId, type: 0, allow: S.MentionEveryone, deny: 0n }],
+    });
+    const night = fake.addChannel(guild.id, {
+      name: 'night',
+      parentId: category.id,
+      overwrites: [
+        { id: alice.id, type: 1, allow: 0n, deny: S.SendMessages },
+        { id: carol.id, type: 1, allow: S.ViewChannel, deny: 0n },
+      ],
+    });
+    const loose = fake.addChannel(guild.id, { name: 'loose' });
+    const ch = await cachedChannel(night);
+    const looseCh = await cachedChannel(loose);
+    const synced = until(client, Events.ChannelUpdate, () => ch.permissionOverwrites.cache.size === 2 && ch.permissionOverwrites.cache.has(guild.everyoneRoleId));
+    fake.clearLog();
+    await ch.permissionOverwrites.set([
+      { id: guild.everyoneRoleId, deny: [S.SendMessages] },
+      // MentionEveryone: the bot lacks it in the guild but has it in the parent category
+      { id: guild.botRoleId, allow: [S.ViewChannel, S.SendMessages, S.MentionEveryone] },
+    ]);
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    const want = [
+      { id: guild.everyoneRoleId, type: 0, allow: 0n, deny: S.SendMessages },
+      { id: guild.botRoleId, type: 0, allow: S.ViewChannel | S.SendMessages | S.MentionEveryone, deny: 0n },
+    ].sort(byId);
+    expect(fake.overwrites(night.id).sort(byId)).toEqual(want);
+    expect(fake.log.filter((l) => l.path === `/channels/${night.id}`).map((l) => `${l.method} ${l.status}`)).toEqual(['PATCH 200']);
+    await synced; // CHANNEL_UPDATE reached the client
+    expect(ch.permissionOverwrites.cache.has(alice.id)).toBe(false);
+
+    // a permission the bot has neither in the guild nor in the parent: 403, nothing changes
+    await expect(ch.permissionOverwrites.set([{ id: alice.id, type: 1, allow: [S.ManageGuild] }])).rejects.toMatchObject({ status: 403, code: 50013 });
+    await expect(
+      looseCh.permissionOverwrites.set([{ id: guild.everyoneRoleId, allow: [S.MentionEveryone] }]),
+    ).rejects.toMatchObject({ status: 403, code: 50013 });
+    expect(fake.overwrites(night.id).sort(byId)).toEqual(want);
+
+    // per-overwrite PUT (type required), as the bot does for players
+    await ch.permissionOverwrites.edit(alice.id, { SendMessages: true });
+    expect(fake.overwrites(night.id).find((o) => o.id === alice.id)).toEqual({ id: alice.id, type: 1, allow: S.SendMessages, deny: 0n });
+    const rest = new REST({ api: fake.apiBase }).setToken('ow-token');
+    await expect(rest.put(Routes.channelPermission(night.id, carol.id), { body: { allow: '0', deny: '2048' } })).rejects.toMatchObject({ status: 400, code: 50035 });
+
+    // without Manage Roles: 403 for the bulk PATCH and the PUT
+    fake.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS & ~S.ManageRoles);
+    try {
+      await expect(ch.permissionOverwrites.set([])).rejects.toMatchObject({ status: 403, code: 50013 });
+      await expect(ch.permissionOverwrites.edit(carol.id, { SendMessages: false })).rejects.toMatchObject({ status: 403, code: 50013 });
+      expect(fake.overwrites(night.id)).toHaveLength(3);
+    } finally {
+      fake.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS);
+    }
+  });
+
+  it('failFor: an outage on one route for a while; 403 50007 for DMs to closed DMs and to strangers', async () => {
+    const ch = fake.addChannel(guild.id, { name: 'outage' });
+    const rest = new REST({ api: fake.apiBase }).setToken('outage-token');
+    fake.clearLog();
+    const end = fake.failFor({ method: 'POST', route: '/channels/:id/messages', status: 500, ms: 60_000 });
+    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'x' } })).rejects.toMatchObject({ status: 500 });
+    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'y' } })).rejects.toMatchObject({ status: 500 });
+    const posts = fake.log.filter((l) => l.path === `/channels/${ch.id}/messages`);
+    expect(posts.map((l) => [l.status, l.injected])).toEqual(new Array(8).fill([500, true])); // 2 × (1 try + 3 retries)
+    expect((await rest.get(Routes.channel(ch.id))) as { id: string }).toMatchObject({ id: ch.id }); // other routes work
+    end();
+    expect(((await rest.post(Routes.channelMessages(ch.id), { body: { content: 'back' } })) as { content: string }).content).toBe('back');
+
+    // the outage ends by itself
+    fake.failFor({ route: /\/channels\/\d+\/messages$/, status: 503, ms: 100 });
+    expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'z' })).status).toBe(503);
+    await sleep(120);
+    expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'z' })).status).toBe(200);
+    // injected failures did not use up the bucket: 2 real creates so far
+    expect(fake.log.filter((l) => l.path === `/channels/${ch.id}/messages`).at(-1)?.status).toBe(200);
+
+    // DMs: the DM channel opens, the message is refused
+    const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: carol.id } })) as { id: string };
+    expect(dm.id).toBe(fake.dmChannelId(carol.id));
+    await expect(rest.post(Routes.channelMessages(dm.id), { body: { content: 'your role' } })).rejects.toMatchObject({
+      status: 403,
+      code: 50007,
+      message: 'Cannot send messages to this user',
+    });
+    const stranger = fake.addUser({ username: 'stranger' }); // shares no server with the bot
+    const sdm = (await rest.post(Routes.userChannels(), { body: { recipient_id: stranger.id } })) as { id: string };
+    await expect(rest.post(Routes.channelMessages(sdm.id), { body: { content: 'hi' } })).rejects.toMatchObject({ status: 403, code: 50007 });
+    const adm = (await rest.post(Routes.userChannels(), { body: { recipient_id: alice.id } })) as { id: string };
+    expect(((await rest.post(Routes.channelMessages(adm.id), { body: { content: 'hi' } })) as { content: string }).content).toBe('hi');
+  });
+
+  it('recorded nothing unexpected', () => {
     expect(fake.unhandled).toEqual([]);
     expect(fake.internalErrors).toEqual([]);
   });

@@ -289,6 +289,7 @@ export class Deliverer {
     if (shift >= 1000 && meta.clock) json = shiftTimestamps(json, meta.clock.deadline, shift);
     const body = { ...(JSON.parse(json) as Payload), nonce: nonceOf(row), enforce_nonce: true };
     this.count('POST /channels/:id/messages');
+    this.count(`post ${meta.what ?? row.op}`);
     const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
     if (this.opts.afterSend?.() || this.stopped) return;
     const seen = this.now();
@@ -379,6 +380,8 @@ export class Deliverer {
       switch (slot.kind) {
         case 'message': {
           this.count('PATCH /channels/:id/messages/:mid');
+          this.count(`edit ${slot.key.replace(/:.*/, '')}`);
+          if (process.env.DELIVERY_DEBUG) console.error('edit', slot.key, slot.state, slot.version, slot.sentVersion, slot.payload.slice(0, 120));
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
           break;
         }

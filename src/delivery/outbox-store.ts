@@ -4,7 +4,12 @@ import type Database from 'better-sqlite3';
 
 export type Dest = `ch:${string}` | `dm:${string}` | `th:${number}`;
 export type SlotKind = 'message' | 'perms' | 'thread';
-export type SlotState = 'live' | 'closed' | 'gone';
+/**
+ * `live`: kept up to date; `closed`: its stage is over, the last version (controls off) is sent;
+ * `stale`: its stage is over, but the controls-off version is sent only for free (when someone
+ * clicks it, through the interaction response) or in the repair after a restart; `gone`: deleted.
+ */
+export type SlotState = 'live' | 'closed' | 'stale' | 'gone';
 
 export interface OutboxRow {
   id: number;
@@ -84,9 +89,12 @@ export class OutboxStore {
                    WHERE game_id = @gameId AND key = @key`),
       rewriteSlot: p(`UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`),
       slotGone: p(`UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`),
-      dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state != 'gone' AND updated_at <= @before
+      dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
                 ORDER BY updated_at LIMIT @limit`),
-      nextDirty: p(`SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state != 'gone'`),
+      nextDirty: p(`SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
+      setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
+      wakeStale: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game'))`),
+      wakeStaleGame: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`),
       liveSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`),
       gameSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId`),
       dmGet: p(`SELECT user_id AS userId, channel_id AS channelId, ok_at AS okAt, closed_at AS closedAt FROM dm_channels WHERE user_id = @userId`),
@@ -239,6 +247,16 @@ export class OutboxStore {
     if (slot.messageId && slot.channelId) this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, { meta: { what: 'repost' } });
     this.q.slotGone.run({ gameId, key, state: 'live' });
     this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
+  }
+
+  /** A new state without a new version (nothing to send: the message already looks right). */
+  setState(gameId: number, key: string, state: SlotState): void {
+    this.q.setState.run({ gameId, key, state });
+  }
+
+  /** After a restart: the closed stages of running games get their controls turned off for real. */
+  wakeStale(gameId?: number): number {
+    return (gameId === undefined ? this.q.wakeStale.run() : this.q.wakeStaleGame.run({ gameId })).changes;
   }
 
   dirty(before: number, limit: number): SlotRow[] {

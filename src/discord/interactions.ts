@@ -112,6 +112,11 @@ export class Interactions {
     else await i.reply(body);
   }
 
+  /** A refusal: ephemeral, to the one who asked, marked so it cannot be mistaken for a confirmation. */
+  private refuse(i: ChatInputCommandInteraction | Component, text: string): Promise<void> {
+    return this.say(i, `⛔ ${text}`);
+  }
+
   /** Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first. */
   private async timely<T>(i: ChatInputCommandInteraction | Component, update: boolean, work: () => Promise<T>): Promise<T> {
     let deferring: Promise<unknown> | null = null;
@@ -132,7 +137,7 @@ export class Interactions {
 
   private async command(i: ChatInputCommandInteraction): Promise<void> {
     const loc = this.loc(i);
-    if (!i.inGuild() || !i.channelId) return this.say(i, t(loc, 'refusal.input/guild-only'));
+    if (!i.inGuild() || !i.channelId) return this.refuse(i, t(loc, 'refusal.input/guild-only'));
     const sub = i.options.getSubcommand(false);
     switch (`${i.commandName}/${sub ?? ''}`) {
       case 'mafia/create':
@@ -147,7 +152,7 @@ export class Interactions {
         return this.stats(i, loc);
       default:
         if (i.commandName === 'host') return this.host(i, loc, sub ?? '');
-        return this.say(i, t(loc, 'refusal.input/unknown'));
+        return this.refuse(i, t(loc, 'refusal.input/unknown'));
     }
   }
 
@@ -157,24 +162,24 @@ export class Interactions {
 
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const ruleset = i.options.getString('ruleset', true);
-    if (!(RULESET_IDS as string[]).includes(ruleset)) return this.say(i, t(loc, 'refusal.create/ruleset'));
+    if (!(RULESET_IDS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.create/ruleset'));
     const pace = i.options.getString('pace') ?? 'live';
-    if (pace !== 'live' && pace !== 'async') return this.say(i, t(loc, 'refusal.create/pace'));
+    if (pace !== 'live' && pace !== 'async') return this.refuse(i, t(loc, 'refusal.create/pace'));
     const timers: Partial<Timers> = {};
     for (const opt of TIMER_OPTIONS) {
       const raw = i.options.getString(opt);
       if (raw === null) continue;
       const secs = parseDuration(raw);
-      if (secs === null || secs < 5 || secs > 30 * 86_400) return this.say(i, t(loc, 'refusal.create/timer', { option: opt, value: raw.slice(0, 20) }));
+      if (secs === null || secs < 5 || secs > 30 * 86_400) return this.refuse(i, t(loc, 'refusal.create/timer', { option: opt, value: raw.slice(0, 20) }));
       for (const key of TIMER_KEYS[opt]) timers[key] = secs;
     }
-    if (this.activeGame(i.channelId)) return this.say(i, t(loc, 'refusal.create/busy'));
+    if (this.activeGame(i.channelId)) return this.refuse(i, t(loc, 'refusal.create/busy'));
     const server = this.store.getServer(i.guildId!);
     const options: OptionOverrides = {};
     if (Object.keys(timers).length > 0) options.timers = timers;
     if (server?.mafiaTalkEveryNight) options.mafiaTalk = 'every-night';
     const parsed = optionOverridesSchema.safeParse(options);
-    if (!parsed.success) return this.say(i, t(loc, 'refusal.create/options'));
+    if (!parsed.success) return this.refuse(i, t(loc, 'refusal.create/options'));
     const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
     const game = this.service.createLobby({
       guildId: i.guildId!,
@@ -200,35 +205,35 @@ export class Interactions {
 
   private async myRole(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const pg = this.playerGame(i, i.channelId);
-    if (!pg) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    if (!pg) return this.refuse(i, t(loc, 'refusal.player/not-playing'));
     await i.reply({ ...toReply(roleCard(pg.ctx, pg.seat, loc)), flags: MessageFlags.Ephemeral });
   }
 
   /** Posts the table again (and pins it); the old one is deleted, so no stale copy stays pinned. */
   private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const game = this.activeGame(i.channelId);
-    if (!game || game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/none-here'));
+    if (!game || game.status === 'lobby') return this.refuse(i, t(loc, 'refusal.game/none-here'));
     this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', this.service.now()));
     this.deliverer.kick();
     await this.say(i, t(loc, 'table.reposted'));
   }
 
   private async settings(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.say(i, t(loc, 'refusal.settings/permission'));
+    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.refuse(i, t(loc, 'refusal.settings/permission'));
     const language = i.options.getString('language');
     const talk = i.options.getString('mafia_talk');
     const order = i.options.getString('speaking_order');
     const patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean } = {};
     if (order !== null) {
-      if (order !== 'free' && order !== 'enforced') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      if (order !== 'free' && order !== 'enforced') return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
       patch.enforceSpeakingOrder = order === 'enforced';
     }
     if (language !== null) {
-      if (!['auto', 'en', 'uk', 'ru'].includes(language)) return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      if (!['auto', 'en', 'uk', 'ru'].includes(language)) return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
       patch.locale = language === 'auto' ? null : language;
     }
     if (talk !== null) {
-      if (talk !== 'night-0' && talk !== 'every-night') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+      if (talk !== 'night-0' && talk !== 'every-night') return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
       patch.mafiaTalkEveryNight = talk === 'every-night';
     }
     this.store.updateServer(i.guildId!, patch, this.service.now());
@@ -243,8 +248,8 @@ export class Interactions {
   private async host(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
     // The log is also read after the game (the channel's latest game).
     const game = this.activeGame(i.channelId) ?? (sub === 'log' ? this.store.latestGameInChannel(i.channelId) : null);
-    if (!game) return this.say(i, t(loc, 'refusal.game/none-here'));
-    if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
+    if (!game) return this.refuse(i, t(loc, 'refusal.game/none-here'));
+    if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
     const actor = `host:${i.user.id}` as const;
     const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
     if (sub === 'cancel') {
@@ -252,13 +257,13 @@ export class Interactions {
       return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
     }
     if (sub === 'log') return this.auditLog(i, loc, game);
-    if (game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/not-started'));
+    if (game.status === 'lobby') return this.refuse(i, t(loc, 'refusal.game/not-started'));
     const n = RULESETS[game.ruleset].players;
     const seat = i.options.getInteger('seat');
-    if (seat !== null && (seat < 1 || seat > n)) return this.say(i, t(loc, 'refusal.seat/unknown'));
+    if (seat !== null && (seat < 1 || seat > n)) return this.refuse(i, t(loc, 'refusal.seat/unknown'));
     if (sub === 'substitute') {
       const user = i.options.getUser('user', true);
-      if (user.bot) return this.say(i, t(loc, 'refusal.substitute/bot'));
+      if (user.bot) return this.refuse(i, t(loc, 'refusal.substitute/bot'));
       const r = await this.service.substitute(game.id, seat!, user.id, actor, reason);
       if (r.ok) {
         const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
@@ -283,7 +288,7 @@ export class Interactions {
         break;
       case 'end': {
         const winner = i.options.getString('winner', true);
-        if (winner !== 'red' && winner !== 'black' && winner !== 'draw') return this.say(i, t(loc, 'refusal.input/bad-choice'));
+        if (winner !== 'red' && winner !== 'black' && winner !== 'draw') return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
         action = { kind: 'host-end', winner, ...(reason ? { reason } : {}) };
         break;
       }
@@ -296,7 +301,7 @@ export class Interactions {
         break;
       }
       default:
-        return this.say(i, t(loc, 'refusal.input/unknown'));
+        return this.refuse(i, t(loc, 'refusal.input/unknown'));
     }
     const r = await this.timely(i, false, () => this.service.dispatch(game.id, action, actor, reason));
     await this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
@@ -315,7 +320,7 @@ export class Interactions {
   /** /stats: the server's standings (S-5) from stored results. */
   private async stats(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const ruleset = (i.options.getString('ruleset') ?? null) as RulesetId | null;
-    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset)) return this.say(i, t(loc, 'refusal.input/bad-choice'));
+    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
     const user = i.options.getUser('player');
     const days = i.options.getInteger('days');
     const since = days ? this.service.now() - days * 86_400_000 : undefined;
@@ -346,11 +351,11 @@ export class Interactions {
   private async component(i: Component): Promise<void> {
     const loc = this.loc(i);
     const id = decodeId(i.customId);
-    if (!id) return this.say(i, t(loc, 'refusal.input/forged'));
+    if (!id) return this.refuse(i, t(loc, 'refusal.input/forged'));
     const game = this.store.getGame(id.game);
-    if (!game) return this.say(i, t(loc, 'refusal.game/unknown'));
+    if (!game) return this.refuse(i, t(loc, 'refusal.game/unknown'));
     // A component in a server must belong to that channel's game; DMs are checked by seat below.
-    if (i.inGuild() && i.channelId !== game.channelId) return this.say(i, t(loc, 'refusal.input/forged'));
+    if (i.inGuild() && i.channelId !== game.channelId) return this.refuse(i, t(loc, 'refusal.input/forged'));
     switch (id.kind) {
       case 'lobby':
         return this.lobby(i, loc, game, id.op);
@@ -362,7 +367,7 @@ export class Interactions {
   }
 
   private async lobby(i: Component, loc: Locale, game: GameRow, op: Extract<CustomId, { kind: 'lobby' }>['op']): Promise<void> {
-    if (!i.inGuild()) return this.say(i, t(loc, 'refusal.input/forged'));
+    if (!i.inGuild()) return this.refuse(i, t(loc, 'refusal.input/forged'));
     const need = RULESETS[game.ruleset].players;
     const userId = i.user.id;
     const name = (i.member && 'displayName' in i.member ? i.member.displayName : null) ?? i.user.displayName ?? i.user.username;
@@ -374,22 +379,22 @@ export class Interactions {
           return { ...l, members: [...l.members, userId], names: { ...l.names, [userId]: name.slice(0, 60) }, locales: { ...l.locales, [userId]: i.locale } };
         });
         // The lobby itself shows who joined (and that Start is ready): no reply to read.
-        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
       }
       case 'leave': {
         const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
-        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
       }
       case 'cancel': {
-        if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
+        if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
         const r = await this.service.cancel(game.id, `host:${userId}`, null);
-        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.say(i, refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
       }
       case 'start':
       case 'fallback': {
-        if (!this.isHost(i, game)) return this.say(i, t(loc, 'refusal.host/not-host'));
-        if (game.status !== 'lobby') return this.say(i, refusalText(loc, 'lobby/closed'));
-        if (game.lobby.members.length !== need) return this.say(i, t(loc, 'refusal.lobby/not-full', { count: game.lobby.members.length, need }));
+        if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
+        if (game.status !== 'lobby') return this.refuse(i, refusalText(loc, 'lobby/closed'));
+        if (game.lobby.members.length !== need) return this.refuse(i, t(loc, 'refusal.lobby/not-full', { count: game.lobby.members.length, need }));
         // The answer to Start is the lobby itself (free to update); the host is told in private only what he must act on.
         await i.deferUpdate();
         const ctxLoc = uiOf(game).locale ?? loc;
@@ -452,10 +457,10 @@ export class Interactions {
   }
 
   private async panel(i: Component, loc: Locale, game: GameRow, panel: 'role' | 'actions'): Promise<void> {
-    if (game.status === 'lobby') return this.say(i, t(loc, 'refusal.game/not-started'));
+    if (game.status === 'lobby') return this.refuse(i, t(loc, 'refusal.game/not-started'));
     const ctx = this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
-    if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    if (seat === null) return this.refuse(i, t(loc, 'refusal.player/not-playing'));
     const payload = panel === 'role' ? roleCard(ctx, seat, loc) : panelPayload(ctx, seat, loc);
     await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
   }
@@ -503,17 +508,33 @@ export class Interactions {
   }
 
   private async act(i: Component, loc: Locale, game: GameRow, id: Extract<CustomId, { kind: 'act' }>): Promise<void> {
-    if (game.status !== 'running' && game.status !== 'post-game') return this.say(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
+    if (game.status !== 'running' && game.status !== 'post-game') return this.refuse(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
     const ctx = this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
-    if (seat === null) return this.say(i, t(loc, 'refusal.player/not-playing'));
+    if (seat === null) return this.refuse(i, t(loc, 'refusal.player/not-playing'));
     if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
     const values = i.isStringSelectMenu() ? i.values : [];
     const action = this.actionFor(id, seat, values, ctx.seats.length);
-    if (typeof action === 'string') return this.say(i, refusalText(loc, action));
-    const slot = this.outbox.slotByMessage(i.message.id);
+    if (typeof action === 'string') return this.refuse(i, refusalText(loc, action));
+    // The message's slot; a click can come before the bot has recorded the new message's id.
+    const known = this.outbox.slotByMessage(i.message.id);
+    const byId = known ? null : this.outbox.slot(game.id, i.inGuild() ? `stage:${id.seq}` : `panel:${id.seq}:${seat}`);
+    const slot = known ?? (byId && (byId.messageId === null || byId.messageId === i.message.id) ? byId : null);
     const r = await this.timely(i, true, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
-    if (!r.ok) return this.say(i, `⛔ ${refusalText(loc, r.code)}`);
+    if (!r.ok) {
+      // A control of a stage that is over: the click itself turns the old message's controls off
+      // (free), and the player is told why.
+      const closed = slot ? this.outbox.slot(slot.gameId, slot.key) : null;
+      if (closed && closed.state !== 'live' && closed.version > closed.sentVersion && (closed.messageId === null || closed.messageId === i.message.id)) {
+        const body = toReply(JSON.parse(closed.payload) as Payload);
+        if (i.deferred) await i.editReply(body);
+        else await i.update(body);
+        this.outbox.sentSlot(closed.gameId, closed.key, closed.version);
+        await i.followUp({ content: `⛔ ${refusalText(loc, r.code)}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+        return;
+      }
+      return this.refuse(i, refusalText(loc, r.code));
+    }
     const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
     fresh.state = r.state;
     const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
@@ -545,10 +566,10 @@ export class Interactions {
   /** An ephemeral menu for one choice (nominate, best move, take), for the player who may make it. */
   private async menu(i: Component, loc: Locale, ctx: GameCtx, seat: Seat, id: Extract<CustomId, { kind: 'act' }>): Promise<void> {
     const s = ctx.state!;
-    if (id.seq !== s.seq) return this.say(i, refusalText(loc, 'stage/stale'));
+    if (id.seq !== s.seq) return this.refuse(i, refusalText(loc, 'stage/stale'));
     const verb = id.arg;
     const prompt = seatView(s, seat).prompts.find((p) => p.kind === verb);
-    if (!prompt || !('targets' in prompt)) return this.say(i, refusalText(loc, verb === 'nominate' ? 'nominate/not-your-turn' : 'action/not-now'));
+    if (!prompt || !('targets' in prompt)) return this.refuse(i, refusalText(loc, verb === 'nominate' ? 'nominate/not-your-turn' : 'action/not-now'));
     const range: [number, number] = prompt.kind === 'guess' ? [2, 3] : [1, 1];
     const menu = seatSelect(ctx, { kind: 'act', game: ctx.game.id, seq: s.seq, verb: prompt.kind as never }, t(loc, `prompt.${prompt.kind}` as MessageKey), prompt.targets, range);
     await i.reply({ content: t(loc, `menu.${prompt.kind}` as MessageKey), components: [row(menu)], flags: MessageFlags.Ephemeral });

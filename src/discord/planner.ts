@@ -67,7 +67,9 @@ export class Planner {
 
   private lobby(game: GameRow): void {
     const ctx = this.contexts.fromRow(game);
-    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), lobbyPayload(game, ctx.pub), this.now(), { repost: game.status === 'lobby' });
+    const status = game.status === 'lobby' ? undefined : game.status === 'cancelled' ? 'cancelled' : game.status === 'expired' ? 'expired' : 'started';
+    const payload = lobbyPayload(game, ctx.pub, { unreachable: game.lobby.unreachable ?? [], ...(status ? { status } : {}) });
+    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), payload, this.now(), { repost: game.status === 'lobby' });
   }
 
   /** The table: a pinned message, posted again if it is deleted. */
@@ -148,7 +150,7 @@ export class Planner {
         const loc = userLocale(ctx, u);
         const note = confirmation(ctx, loc, action.seat, action, events);
         const payload = stageChanged ? closedPanel(ctx, loc, action.seat, prev, note) : panelPayload(ctx, action.seat, loc, note);
-        this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, payload, now, stageChanged ? { state: 'closed' } : {});
+        this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, payload, now, stageChanged ? { state: 'stale' } : {});
       }
     }
     if (stageChanged) {
@@ -160,8 +162,13 @@ export class Planner {
       this.refreshStage(ctx, lines, action);
     }
     if (points) this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
-    // The table and who may write change only with what the public may see (never for a night action).
-    if (stageChanged || JSON.stringify(publicView(prev).seats) !== JSON.stringify(publicView(state).seats)) this.table(ctx);
+    // The pinned table is the round's register: it is brought up to date each morning, when the
+    // game ends and after a host's ruling (the messages in between say what happened). Never for
+    // a night action (N-13).
+    const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
+    const ended = state.result !== null && (prev.result === null || state.stage.kind === 'over');
+    const ruling = action.kind.startsWith('host-') && JSON.stringify(publicView(prev).seats) !== JSON.stringify(publicView(state).seats);
+    if (morning || ended || ruling) this.table(ctx);
     if (stageChanged) {
       this.permissions(ctx);
       this.threadLock(ctx);
@@ -184,18 +191,37 @@ export class Planner {
     }
   }
 
-  /** The stage that just ended: its message and night panels lose their controls. */
+  /**
+   * The stage that just ended: its message and night panels lose their controls. That version is
+   * not worth a call of its own (`stale`): the click that ended the stage shows it for free, a
+   * later click on an old control shows it for free too, and the repair after a restart sends it.
+   */
   private closeStage(ctx: GameCtx, prev: GameState, action: Action): void {
     const now = this.now();
     for (const slot of this.outbox.liveSlots(ctx.game.id)) {
+      const had = (JSON.parse(slot.payload) as Payload).components ?? [];
+      if (had.length === 0) {
+        this.outbox.setState(ctx.game.id, slot.key, 'closed'); // no controls to turn off
+        continue;
+      }
+      if (slot.key === `stage:${prev.seq}` && (prev.stage.kind === 'vote' || prev.stage.kind === 'voteAll' || prev.stage.kind === 'window' || prev.stage.kind === 'postGame')) {
+        // Its "who is still missing" line would be out of date: it says the stage is closed instead.
+        const ended = stagePayload({ ...ctx, state: prev }, null, true);
+        const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
+        if (ended) {
+          const closed = compose(head, ended);
+          this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, { ...closed, components: disableAll(closed.components ?? []) }, now, { state: 'stale' });
+          continue;
+        }
+      }
       if (slot.key.startsWith('panel:')) {
         const seat = Number(slot.key.split(':')[2]);
         if ('seat' in action && action.seat === seat && slot.key === `panel:${prev.seq}:${seat}`) continue; // done above
         const u = userOf(ctx, seat);
         const loc = u ? userLocale(ctx, u) : ctx.pub;
-        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, { state: 'closed' });
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, { state: 'stale' });
       } else {
-        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'stale' });
       }
     }
   }

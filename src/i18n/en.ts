@@ -409,8 +409,6 @@ export const en = {
   'cmd.opt.days.desc': 'Only games of the last N days',
 
   // Delivery and the new stage lines
-  'table.night': 'Night {n}',
-  'table.day': 'Day {n}',
   'table.cancelled': 'The game was cancelled.',
   'stage.waitingFor': 'waiting for {who}',
   'stage.doneCount': 'Done: {done} of {total}',
@@ -449,4 +447,7 @@ export const en = {
   'speakingOrder.enforced': 'enforced: only the speaker may write',
   'cmd.opt.speakingOrder.name': 'speaking_order',
   'cmd.opt.speakingOrder.desc': 'Whether the channel lets only the current speaker write',
+  'table.round': 'Round {n}',
+  'table.night0': 'Night 0: acquaintance',
+  'stage.closed': 'Closed.',
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -430,8 +430,6 @@ export const ru: Catalog = {
   'cmd.opt.days.desc': 'Только игры за последние N дней',
 
   // Delivery and the new stage lines
-  'table.night': 'Ночь {n}',
-  'table.day': 'День {n}',
   'table.cancelled': 'Игра отменена.',
   'stage.waitingFor': 'ждём {who}',
   'stage.doneCount': 'Закончили: {done} из {total}',
@@ -470,4 +468,7 @@ export const ru: Catalog = {
   'speakingOrder.enforced': 'строго: писать может только выступающий',
   'cmd.opt.speakingOrder.name': 'очерёдность_выступлений',
   'cmd.opt.speakingOrder.desc': 'Разрешает ли канал писать только тому, кто сейчас выступает',
+  'table.round': 'Круг {n}',
+  'table.night0': 'Нулевая ночь: знакомство',
+  'stage.closed': 'Завершено.',
 };

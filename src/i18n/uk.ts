@@ -430,8 +430,6 @@ export const uk: Catalog = {
   'cmd.opt.days.desc': 'Лише ігри за останні N днів',
 
   // Delivery and the new stage lines
-  'table.night': 'Ніч {n}',
-  'table.day': 'День {n}',
   'table.cancelled': 'Гру скасовано.',
   'stage.waitingFor': 'чекаємо на {who}',
   'stage.doneCount': 'Завершили: {done} з {total}',
@@ -470,4 +468,7 @@ export const uk: Catalog = {
   'speakingOrder.enforced': 'суворо: писати може лише той, хто виступає',
   'cmd.opt.speakingOrder.name': 'черговість_виступів',
   'cmd.opt.speakingOrder.desc': 'Чи дозволяє канал писати лише тому, хто зараз виступає',
+  'table.round': 'Коло {n}',
+  'table.night0': 'Нульова ніч: знайомство',
+  'stage.closed': 'Завершено.',
 };

@@ -26,16 +26,23 @@ afterAll(async () => {
 describe('abuse: refused politely, state intact', () => {
   it('acting for another seat: only the speaker may end his speech or nominate', async () => {
     const before = state();
-    const pass = d.publicWith((id) => id.endsWith(':pass'))!;
-    const r = await w.fake.click(w.users[4]!.id, pass.message, pass.id);
+    const turn = d.publicWith((id) => id.endsWith(':pass'))!;
+    const versions = w.fake.history(turn.message.id).length;
+    const r = await w.fake.click(w.users[4]!.id, turn.message, turn.id);
+    expect(r.type).toBe(4);
     expect(r.ephemeral).toBe(true);
-    expect(r.content).toMatch(/not your turn/);
-    const nom = d.publicWith((id) => id.endsWith(':menu:nominate'))!;
-    const r2 = await w.fake.click(w.users[4]!.id, nom.message, nom.id);
+    expect(r.content).toMatch(/^⛔ .*not your turn/);
+    // The nomination menu is on the speaker's turn message; another player's pick is refused.
+    const nominate = allComponents(turn.message).find((c) => c.custom_id === `v1:a:${d.gameId}:${before.seq}:nominate`)!;
+    expect(nominate.options?.map((o) => o.value)).toContain('3');
+    const r2 = await w.fake.select(w.users[4]!.id, turn.message, nominate.custom_id!, ['3']);
+    expect(r2.type).toBe(4);
     expect(r2.ephemeral).toBe(true);
-    expect(r2.content).toMatch(/only during your own turn/);
+    expect(r2.content).toMatch(/^⛔ .*only during your own turn/);
     await w.bot.idle();
     expect(state()).toEqual(before);
+    // The turn message itself is untouched by the refused clicks.
+    expect(w.fake.history(turn.message.id)).toHaveLength(versions);
   });
 
   it('a user who does not play is told so', async () => {
@@ -66,20 +73,26 @@ describe('abuse: refused politely, state intact', () => {
   });
 
   it('a double click by the same user at the same moment counts once', async () => {
-    const nom = d.publicWith((id) => id.endsWith(':menu:nominate'))!;
-    const open = await w.fake.click(w.users[0]!.id, nom.message, nom.id);
-    const menu = open.message!;
-    const sel = allComponents(menu).find((c) => c.custom_id?.includes(':nominate'))!;
+    const turn = d.publicWith((id) => id === `v1:a:${d.gameId}:${state().seq}:nominate`)!;
     const [a, b] = await Promise.all([
-      w.fake.select(w.users[0]!.id, menu, sel.custom_id!, ['3']),
-      w.fake.select(w.users[0]!.id, menu, sel.custom_id!, ['5']),
+      w.fake.select(w.users[0]!.id, turn.message, turn.id, ['3']),
+      w.fake.select(w.users[0]!.id, turn.message, turn.id, ['5']),
     ]);
     await Promise.all([a.settled(), b.settled()]);
     await w.bot.idle();
     const noms = log().filter((e) => e.action.kind === 'nominate');
     expect(noms).toHaveLength(1);
-    // Both clicks updated the same ephemeral menu: it ends showing one answer or the other.
-    expect(w.fake.message(menu.id)?.content ?? '').toMatch(/You nominated|already nominated/);
+    // One click updated the turn message (it shows the nomination), the other was refused in private.
+    const [won, lost] = a.type === 7 ? [a, b] : [b, a];
+    expect(won.type).toBe(7);
+    expect(won.message?.id).toBe(turn.message.id);
+    expect(lost.type).toBe(4);
+    expect(lost.ephemeral).toBe(true);
+    expect(lost.content).toMatch(/^⛔ .*already nominated/);
+    const target = state().day!.nominations[0]!.target;
+    const shown = w.fake.message(turn.message.id)!.content;
+    expect(shown).toMatch(new RegExp(`Nominated today: #${target} <@\\d+> \\(by #1\\)$`));
+    expect(shown).not.toMatch(new RegExp(`#${target === 3 ? 5 : 3} <@`));
   });
 
   it('everybody votes at the same moment, some twice: each vote counts exactly once', async () => {
@@ -90,19 +103,60 @@ describe('abuse: refused politely, state intact', () => {
     for (let seat = 2; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
     expect(state().stage.kind).toBe('vote');
     const vote = d.publicWith((id) => id.includes(':vote:3'))!;
+    const table = d.tableMessage();
+    const tableVersions = w.fake.history(table.id).length;
     const clicks = w.users.flatMap((u, i) => {
       const c = w.fake.click(u.id, vote.message, vote.id.replace(/:3$/, `:${i < 7 ? 3 : 5}`));
       return i % 3 === 0 ? [c, w.fake.click(u.id, vote.message, vote.id.replace(/:3$/, ':5'))] : [c];
     });
     const results = await Promise.all(clicks);
+    await Promise.all(results.map((r) => r.settled()));
     await w.bot.idle();
-    expect(results.filter((r) => !r.ephemeral).map((r) => [r.type, r.content])).toEqual([]);
+    // Each click gets one private answer: "✅" for a vote counted, "⛔" for a refusal. An accepted
+    // vote updates the vote message itself (the count) and tells the voter alone what he chose; a
+    // refusal is a private reply (or, for a click on the vote just closed, the update that turns
+    // its buttons off, and a private "⛔" follow-up).
+    const answers = await Promise.all(
+      results.map(async (r) => {
+        const note = r.type === 4 ? r.message! : await r.followup(0);
+        expect(note.flags & 64).toBe(64);
+        if (r.type === 7) expect(r.message?.id).toBe(vote.message.id);
+        else expect(r.type).toBe(4);
+        return { r, text: note.content };
+      }),
+    );
+    const accepted = answers.filter((a) => a.text.startsWith('✅ '));
+    const refused = answers.filter((a) => !a.text.startsWith('✅ '));
+    expect(accepted).toHaveLength(10);
+    for (const a of accepted) {
+      expect(a.r.type).toBe(7);
+      expect(a.text).toMatch(/^✅ Your vote for #[35] <@\d+> is in\.$/);
+    }
+    // A second click is refused: the vote is in (or, for the very last click, the vote has closed).
+    expect(refused).toHaveLength(4);
+    for (const a of refused) expect(a.text).toMatch(/^⛔ (You have already voted; a vote cannot be changed|This has closed: the game has moved on)\.$/);
+    for (const a of refused) if (a.r.type === 7) expect(allComponents(a.r.message!).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    // The vote message showed how many have voted (never who voted for whom), never more than once each.
+    // (Its last version says the vote is closed instead of who is missing.)
+    const versions = w.fake.history(vote.message.id);
+    expect(versions.at(-1)!.content).toMatch(/Closed\.$/);
+    const counts = versions.filter((v) => !/Closed\.$/.test(v.content ?? '')).map((v) => Number(/Voted: (\d+) of 10/.exec(v.content ?? '')?.[1] ?? -1));
+    expect(counts.every((n, k) => n >= 0 && n <= 10 && (k === 0 || n >= counts[k - 1]!))).toBe(true);
+    expect(w.fake.history(vote.message.id).some((v) => /→/.test(v.content ?? ''))).toBe(false);
     expect(log().filter((e) => e.action.kind === 'vote')).toHaveLength(10);
+    // Each voter counted once: every user has one accepted click, and the vote record has one ballot per seat.
+    const voters = log().filter((e) => e.action.kind === 'vote').map((e) => (e.action as { seat: number }).seat);
+    expect([...voters].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const out = state().out;
     expect(out).toEqual([{ seat: 3, by: 'vote', at: { phase: 'day', n: 1 }, nominatedBy: first === 3 ? 1 : 2 }]);
     // The tally was published, and the vote buttons are disabled.
     expect(w.fake.publicMessages(w.channel.id).some((m) => /The vote is closed/.test(m.content) && /#3 <@\d+>: 7 votes/.test(m.content))).toBe(true);
     expect(allComponents(w.fake.message(vote.message.id)!).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    // The votes do not edit the table one by one (at most once, for the outcome); it has no countdown.
+    expect(w.fake.history(table.id).length - tableVersions).toBeLessThanOrEqual(1);
+    const desc = w.fake.message(table.id)!.embeds[0]!.description!;
+    expect(desc.split('\n')[0]).toMatch(/^\*\*[^*<]*\b1\*\*$/); // the phase only (day / round 1): no countdown, no names
+    expect(desc).not.toMatch(/<t:/);
   });
 
   it('a stale button (the stage has moved on) is refused and changes nothing', async () => {
@@ -110,7 +164,8 @@ describe('abuse: refused politely, state intact', () => {
     const staleVote = w.fake.publicMessages(w.channel.id).find((m) => allComponents(m).some((c) => c.custom_id?.includes(':vote:')))!;
     const id = allComponents(staleVote).find((c) => c.custom_id?.includes(':vote:5'))!.custom_id!;
     const r = await w.fake.click(w.users[1]!.id, staleVote, id, { forge: true });
-    expect(r.content).toMatch(/has closed|no vote open/);
+    expect(r.ephemeral).toBe(true);
+    expect(r.content).toMatch(/^⛔ .*(has closed|no vote open)/);
     await w.bot.idle();
     expect(state()).toEqual(before);
   });
@@ -120,10 +175,13 @@ describe('abuse: refused politely, state intact', () => {
     expect(await d.step({ type: 'player', seat: 3, verb: 'pass' })).toBe('ok');
     expect(state().stage.kind).toBe('night');
     const before = state();
+    // His panel offers him nothing (no control at all).
     const panel = await d.panel(w.users[2]!.id);
-    expect(panel?.content).toMatch(/Nothing for you to do/);
+    expect(panel).not.toBeNull();
+    expect(allComponents(panel!)).toEqual([]);
     const forged = await w.fake.select(w.users[2]!.id, d.tableMessage(), `v1:a:${d.gameId}:${before.seq}:shoot`, ['5'], { forge: true });
-    expect(forged.content).toMatch(/left the table|no shot/);
+    expect(forged.ephemeral).toBe(true);
+    expect(forged.content).toMatch(/^⛔ .*(left the table|no shot)/);
     await w.bot.idle();
     expect(state()).toEqual(before);
   });

@@ -62,6 +62,9 @@ async function play(w: World, sc: Scenario, onStep: (i: number) => Promise<void>
     await tolerate(() => d.step(step));
     await onStep(i);
   }
+  // The repair a restart does (old controls turned off for real), so that two runs compare alike.
+  w.bot.outbox.wakeStale(d.gameId);
+  w.bot.deliverer.kick();
   await w.bot.idle();
   return d;
 }

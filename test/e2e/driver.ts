@@ -148,6 +148,8 @@ export class Driver {
     const c = menu ? allComponents(menu).find((x) => x.custom_id && this.verbMatch(verb)(x.custom_id)) : undefined;
     if (!menu || !c) return 'refused';
     if (values.some((v) => !c.options?.some((o) => o.value === v))) return 'refused';
+    // A menu takes only as many picks as it allows (a user cannot pick four in a 2..3 menu).
+    if (values.length < (c.min_values ?? 1) || values.length > (c.max_values ?? 1)) return 'refused';
     return this.pickAndSelect(userId, { message: menu, id: c.custom_id! }, values);
   }
 

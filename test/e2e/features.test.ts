@@ -28,19 +28,37 @@ describe('lobby', () => {
     w.fake.setDmsOpen(sheriff.id, false);
     // Only the host may start.
     const notHost = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
+    expect(notHost.type).toBe(4);
+    expect(notHost.ephemeral).toBe(true);
     expect(notHost.content).toMatch(/Only the host/);
+    // Start: the bot defers the update, checks the DMs, and shows who it cannot reach in the lobby
+    // itself; the host alone is told in private what to do.
     const start = await w.fake.click(w.host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
+    expect(start.type).toBe(6);
     await start.settled();
+    const hostNote = await start.followup(0);
     await w.bot.idle();
-    expect(start.content ?? start.message?.content).toMatch(new RegExp(`I cannot DM <@${sheriff.id}>`));
+    expect(hostNote.flags & 64).toBe(64);
+    expect(hostNote.content).toMatch(new RegExp(`I cannot DM <@${sheriff.id}>`));
+    expect(hostNote.content).toMatch(/start anyway/);
     const lobby = d.lobbyMessage();
-    expect(lobby.embeds[0]!.description).toMatch(/cannot send direct messages to: <@\d+>/);
+    expect(start.message?.id).toBe(lobby.id);
+    expect(lobby.embeds[0]!.description).toMatch(new RegExp(`cannot send direct messages to: <@${sheriff.id}>`));
     expect(lobby.embeds[0]!.description).toMatch(/Privacy Settings/);
+    expect(allComponents(lobby).find((c) => c.custom_id === `v1:l:${d.gameId}:fallback`)?.label).toBe('Start anyway (without DMs)');
     expect(w.bot.store.getGame(d.gameId)!.status).toBe('lobby');
     const anyway = await w.fake.click(w.host.id, lobby, `v1:l:${d.gameId}:fallback`);
     await anyway.settled();
     await w.bot.idle();
     expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
+    // The lobby is closed: it says so, shows who plays without DMs, and offers nothing more.
+    const closed = w.fake.message(lobby.id)!;
+    expect(closed.embeds[0]!.description).toMatch(new RegExp(`<@${sheriff.id}> \\(plays without DMs\\)`));
+    expect(closed.embeds[0]!.description).toMatch(/The game has started/);
+    expect(allComponents(closed).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    // He gets no role card by DM; the others do.
+    expect(w.fake.dms(sheriff.id).filter((m) => m.embeds.length > 0)).toEqual([]);
+    expect(w.fake.dms(w.users[0]!.id).some((m) => m.embeds[0]?.title === 'Civilian — seat 1')).toBe(true);
     // His card comes by the channel button, ephemeral.
     const card = await w.fake.click(sheriff.id, d.tableMessage(), `v1:p:${d.gameId}:role`);
     expect(card.ephemeral).toBe(true);
@@ -60,23 +78,58 @@ describe('lobby', () => {
     const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'classic-10', pace: 'async' });
     d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
     const join = (i: number) => w!.fake.click(w!.users[i]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
-    expect((await join(0)).content).toMatch(/You joined/);
-    expect((await join(0)).content).toMatch(/already joined/);
-    expect((await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:leave`)).content).toMatch(/You left/);
-    for (let i = 0; i < 10; i++) await join(i);
+    const listed = (m: { embeds: { description?: string }[] }, i: number) => m.embeds[0]!.description!.includes(`<@${w!.users[i]!.id}>`);
+    // Join and Leave are answered by the lobby itself, updated; a refusal is a private reply.
+    const joined = await join(0);
+    expect(joined.type).toBe(7);
+    expect(joined.message?.id).toBe(d.lobbyMessage().id);
+    expect(joined.message!.embeds[0]!.description).toMatch(/Players: 1\/10/);
+    expect(listed(joined.message!, 0)).toBe(true);
+    const twice = await join(0);
+    expect(twice.type).toBe(4);
+    expect(twice.ephemeral).toBe(true);
+    expect(twice.content).toMatch(/already joined/);
+    const left = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:leave`);
+    expect(left.type).toBe(7);
+    expect(left.message!.embeds[0]!.description).toMatch(/Players: 0\/10/);
+    expect(listed(left.message!, 0)).toBe(false);
+    const notIn = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:leave`);
+    expect(notIn.type).toBe(4);
+    expect(notIn.ephemeral).toBe(true);
+    expect(notIn.content).toMatch(/not in this lobby/);
+    for (let i = 0; i < 10; i++) expect((await join(i)).type).toBe(7);
     await w.bot.idle();
     expect(d.lobbyMessage().embeds[0]!.description).toMatch(/Players: 10\/10/);
+    expect(w.bot.store.getGame(d.gameId)!.lobby.members).toEqual(w.users.slice(0, 10).map((u) => u.id));
+    // Full: Join is disabled, and a click all the same (a stale client) is refused.
+    expect(allComponents(d.lobbyMessage()).find((c) => c.custom_id === `v1:l:${d.gameId}:join`)?.disabled).toBe(true);
     const full = await w.fake.click(w.users[10]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`, { forge: true });
+    expect(full.type).toBe(4);
+    expect(full.ephemeral).toBe(true);
     expect(full.content).toMatch(/full/);
+    expect(w.bot.store.getGame(d.gameId)!.lobby.members).toHaveLength(10);
   });
 });
 
 describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
+  /** The channel-permission requests since `from` (the overwrites are set with one PATCH of the channel). */
+  const permRequests = (from: number) =>
+    w!.fake.log.slice(from).filter((e) => (e.method === 'PATCH' && e.path === `/channels/${w!.channel.id}`) || e.path.startsWith(`/channels/${w!.channel.id}/permissions/`));
+
   it('the speaker only by day, nobody at night, the dead never; a private thread for the mafia on night 0', async () => {
     w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
     const d = new Driver(w);
+    // A server manager enforces the speaking order; games created after it keep it.
+    const admin = w.fake.addRole(w.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
+    w.fake.setMemberRoles(w.guild.id, w.host.id, [admin.id]);
+    const set = await d.slash(w.host.id, 'mafia', 'settings', { speaking_order: 'enforced' });
+    expect(set.content).toMatch(/Speaking order: enforced/);
     await d.createAndStart('chnu-2016');
     const can = (i: number) => (w!.fake.permissionsIn(w!.channel.id, w!.users[i]!.id) & SEND) === SEND;
+    const mode = (i: number) => {
+      const o = w!.fake.overwrites(w!.channel.id).find((x) => x.type === 1 && x.id === w!.users[i]!.id);
+      return !o ? 'none' : o.allow & SEND ? 'allow' : o.deny & SEND ? 'deny' : 'none';
+    };
     // Night 0: nobody writes; the mafia have their thread.
     expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false));
     const threads = w.fake.threads(w.channel.id);
@@ -87,12 +140,21 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(thread.locked).toBe(false);
     await d.host('skip', {});
     expect(w.fake.thread(thread.id)!.locked).toBe(true);
-    // Day 1: seat 1 speaks.
+    // Day 1: seat 1 speaks: he alone is allowed, everyone else denied.
     expect(w.users.map((_, i) => can(i))).toEqual([true, ...new Array(9).fill(false)]);
+    expect(w.users.map((_, i) => mode(i))).toEqual(['allow', ...new Array(9).fill('deny')]);
     await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 3 });
+    const mark = w.fake.log.length;
     await d.step({ type: 'player', seat: 1, verb: 'pass' });
     expect(can(0)).toBe(false);
     expect(can(1)).toBe(true);
+    expect(w.users.map((_, i) => mode(i))).toEqual(['deny', 'allow', ...new Array(8).fill('deny')]);
+    // The turn's change is one request carrying the channel's whole list of overwrites.
+    const reqs = permRequests(mark);
+    expect(reqs.map((e) => `${e.method} ${e.route}`)).toHaveLength(1);
+    expect(reqs[0]!.method).toBe('PATCH');
+    const sent = (reqs[0]!.body as { permission_overwrites: { id: string }[] }).permission_overwrites.map((o) => o.id);
+    expect(w.users.every((u) => sent.includes(u.id))).toBe(true);
     await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
     for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
     for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
@@ -100,6 +162,50 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.map((_, i) => can(i))).toEqual([false, false, true, ...new Array(7).fill(false)]);
     await d.step({ type: 'player', seat: 3, verb: 'pass' });
     expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false)); // night
+    // Day 2: the first speaker alone; seat 3 never again.
+    await d.host('skip', {});
+    const s = w.bot.store.getState(d.gameId)!;
+    expect(s.stage.kind).toBe('turns');
+    const speaker = s.stage.kind === 'turns' ? s.stage.order[s.stage.index]! : 0;
+    expect(speaker).not.toBe(3);
+    expect(w.users.map((_, i) => can(i))).toEqual(w.users.map((_, i) => i + 1 === speaker));
+    await d.host('end', { winner: 'draw' });
+    await d.host('skip', {});
+    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual([]);
+  });
+
+  it('by default coarse: by day every living player writes, at night nobody, the dead only in their last words', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
+    const d = new Driver(w);
+    await d.createAndStart('chnu-2016');
+    const can = (i: number) => (w!.fake.permissionsIn(w!.channel.id, w!.users[i]!.id) & SEND) === SEND;
+    const all = (v: boolean) => new Array(10).fill(v);
+    expect(w.users.map((_, i) => can(i))).toEqual(all(false)); // night 0
+    await d.host('skip', {});
+    // Day 1: no deny on any living player (and no per-speaker allow).
+    expect(w.users.map((_, i) => can(i))).toEqual(all(true));
+    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id) && (o.allow | o.deny) & SEND)).toEqual([]);
+    await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 3 });
+    // A new speaker changes nothing in the channel's permissions: no request at all.
+    const mark = w.fake.log.length;
+    await d.step({ type: 'player', seat: 1, verb: 'pass' });
+    expect(permRequests(mark)).toEqual([]);
+    expect(w.users.map((_, i) => can(i))).toEqual(all(true));
+    await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
+    for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
+    for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
+    // Seat 3 has left, but these are his last words: he may write.
+    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('lastWords');
+    expect(w.users.map((_, i) => can(i))).toEqual(all(true));
+    await d.step({ type: 'player', seat: 3, verb: 'pass' });
+    expect(w.users.map((_, i) => can(i))).toEqual(all(false)); // night 1
+    // The night passes (the host skips it); day 2: every living player writes, seat 3 never again.
+    await d.host('skip', {});
+    const s = w.bot.store.getState(d.gameId)!;
+    expect(s.clock).toEqual({ phase: 'day', n: 2 });
+    expect(s.stage.kind).toBe('turns');
+    expect(w.users.map((_, i) => can(i))).toEqual(s.players.map((p) => p.alive));
+    expect(can(2)).toBe(false);
     await d.host('end', { winner: 'draw' });
     await d.host('skip', {});
     expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual([]);
@@ -158,7 +264,7 @@ describe('languages', () => {
     await w.bot.idle();
     const table = d.tableMessage();
     expect(table.embeds[0]!.title).toMatch(/Гра #\d+/); // Ukrainian in the channel
-    expect(table.embeds[0]!.description).toMatch(/Ніч 0/);
+    expect(table.embeds[0]!.description).toMatch(/^\*\*[^*\n]*[Нн]іч[^*\n]*\*\*\n/); // night 0, in Ukrainian ("ніч"; Russian says "ночь")
     const card = w.fake.dms(w.users[4]!.id).find((m) => m.embeds.length > 0)!;
     expect(card.embeds[0]!.title).toMatch(/Доктор/); // Russian by DM
   });

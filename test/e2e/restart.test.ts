@@ -75,8 +75,15 @@ describe('restart', () => {
       const ping = await fake.waitFor(() => [...fake.publicMessages(channel.id)].reverse().find((m) => allComponents(m).some((c) => c.custom_id?.endsWith(':pass') && !c.disabled)));
       const speaker = users.find((u) => ping.content.includes(`<@${u.id}>`))!;
       const pass = allComponents(ping).find((c) => c.custom_id?.endsWith(':pass'))!;
+      // A player takes a moment to read his turn before he clicks. (Clicking the very instant the
+      // message appears, before the bot has recorded its id, is answered the old way: a private
+      // "✅ Thank you." and the turn message edited later. Reported as a race in the router.)
+      await new Promise((res) => setTimeout(res, 300));
       const r = await fake.click(speaker.id, ping, pass.custom_id!);
-      expect(r.content).toMatch(/Thank you/);
+      // "Thank you" is answered by the turn message itself, its controls disabled.
+      expect(r.type).toBe(7);
+      expect(r.message?.id).toBe(ping.id);
+      expect(allComponents(r.message!).every((c) => !c.custom_id || c.disabled)).toBe(true);
       await fake.waitFor(() => allComponents(fake.message(ping.id)!).every((c) => !c.custom_id || c.disabled));
     }
     // Night 1: the prompts arrive by DM.
@@ -91,30 +98,53 @@ describe('restart', () => {
     const idOf = (m: StoredMessage, verb: string) => allComponents(m).find((c) => c.custom_id?.endsWith(`:${verb}`))!.custom_id!;
     const shootA = idOf(prompts.a, 'shoot');
     const first = await fake.select(mafiaA!.id, prompts.a, shootA, [target]);
-    expect(first.message?.content).toMatch(/Your shot at/);
+    // His DM panel is updated in place by his click.
+    expect(first.type).toBe(7);
+    expect(first.message?.id).toBe(prompts.a.id);
+    expect(first.message?.content).toMatch(/^✅ Your shot at/);
 
     // The bot dies in the middle of the night.
     await killed(bot, 'SIGKILL');
     bot = await startBotProcess(env);
 
+    // What the first shot owed the other shooters (they see a teammate's pick) reaches them,
+    // whether it went out before the kill or is delivered from the outbox at start-up.
+    const aimed = `#${roles.get(mafiaA!.id)!.seat} <@${mafiaA!.id}> aims at #${target} <@${victim.id}>.`;
+    for (const u of [mafiaB!, don]) await fake.waitFor(() => fake.dms(u.id).some((m) => m.content === aimed));
     // The old DM buttons, sent before the restart, still work.
     const b = await fake.select(mafiaB!.id, prompts.b, idOf(prompts.b, 'shoot'), [target]);
-    expect(b.message?.content).toMatch(/Your shot at/);
+    expect(b.type).toBe(7);
+    expect(b.message?.content).toMatch(/^✅ Your shot at/);
     const d = await fake.select(don.id, prompts.donShoot, idOf(prompts.donShoot, 'shoot'), [target]);
-    expect(d.message?.content).toMatch(/Your shot at/);
+    expect(d.type).toBe(7);
+    expect(d.message?.content).toMatch(/^✅ Your shot at/);
     // A second shot from a stale copy of the first prompt (a client that did not refresh).
     const again = await fake.select(mafiaA!.id, prompts.a, shootA, [target], { forge: true });
-    expect(again.message?.content ?? again.content).toMatch(/already picked your shot/); // acknowledged before the kill: kept
+    expect(again.type).toBe(4);
+    expect(again.ephemeral).toBe(true);
+    expect(again.content).toMatch(/^⛔ .*already picked your shot/); // acknowledged before the kill: kept
     const donPanel = fake.message(prompts.donShoot.id)!;
     const dc = await fake.select(don.id, donPanel, idOf(donPanel, 'check'), [String(roles.get(sheriff.id)!.seat)]);
+    expect(dc.type).toBe(7);
     expect(dc.message?.content).toMatch(/the Sheriff/);
+    // The Sheriff's panel shows his answer in place, with what is left to do (ask about the Don).
     const sc = await fake.select(sheriff.id, prompts.sheriff, idOf(prompts.sheriff, 'check'), [String(roles.get(don.id)!.seat)]);
+    expect(sc.type).toBe(7);
+    expect(sc.message?.id).toBe(prompts.sheriff.id);
     expect(sc.message?.content).toMatch(/black/);
     const sheriffPanel = fake.message(prompts.sheriff.id)!;
-    await fake.click(sheriff.id, sheriffPanel, idOf(sheriffPanel, 'askDon'));
+    const ask = await fake.click(sheriff.id, sheriffPanel, idOf(sheriffPanel, 'askDon'));
+    expect(ask.type).toBe(7);
+    // His question ends the night; the bot dies again at once. What the night's end owes the
+    // players (the morning, the other panels closed) is in the outbox and goes out at start-up.
+    await killed(bot, 'SIGKILL');
+    bot = await startBotProcess(env);
     // Morning: the victim has left.
     const morning = await fake.waitForMessage(channel.id, (m) => m.content.includes('Morning after night 1'));
     expect(morning.content).toContain(`#${target} <@${victim.id}>`);
+    // The night's panels, sent before the restart, lose their controls by edits.
+    for (const m of Object.values(prompts)) await fake.waitFor(() => allComponents(fake.message(m.id)!).every((c) => !c.custom_id || c.disabled));
+    for (const u of [mafiaB!, don]) expect(fake.dms(u.id).filter((m) => m.content === aimed)).toHaveLength(1);
 
     // A clean stop (SIGTERM) and one more start; the host ends the game and closes the vote.
     await killed(bot, 'SIGTERM');

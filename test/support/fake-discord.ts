@@ -10,7 +10,12 @@
  *   await client.login('any-token');
  *   const r = await fake.slash(alice.id, channel.id, 'mafia', { sub: 'create' });
  *
- * Implementation lives in ./fake-discord/*.ts (state, gateway, rest, interactions, util).
+ * Faithful to Discord where bots get it wrong: REST rate limits (on by default: 50 req/s global per
+ * token, interaction routes exempt; 5 message creates and 5 edits per 5 s per channel, with Discord's
+ * X-RateLimit-* headers and 429 bodies — `setRateLimits`, `stats`, `resetStats`), `enforce_nonce`,
+ * deletes by users (`deleteMessage`), outages (`failNext`, `failFor`).
+ *
+ * Implementation lives in ./fake-discord/*.ts (state, gateway, rest, interactions, ratelimit, util).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +29,14 @@ import {
   type SlashOptions,
 } from './fake-discord/interactions.js';
 import { Reply, Router, normalizeChannelName, registerRoutes, removeChannel, type RestContext } from './fake-discord/rest.js';
+import {
+  RateLimiter,
+  isInteractionRoute,
+  resolveRateLimits,
+  statsRouteKey,
+  type RateLimitOptions,
+  type ResolvedRateLimits,
+} from './fake-discord/ratelimit.js';
 import {
   ChannelTypes,
   Intent,
@@ -44,6 +57,7 @@ import type {
   MessageVersion,
   OverwriteInfo,
   RegisteredCommand,
+  RequestStats,
   RestLogEntry,
   StoredMessage,
   ThreadInfo,
@@ -60,6 +74,7 @@ import {
 
 export { InteractionResult, allComponents, findComponent, Perm, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS };
 export type * from './fake-discord/types.js';
+export type { BucketLimit, RateLimitOptions, ResolvedRateLimits } from './fake-discord/ratelimit.js';
 export type { ActOptions, SlashOptions, SlashOptionValue, ModalData } from './fake-discord/interactions.js';
 
 export interface FakeDiscordOptions {
@@ -86,6 +101,18 @@ export interface FakeDiscordOptions {
   memberEvents?: 'all' | 'intents';
   /** frames kept per session for RESUME replay (default 1000) */
   replayBuffer?: number;
+  /**
+   * Discord's REST rate limits (default: on — 50 req/s global per token, interaction routes exempt;
+   * 5 message creates and, separately, 5 message edits per 5 s per channel). `false` turns them off;
+   * an object overrides single limits. Change at run time with `fake.setRateLimits()`.
+   * Without this option the environment decides: FAKE_DISCORD_RATE_LIMITS=off starts with them off,
+   * FAKE_DISCORD_RATE_LIMITS='{"globalPerSecond":0}' with these overrides.
+   */
+  rateLimits?: boolean | RateLimitOptions;
+  /** honour `enforce_nonce` on message creates (default true, as Discord) */
+  enforceNonce?: boolean;
+  /** how long a nonce is remembered for `enforce_nonce` (default 5 min) */
+  nonceWindowMs?: number;
 }
 
 export interface AddGuildOptions {
@@ -131,6 +158,24 @@ const DEFAULT_WAIT = 5000;
 
 interface ActiveFailRule extends FailRule {
   remaining: number;
+  /** Date.now() after which the rule is dropped (failFor / `ms`) */
+  until?: number;
+}
+
+/**
+ * The default of `rateLimits` when the option is not given: FAKE_DISCORD_RATE_LIMITS=off (or 0/false)
+ * turns them off, a JSON RateLimitOptions object tunes them (e.g. '{"messageCreate":false}'),
+ * unset = on. For comparing e2e runs without touching the tests.
+ */
+function rateLimitsFromEnv(): boolean | RateLimitOptions {
+  const v = process.env.FAKE_DISCORD_RATE_LIMITS?.trim();
+  if (!v) return true;
+  if (v.startsWith('{')) return JSON.parse(v) as RateLimitOptions;
+  return !['off', '0', 'false', 'no'].includes(v.toLowerCase());
+}
+
+function emptyStats(): Omit<RequestStats, 'nonceHits'> {
+  return { total: 0, byRoute: {}, globalCounted: 0, peakGlobalPerSecond: 0, rateLimited429: 0, rateLimitedGlobal: 0, rateLimitedByRoute: {}, injected: 0 };
 }
 
 /** Run `fn`, turning a synchronous precondition error into a rejected promise. */
@@ -140,6 +185,13 @@ function attempt<T>(fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     return Promise.reject(e);
   }
+}
+
+/** ' (waited at file:line:col)' for the first stack frame outside this file, so a timeout names its waiter. */
+function callerOf(e: Error): string {
+  const frame = e.stack?.split('\n').slice(1).find((l) => !l.includes('fake-discord.ts') && !l.includes('node:internal'));
+  const at = frame?.trim().replace(/^at\s+/, '');
+  return at ? ` (waited at ${at})` : '';
 }
 
 function normRoute(s: string): string {
@@ -165,6 +217,10 @@ export class FakeDiscord {
   private readonly router = new Router();
   private readonly logRing: RingBuffer<RestLogEntry>;
   private readonly failRules: ActiveFailRule[] = [];
+  private readonly limiter: RateLimiter;
+  private reqStats = emptyStats();
+  /** times of the globally counted requests of the last second (for peakGlobalPerSecond) */
+  private globalTimes: number[] = [];
   private requestCount = 0;
   private stopped = false;
 
@@ -189,6 +245,8 @@ export class FakeDiscord {
       replayBuffer: opts.replayBuffer ?? 1000,
     });
     this.state.gateway = this.gateway;
+    this.state.nonceConfig = { enforce: opts.enforceNonce ?? true, windowMs: opts.nonceWindowMs ?? 5 * 60_000 };
+    this.limiter = new RateLimiter(resolveRateLimits(opts.rateLimits ?? rateLimitsFromEnv()));
     this.ix = new Interactions(this.state, this.gateway, {
       timeout: opts.interactionTimeout ?? 5000,
       deadlineMs: opts.interactionDeadlineMs,
@@ -209,10 +267,15 @@ export class FakeDiscord {
     return new FakeDiscord(server, port, opts);
   }
 
-  /** Close the HTTP server and all gateway sockets. Idempotent. */
+  /** Close the HTTP server and all gateway sockets. Idempotent. (FAKE_DISCORD_REPORT=1: print `stats` first.) */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    if (process.env.FAKE_DISCORD_REPORT) {
+      // one line per fake, attributed to the running test by vitest: what the bot sent and what was refused
+      const { interactions: _i, ...st } = this.stats;
+      console.error(`fake-discord stats: ${JSON.stringify({ rateLimits: this.rateLimits.enabled, ...st })}`);
+    }
     this.ix.rejectAll('fake Discord stopped');
     await this.gateway.close();
     this.server.closeAllConnections();
@@ -394,6 +457,22 @@ export class FakeDiscord {
     return s.createMessage(ch, { content }, { author: u.api });
   }
 
+  /**
+   * Delete a message as its author or a moderator would (no permission checks). Emits
+   * MESSAGE_DELETE to sessions with the GuildMessages (DMs: DirectMessages) intent; the message
+   * leaves the pins (Discord sends no CHANNEL_PINS_UPDATE for that), and later REST calls on it
+   * (edit, fetch, pin, delete, reply-by-reference) get 404 Unknown Message (10008).
+   * `channelId` may be 'dm:<userId>'. Throws if there is no such message.
+   */
+  deleteMessage(channelId: string, messageId: string): void {
+    const s = this.state;
+    const resolved = channelId.startsWith('dm:') ? s.users.get(channelId.slice(3))?.dmChannelId : channelId;
+    const ch = resolved ? s.channels.get(resolved) : undefined;
+    const msg = ch?.messages.get(messageId);
+    if (!ch || !msg) throw new Error(`fake.deleteMessage: no message ${messageId} in channel ${channelId}`);
+    s.deleteMessage(msg);
+  }
+
   // =============================================================================================
   // acting as users
   //   All return promises. They reject immediately if a real user could not do this (unknown /
@@ -466,8 +545,17 @@ export class FakeDiscord {
     this.logRing.clear();
   }
 
-  get stats(): { requests: number; sessions: number; connected: number; identifies: number; resumes: number; interactions: Interactions['stats'] } {
+  /**
+   * Gateway counters plus REST request counters (`RequestStats`: total, byRoute, globalCounted,
+   * rateLimited429, ...; those since start or the last `resetStats()`). `requests` never resets.
+   */
+  get stats(): RequestStats & { requests: number; sessions: number; connected: number; identifies: number; resumes: number; interactions: Interactions['stats'] } {
+    const r = this.reqStats;
     return {
+      ...r,
+      byRoute: { ...r.byRoute },
+      rateLimitedByRoute: { ...r.rateLimitedByRoute },
+      nonceHits: this.state.nonceHits,
       requests: this.requestCount,
       sessions: this.gateway.sessions.size,
       connected: this.gateway.connectedCount,
@@ -475,6 +563,13 @@ export class FakeDiscord {
       resumes: this.gateway.resumeCount,
       interactions: { ...this.ix.stats },
     };
+  }
+
+  /** Zero the REST request counters of `stats` (not `stats.requests`, not the rate limit buckets). */
+  resetStats(): void {
+    this.reqStats = emptyStats();
+    this.globalTimes = [];
+    this.state.nonceHits = 0;
   }
 
   overwrites(channelId: string): OverwriteInfo[] {
@@ -577,6 +672,7 @@ export class FakeDiscord {
     const first = predicate();
     if (first) return Promise.resolve(first);
     const timeout = opts.timeout ?? DEFAULT_WAIT;
+    const caller = callerOf(new Error());
     return new Promise<T>((resolve, reject) => {
       const remove = this.state.addWaiter(() => {
         let v: T | undefined | null | false;
@@ -594,7 +690,7 @@ export class FakeDiscord {
       });
       const timer = setTimeout(() => {
         remove();
-        reject(new Error(`fake.waitFor timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}`));
+        reject(new Error(`fake.waitFor timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`));
       }, timeout);
     });
   }
@@ -612,6 +708,7 @@ export class FakeDiscord {
       for (let i = list.length - 1; i >= 0; i--) if (predicate(list[i]!)) return Promise.resolve(list[i]!);
     }
     const timeout = opts.timeout ?? DEFAULT_WAIT;
+    const caller = callerOf(new Error());
     return new Promise((resolve, reject) => {
       const onMsg = (m: StoredMessage): void => {
         if (m.channel_id !== resolveChannel() || m.deleted) return;
@@ -634,7 +731,7 @@ export class FakeDiscord {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`fake.waitForMessage(${channelId}) timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}`));
+        reject(new Error(`fake.waitForMessage(${channelId}) timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`));
       }, timeout);
       this.state.events.on('messageCreate', onMsg);
       this.state.events.on('messageUpdate', onMsg);
@@ -663,11 +760,45 @@ export class FakeDiscord {
    * (param names don't matter, e.g. '/channels/:id/messages') and the concrete path.
    */
   failNext(rule: FailRule): void {
-    this.failRules.push({ ...rule, remaining: rule.times ?? 1 });
+    this.addFailRule(rule);
+  }
+
+  /**
+   * An outage: every matching request fails for `ms` milliseconds from now (at most `times`
+   * requests, if given). Returns a function that ends the outage early. Injected replies do not
+   * use up rate limit buckets.
+   *   fake.failFor({ method: 'POST', route: '/channels/:id/messages', status: 500, ms: 30_000 })
+   */
+  failFor(rule: FailRule & { ms: number }): () => void {
+    return this.addFailRule(rule);
   }
 
   clearFailures(): void {
     this.failRules.length = 0;
+  }
+
+  /**
+   * Change the rate limits at run time (`true` = Discord's defaults, `false` = off, object =
+   * defaults with these overrides). Every bucket starts full again.
+   */
+  setRateLimits(o: boolean | RateLimitOptions): void {
+    this.limiter.set(resolveRateLimits(o));
+  }
+
+  /** The rate limits in force. */
+  get rateLimits(): ResolvedRateLimits {
+    const c = this.limiter.config;
+    return { ...c, messageCreate: c.messageCreate && { ...c.messageCreate }, messageEdit: c.messageEdit && { ...c.messageEdit } };
+  }
+
+  /** Refill every rate limit bucket (global and per route) without changing the limits. */
+  resetRateLimits(): void {
+    this.limiter.reset();
+  }
+
+  /** Honour `enforce_nonce` (and for how long a nonce is remembered, default unchanged). */
+  setEnforceNonce(on: boolean, windowMs?: number): void {
+    this.state.nonceConfig = { enforce: on, windowMs: windowMs ?? this.state.nonceConfig.windowMs };
   }
 
   /**
@@ -696,9 +827,24 @@ export class FakeDiscord {
     return { id: ch.id, guildId: ch.guildId, name: ch.name, type: ch.type, parentId: ch.parentId };
   }
 
+  private addFailRule(rule: FailRule): () => void {
+    const active: ActiveFailRule = { ...rule, remaining: rule.times ?? (rule.ms !== undefined ? Number.POSITIVE_INFINITY : 1) };
+    if (rule.ms !== undefined) active.until = Date.now() + rule.ms;
+    this.failRules.push(active);
+    return () => {
+      const i = this.failRules.indexOf(active);
+      if (i >= 0) this.failRules.splice(i, 1);
+    };
+  }
+
   private matchFailRule(method: string, pattern: string, path: string): ActiveFailRule | undefined {
+    const now = Date.now();
     for (let i = 0; i < this.failRules.length; i++) {
       const rule = this.failRules[i]!;
+      if (rule.until !== undefined && now >= rule.until) {
+        this.failRules.splice(i--, 1);
+        continue;
+      }
       if (rule.method && rule.method.toUpperCase() !== method) continue;
       if (rule.route !== undefined) {
         if (typeof rule.route === 'string') {
@@ -735,6 +881,8 @@ export class FakeDiscord {
     let code: number | undefined;
     let pattern = path;
     let injected = false;
+    let rateLimit: 'global' | 'user' | undefined;
+    let rlHeaders: Record<string, string> | undefined;
     try {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -772,6 +920,16 @@ export class FakeDiscord {
         return;
       }
 
+      const auth = req.headers.authorization;
+      const verdict = this.limiter.check(method, pattern, match.params, typeof auth === 'string' ? auth : '', at);
+      if (verdict.limited) {
+        status = 429;
+        rateLimit = verdict.limited.scope;
+        this.send(res, 429, verdict.limited.body, verdict.limited.headers);
+        return;
+      }
+      rlHeaders = verdict.headers;
+
       const ctx: RestContext = { method, path, params: match.params, query: new URLSearchParams(queryStr), body, files };
       // handlers are synchronous: keep handler -> reply -> log synchronous so that a test resumed by
       // a handler side effect (e.g. an interaction callback) already sees the log entry
@@ -779,19 +937,19 @@ export class FakeDiscord {
       if (result instanceof Promise) result = await result;
       if (result instanceof Reply) {
         status = result.status;
-        this.send(res, status, result.body, result.headers);
+        this.send(res, status, result.body, result.headers || rlHeaders ? { ...rlHeaders, ...result.headers } : undefined);
       } else if (result === undefined) {
         status = 204;
-        this.send(res, 204);
+        this.send(res, 204, undefined, rlHeaders);
       } else {
         status = 200;
-        this.send(res, 200, result);
+        this.send(res, 200, result, rlHeaders);
       }
     } catch (e) {
       if (e instanceof ApiError) {
         status = e.status;
         code = e.code;
-        this.send(res, e.status, e.toBody());
+        this.send(res, e.status, e.toBody(), rlHeaders);
       } else {
         status = 500;
         code = 0;
@@ -802,9 +960,31 @@ export class FakeDiscord {
       const entry: RestLogEntry = { method, route: pattern, path, query: queryStr, body, status, at };
       if (code !== undefined) entry.code = code;
       if (injected) entry.injected = true;
+      if (rateLimit) entry.rateLimit = rateLimit;
       this.logRing.push(entry);
       if (status >= 400 && this.errors.length < 1000) this.errors.push(entry);
+      this.count(method, pattern, status, at, injected, rateLimit);
     }
+  }
+
+  private count(method: string, pattern: string, status: number, at: number, injected: boolean, rateLimit: 'global' | 'user' | undefined): void {
+    const r = this.reqStats;
+    const key = statsRouteKey(method, pattern);
+    r.total++;
+    r.byRoute[key] = (r.byRoute[key] ?? 0) + 1;
+    if (!isInteractionRoute(pattern)) {
+      r.globalCounted++;
+      const times = this.globalTimes;
+      times.push(at);
+      let drop = 0;
+      while (drop < times.length && times[drop]! <= at - 1000) drop++;
+      if (drop) times.splice(0, drop);
+      if (times.length > r.peakGlobalPerSecond) r.peakGlobalPerSecond = times.length;
+    }
+    if (status === 429) r.rateLimited429++;
+    if (rateLimit === 'global') r.rateLimitedGlobal++;
+    if (rateLimit === 'user') r.rateLimitedByRoute[key] = (r.rateLimitedByRoute[key] ?? 0) + 1;
+    if (injected) r.injected++;
   }
 
   private injectedReply(rule: FailRule): { body: Record<string, unknown>; headers?: Record<string, string> } {

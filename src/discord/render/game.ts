@@ -77,12 +77,13 @@ export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = c
   }
 }
 
-/** The table's phase line: only what changes with the phase (so the table is edited rarely). */
+/** The table's round line: it changes once a round (so the table is edited rarely). */
 function phaseLine(ctx: GameCtx, loc: Locale): string {
   const s = ctx.state!;
   if (ctx.game.status === 'cancelled') return t(loc, 'table.cancelled');
   if (s.result) return t(loc, s.stage.kind === 'over' ? 'stage.over' : 'stage.postGame');
-  return t(loc, s.clock.phase === 'night' ? 'table.night' : 'table.day', { n: s.clock.n });
+  // E-3: round k is day k and night k; night 0 comes before round 1.
+  return s.clock.n === 0 ? t(loc, 'table.night0') : t(loc, 'table.round', { n: s.clock.n });
 }
 
 function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
@@ -231,7 +232,7 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   }
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
   const head = s.clock.phase === 'night' && s.stage.kind === 'night' ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) }) : stageLine(ctx, loc);
-  const body = prompts.length === 0 ? t(loc, s.stage.kind === 'night' ? 'prompt.doneTonight' : 'prompt.nothing') : t(loc, 'prompt.choose');
+  const body = prompts.length === 0 ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing') : t(loc, 'prompt.choose');
   return {
     content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
     components: rows.slice(0, 5),
@@ -271,7 +272,7 @@ function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: n
  * The public message of the current stage or turn (a ping for the speaker), with its controls and
  * what it is waiting for. `deadline` is the end players see.
  */
-export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | null {
+export function stagePayload(ctx: GameCtx, deadline: number | null, closed = false): Payload | null {
   const s = ctx.state!;
   const loc = ctx.pub;
   const g = ctx.game.id;
@@ -279,6 +280,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | n
   const st = s.stage;
   const line = stageLine(ctx, loc, deadline);
   const v = publicView(s);
+  const closedLine = t(loc, 'stage.closed');
   switch (st.kind) {
     case 'night0':
     case 'night':
@@ -306,7 +308,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | n
       const may = waiting.length + st.passed.length;
       const noms = v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
       return {
-        content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}${noms}\n${waitingLine(ctx, loc, waiting, may, 'stage.doneCount')}`,
+        content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}${noms}\n${closed ? closedLine : waitingLine(ctx, loc, waiting, may, 'stage.doneCount')}`,
         components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
         allowed_mentions: mentions(),
       };
@@ -315,7 +317,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | n
     case 'voteAll': {
       const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'vote' || x.kind === 'voteAll')).map((p) => p.seat);
       const voted = st.ballots.filter((b) => b !== 0).length;
-      const status = waitingLine(ctx, loc, waiting, voted + waiting.length, 'stage.votedCount');
+      const status = closed ? closedLine : waitingLine(ctx, loc, waiting, voted + waiting.length, 'stage.votedCount');
       const buttons =
         st.kind === 'vote'
           ? st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary))
@@ -329,7 +331,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null): Payload | n
       const all = s.players.map((p) => p.seat);
       const voted = s.postGame?.votes.filter((x) => x !== 0).length ?? 0;
       return {
-        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')}${untilText(loc, deadline)}\n${t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
+        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')}${untilText(loc, deadline)}\n${closed ? closedLine : t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
         components: [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
         allowed_mentions: mentions(),
       };

@@ -82,6 +82,17 @@ export function normalizeChannelName(type: number, name: unknown): string {
   return n;
 }
 
+/** Discord's rule for `nonce`: an integer or a string of at most 25 characters. Returns its key form. */
+function checkNonce(nonce: unknown): string | undefined {
+  if (nonce === undefined || nonce === null) return undefined;
+  if (typeof nonce === 'string') {
+    if (nonce.length > 25) throw Errors.invalidForm('nonce', 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    return nonce;
+  }
+  if (typeof nonce === 'number' && Number.isInteger(nonce)) return String(nonce);
+  throw Errors.invalidForm('nonce', 'NONCE_TYPE_INVALID', 'Nonce must be an integer or a string.');
+}
+
 export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl: () => string): void {
   const bot = () => s.botUser.id;
 
@@ -250,9 +261,11 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
 
   r.add('POST', '/channels/:channel/messages', ({ params, body, files }) => {
     const ch = s.requireChannel(params.channel!);
+    const nonce = checkNonce(body?.nonce);
     if (ch.type === ChannelTypes.DM) {
       const u = ch.recipientId ? s.users.get(ch.recipientId) : undefined;
-      if (!u || !u.dmsOpen || u.api.bot) throw Errors.cannotDm();
+      // closed DMs, bots, and users who share no server with the bot cannot be messaged
+      if (!u || !u.dmsOpen || u.api.bot || !s.sharesGuildWithBot(u.api.id)) throw Errors.cannotDm();
     } else {
       if (!TEXTLIKE.has(ch.type)) throw new ApiError(400, 50008, 'Cannot send messages in a non-text channel');
       if (ch.thread) {
@@ -264,7 +277,23 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
         s.assertBotCan(ch, Perm.SendMessages);
       }
     }
-    return s.createMessage(ch, (body ?? {}) as MessageBody, { files });
+    // enforce_nonce: the same author + channel + nonce within the window gets the first message back
+    const nonceKey = nonce !== undefined && body?.enforce_nonce === true && s.nonceConfig.enforce ? `${ch.id}\u0000${bot()}\u0000${nonce}` : undefined;
+    if (nonceKey) {
+      const seen = s.nonces.get(nonceKey);
+      const first = seen && Date.now() - seen.at < s.nonceConfig.windowMs ? ch.messages.get(seen.messageId) : undefined;
+      if (first) {
+        s.nonceHits++;
+        return first;
+      }
+    }
+    const msg = s.createMessage(ch, (body ?? {}) as MessageBody, { files });
+    if (nonceKey) {
+      const now = Date.now();
+      if (s.nonces.size > 5000) for (const [k, v] of s.nonces) if (now - v.at >= s.nonceConfig.windowMs) s.nonces.delete(k);
+      s.nonces.set(nonceKey, { messageId: msg.id, at: now });
+    }
+    return msg;
   });
 
   r.add('GET', '/channels/:channel/messages', ({ params, query }) => {
@@ -515,6 +544,7 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     if (!ch.guildId || ch.thread) throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
     const guild = s.requireGuild(ch.guildId);
     const id = params.overwrite!;
+    if (body?.type === undefined || body?.type === null) throw Errors.invalidForm('type', 'BASE_TYPE_REQUIRED', 'This field is required');
     const type: 0 | 1 = Number(body?.type) === 1 || body?.type === 'member' ? 1 : 0;
     if (type === 0 && !guild.roles.has(id)) throw Errors.unknownRole();
     if (type === 1 && !s.users.has(id)) throw Errors.unknownUser();

@@ -203,6 +203,12 @@ export class State {
   gateway: GatewaySink = { wants: () => false, dispatch: () => 0 };
   readonly recordHistory: boolean;
   readonly memberEvents: 'all' | 'intents';
+  /** `enforce_nonce` on message creates: honoured (as Discord does) and for how long a nonce is remembered */
+  nonceConfig: { enforce: boolean; windowMs: number } = { enforce: true, windowMs: 5 * 60_000 };
+  /** `${channelId}\0${authorId}\0${nonce}` -> the message created with it */
+  readonly nonces = new Map<string, { messageId: string; at: number }>();
+  /** message creates answered with an earlier message because of `enforce_nonce` */
+  nonceHits = 0;
 
   private readonly waiters = new Set<Waiter>();
   private flushScheduled = false;
@@ -268,6 +274,12 @@ export class State {
   permissionChannel(ch: ChannelRec): ChannelRec {
     if (ch.thread && ch.parentId) return this.channels.get(ch.parentId) ?? ch;
     return ch;
+  }
+
+  /** True if the user is a member of at least one guild the bot is in (Discord: needed to DM them). */
+  sharesGuildWithBot(userId: string): boolean {
+    for (const g of this.guilds.values()) if (g.members.has(userId) && g.members.has(this.botUser.id)) return true;
+    return false;
   }
 
   // ---- permissions --------------------------------------------------------------------------
@@ -358,8 +370,11 @@ export class State {
     let overwriteGrantsManageRoles = (ch.overwrites.get(this.botUser.id)?.allow ?? 0n) & Perm.ManageRoles;
     if (bot) for (const r of bot.roles) overwriteGrantsManageRoles |= (ch.overwrites.get(r)?.allow ?? 0n) & Perm.ManageRoles;
     if (overwriteGrantsManageRoles) return;
+    // "only permissions your bot has in the guild or parent channel (if applicable)"
     const guildPerms = this.basePermissions(guild, this.botUser.id);
-    if (bits & ~guildPerms) throw Errors.missingPermissions();
+    const parent = ch.parentId ? this.channels.get(ch.parentId) : undefined;
+    const parentPerms = parent ? this.botPermissions(parent) : 0n;
+    if (bits & ~(guildPerms | parentPerms)) throw Errors.missingPermissions();
   }
 
   // ---- serialization ------------------------------------------------------------------------

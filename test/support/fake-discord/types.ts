@@ -109,8 +109,10 @@ export interface RestLogEntry {
   at: number;
   /** Discord error code of a 4xx/5xx reply, if any. */
   code?: number;
-  /** true if the reply came from `failNext`. */
+  /** true if the reply came from `failNext` / `failFor`. */
   injected?: boolean;
+  /** set when the fake's rate limiter refused the request with a 429: 'global' or 'user' (per route) */
+  rateLimit?: 'global' | 'user';
 }
 
 export interface UnhandledRequest {
@@ -204,9 +206,34 @@ export interface FailRule {
   /** Matched against both the route pattern and the actual path: string = equality, RegExp = test. */
   route?: RegExp | string;
   status: number;
-  /** How many requests to fail (default 1). */
+  /** How many requests to fail (default 1; unlimited when `ms` is set). */
   times?: number;
+  /** Fail every matching request for this many ms from now (an outage); the rule then expires. */
+  ms?: number;
   body?: Record<string, unknown>;
   /** Seconds, for 429 (default 0.05). */
   retryAfter?: number;
+}
+
+/** Request counters of `fake.stats` (since start or the last `fake.resetStats()`). */
+export interface RequestStats {
+  /** every REST request */
+  total: number;
+  /** per route, keyed like 'POST /channels/:id/messages', 'PATCH /channels/:id/messages/:id',
+   *  'POST /interactions/:id/:token/callback', 'PATCH /webhooks/:id/:token/messages/:id' (unknown routes: raw path) */
+  byRoute: Record<string, number>;
+  /** requests that count against Discord's global limit (all but interaction callbacks and /webhooks/…) */
+  globalCounted: number;
+  /** most globally-counted requests seen in any 1 s (sliding) */
+  peakGlobalPerSecond: number;
+  /** every 429 answered (rate limiter + injected) */
+  rateLimited429: number;
+  /** 429s of the global limit */
+  rateLimitedGlobal: number;
+  /** 429s of the per-route limiter, by route key as in `byRoute` */
+  rateLimitedByRoute: Record<string, number>;
+  /** replies produced by failNext/failFor */
+  injected: number;
+  /** message creates answered with an earlier message because of `enforce_nonce` */
+  nonceHits: number;
 }
