@@ -11,7 +11,7 @@ import type { GameEffect } from '../app/game-service';
 import type { GameRow } from '../db/store';
 import type { Dest, OutboxStore, SlotRow } from '../delivery/outbox-store';
 import type { Action, GameEvent, GameState, Seat } from '../engine/types';
-import { channelWriters, inMafiaCircle, mafiaTalkOpen, publicView, seatView } from '../engine/view';
+import { channelWriters, inMafiaCircle, mafiaTalkOpen, seatView } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
@@ -162,13 +162,12 @@ export class Planner {
       this.refreshStage(ctx, lines, action);
     }
     if (points) this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
-    // The pinned table is the round's register: it is brought up to date each morning, when the
-    // game ends and after a host's ruling (the messages in between say what happened). Never for
-    // a night action (N-13).
+    // The pinned table is the round's register: it is brought up to date each morning and when the
+    // game ends (what happens in between — votes, fouls, rulings — is told in the stage messages).
+    // Never for a night action (N-13).
     const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
     const ended = state.result !== null && (prev.result === null || state.stage.kind === 'over');
-    const ruling = action.kind.startsWith('host-') && JSON.stringify(publicView(prev).seats) !== JSON.stringify(publicView(state).seats);
-    if (morning || ended || ruling) this.table(ctx);
+    if (morning || ended) this.table(ctx);
     if (stageChanged) {
       this.permissions(ctx);
       this.threadLock(ctx);
@@ -180,7 +179,7 @@ export class Planner {
     const s = ctx.state!;
     const now = this.now();
     const thread = this.outbox.slot(ctx.game.id, 'thread');
-    if (thread && mafiaTalkOpen(s)) {
+    if (thread?.messageId && mafiaTalkOpen(s)) {
       this.outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
       return;
     }

@@ -450,4 +450,10 @@ export const en = {
   'table.round': 'Round {n}',
   'table.night0': 'Night 0: acquaintance',
   'stage.closed': 'Closed.',
+  'refusal.action/bad-field': 'That request is malformed: nothing was changed.',
+  'refusal.action/extra-field': 'That request is malformed: nothing was changed.',
+  'refusal.action/missing-field': 'That request is incomplete: nothing was changed.',
+  'refusal.action/not-an-object': 'That request is malformed: nothing was changed.',
+  'refusal.action/unknown-kind': 'I do not know that action: nothing was changed.',
+  'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -471,4 +471,10 @@ export const ru: Catalog = {
   'table.round': 'Круг {n}',
   'table.night0': 'Нулевая ночь: знакомство',
   'stage.closed': 'Завершено.',
+  'refusal.action/bad-field': 'Запрос ошибочен: ничего не изменено.',
+  'refusal.action/extra-field': 'Запрос ошибочен: ничего не изменено.',
+  'refusal.action/missing-field': 'Запрос неполный: ничего не изменено.',
+  'refusal.action/not-an-object': 'Запрос ошибочен: ничего не изменено.',
+  'refusal.action/unknown-kind': 'Я не знаю такого действия: ничего не изменено.',
+  'refusal.storage/failed': 'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
 };

@@ -471,4 +471,10 @@ export const uk: Catalog = {
   'table.round': 'Коло {n}',
   'table.night0': 'Нульова ніч: знайомство',
   'stage.closed': 'Завершено.',
+  'refusal.action/bad-field': 'Запит хибний: нічого не змінено.',
+  'refusal.action/extra-field': 'Запит хибний: нічого не змінено.',
+  'refusal.action/missing-field': 'Запит неповний: нічого не змінено.',
+  'refusal.action/not-an-object': 'Запит хибний: нічого не змінено.',
+  'refusal.action/unknown-kind': 'Я не знаю такої дії: нічого не змінено.',
+  'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
 };

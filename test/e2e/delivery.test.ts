@@ -157,7 +157,26 @@ describe('delivery through Discord trouble', () => {
     await w.bot.idle();
     const again = d.tableMessage();
     expect(again.embeds[0]?.title).toBe(table.embeds[0]?.title);
-    expect(w.fake.publicMessages(w.channel.id).filter((m) => allComponents(m).some((c) => c.custom_id === `v1:p:${d.gameId}:actions`))).toHaveLength(1);
+    const tables = () => w.fake.publicMessages(w.channel.id).filter((m) => allComponents(m).some((c) => c.custom_id === `v1:p:${d.gameId}:actions`));
+    expect(tables()).toHaveLength(1);
+    // /mafia table posts it anew and pins it; the old one is deleted, so no stale copy stays pinned.
+    await d.slash(w.users[0]!.id, 'mafia', 'table');
+    await w.fake.waitFor(() => tables()[0]?.id !== again.id && tables()[0]?.pinned);
+    await w.bot.idle();
+    expect(tables()).toHaveLength(1);
+    expect(w.fake.publicMessages(w.channel.id).filter((m) => m.pinned)).toHaveLength(1);
+  });
+
+  it('/host log speaks in words, also after the points are posted', async () => {
+    const sc = parseScenario(readJson(FILE));
+    const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles) });
+    const d = await play(w, sc);
+    expect(w.bot.store.getGame(d.gameId)!.status).toBe('over');
+    const r = await d.slash(w.host.id, 'host', 'log');
+    expect(r.ephemeral).toBe(true);
+    expect(r.content).toMatch(/Host log of game #1/);
+    expect(r.content).not.toMatch(/[{}"]/); // no raw JSON
+    expect(r.content).toMatch(/ended the current turn or stage/);
   });
 
   it('a player whose DMs close mid-game is pinged once in the channel to use the panel, with the host named', async () => {
