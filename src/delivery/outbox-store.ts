@@ -94,6 +94,8 @@ export class OutboxStore {
       nextDirty: p(`SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
       setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
       wakeStale: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game'))`),
+      touchKept: p(`UPDATE slots SET version = version + 1, updated_at = @now WHERE key IN ('table', 'lobby') AND repost = 1 AND state = 'live' AND message_id IS NOT NULL
+                     AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game'))`),
       wakeStaleGame: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`),
       liveSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`),
       gameSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId`),
@@ -247,6 +249,14 @@ export class OutboxStore {
     if (slot.messageId && slot.channelId) this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, { meta: { what: 'repost' } });
     this.q.slotGone.run({ gameId, key, state: 'live' });
     this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
+  }
+
+  /**
+   * After a restart: every open table and lobby is sent once more, so one deleted while the bot
+   * was down (its delete event missed) is found (404) and posted again.
+   */
+  touchKept(now: number): number {
+    return this.q.touchKept.run({ now }).changes;
   }
 
   /** A new state without a new version (nothing to send: the message already looks right). */

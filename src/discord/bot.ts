@@ -199,8 +199,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // Recovery: overdue deadlines fire in order, pending ones are re-armed; whatever was committed
   // but not yet delivered (a crash between a commit and its messages) is in the outbox and goes
   // out now, exactly once (nonces), and every slot is brought to its newest version.
-  // The repair after a gap: old stages' controls are turned off for real (in the background).
+  // The repair after a gap, in the background: old stages' controls are turned off for real, and
+  // every open table and lobby is refreshed (one deleted while the bot was down is posted again).
   outbox.wakeStale();
+  outbox.touchKept(now());
   deliverer.kick();
   const recovered = await service.recover();
   service.startCron();

@@ -116,7 +116,8 @@ describe('delivery through Discord trouble', () => {
   it('a 30 s outage of message posts (HTTP 500) loses nothing and doubles nothing', async () => {
     const roles = parseScenario(readJson(FILE)).roles;
     const run = async (outage: boolean) => {
-      const w = await world({ players: roles.length, dealer: fixedDealer(roles) });
+      // Discord's real windows here: 5 posts per 5 s per channel while the outage lasts.
+      const w = await world({ players: roles.length, dealer: fixedDealer(roles), limits: 'real' });
       const d = new Driver(w);
       await d.createAndStart('chnu-2016', 'live');
       await w.bot.idle();
@@ -165,6 +166,20 @@ describe('delivery through Discord trouble', () => {
     await w.bot.idle();
     expect(tables()).toHaveLength(1);
     expect(w.fake.publicMessages(w.channel.id).filter((m) => m.pinned)).toHaveLength(1);
+  });
+
+  it('a table deleted while the bot was down is posted again after the restart', async () => {
+    const w = await world({ players: 10 });
+    const d = new Driver(w);
+    await d.createAndStart('chnu-2016');
+    const table = d.tableMessage();
+    await w.bot.kill();
+    w.fake.deleteMessage(w.channel.id, table.id);
+    w.bot = await startBot(botConfig(w.fake, w.dbPath));
+    await w.fake.waitFor(() => d.tableMessageOrNull()?.pinned);
+    await w.bot.idle();
+    expect(d.tableMessage().id).not.toBe(table.id);
+    expect(d.tableMessage().embeds[0]?.title).toBe(table.embeds[0]?.title);
   });
 
   it('/host log speaks in words, also after the points are posted', async () => {
