@@ -1,9 +1,13 @@
-// Actions per second through the game service with SQLite persistence (one transaction each).
+// Actions per second through the game service with SQLite persistence (one transaction each,
+// with the outbox rows the planner writes for it, as the bot does).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameService } from '../src/app/game-service';
+import { OutboxStore } from '../src/delivery/outbox-store';
+import { Contexts } from '../src/discord/context';
+import { Planner } from '../src/discord/planner';
 import { openDatabase } from '../src/db/client';
 import { Store } from '../src/db/store';
 import type { RulesetId } from '../src/engine/types';
@@ -14,7 +18,10 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   const open = openDatabase(join(dir, 'bench.sqlite'));
   const store = new Store(open.db);
   let clock = 1_700_000_000_000;
-  const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} } });
+  // The bot's real write path: every action's outbox rows are planned in its own transaction.
+  let planner: Planner | null = null;
+  const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} }, plan: (e) => planner!.plan(e) });
+  planner = new Planner(new OutboxStore(open.sqlite), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
   const rng = seededRng(seed);
   let actions = 0;
   const t0 = performance.now();

@@ -93,6 +93,9 @@ export class Store {
   private readonly upsertDeadline;
   private readonly deleteDeadline;
   private readonly selectDeadline;
+  // Hot paths (every action reads the game and its seats): prepared once, not rebuilt per query.
+  private readonly selectGame;
+  private readonly selectPlayers;
 
   constructor(readonly db: Db) {
     this.insertAction = db
@@ -129,6 +132,13 @@ export class Store {
       })
       .prepare();
     this.deleteDeadline = db.delete(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
+    this.selectGame = db.select().from(games).where(eq(games.id, sql.placeholder('id'))).prepare();
+    this.selectPlayers = db
+      .select({ seat: players.seat, userId: players.userId, role: players.role })
+      .from(players)
+      .where(eq(players.gameId, sql.placeholder('gameId')))
+      .orderBy(asc(players.seat))
+      .prepare();
     this.selectDeadline = db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
   }
 
@@ -188,7 +198,7 @@ export class Store {
   }
 
   getGame(id: number): GameRow | null {
-    const r = this.db.select().from(games).where(eq(games.id, id)).get();
+    const r = this.selectGame.get({ id });
     return r ? toRow(r) : null;
   }
 
@@ -264,12 +274,7 @@ export class Store {
   }
 
   players(gameId: number): { seat: number; userId: string; role: Role }[] {
-    return this.db
-      .select({ seat: players.seat, userId: players.userId, role: players.role })
-      .from(players)
-      .where(eq(players.gameId, gameId))
-      .orderBy(asc(players.seat))
-      .all() as { seat: number; userId: string; role: Role }[];
+    return this.selectPlayers.all({ gameId }) as { seat: number; userId: string; role: Role }[];
   }
 
   /** A substitute takes over a seat (the seat, its role and its history stay). */
