@@ -81,22 +81,27 @@ async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<
   const state = w.bot.store.getState(d.gameId)!;
   const timers = state.options.timers;
   const shares: number[] = [];
+  let lowest: { share: number; message: string } | null = null;
   for (const m of fake.publicMessages(w.channel.id)) {
     if (before.has(m.id)) continue;
-    const shown = /<t:(\d+):R>/.exec(m.content);
-    const kind = /(?:^|\n\n)(🎤|🗳️|🌙|💬)/u.exec(m.content)?.[1];
+    // The stage's own part is the paragraph with the deadline (news of the last stage may come first).
+    const part = m.content.split('\n\n').find((p) => /<t:\d+:R>/.test(p)) ?? '';
+    const shown = /<t:(\d+):R>/.exec(part);
+    const kind = /^(🎤|🗳️|🌙|💬)/u.exec(part)?.[1];
     if (!shown || !kind) continue;
     const visibleAt = Date.parse(m.timestamp);
     const timer =
       kind === '🗳️' ? timers.vote
-      : kind === '🌙' ? (m.content.includes('Night 0') ? timers.night0 : timers.night)
+      : kind === '🌙' ? (part.includes('Night 0') ? timers.night0 : timers.night)
       : kind === '💬' ? timers.discussion
-      : /Shootout/.test(m.content) ? timers.shootout
-      : /Last words/.test(m.content) ? timers.lastWords
-      : /accusation/.test(m.content) ? timers.accusation
+      : /Shootout/.test(part) ? timers.shootout
+      : /Last words/.test(part) ? timers.lastWords
+      : /accusation/.test(part) ? timers.accusation
       : timers.speech;
     // Discord shows whole seconds: a second is the precision of what players see.
-    shares.push(Math.min(1, (Number(shown[1]) * 1000 + 999 - visibleAt) / (timer * 1000)));
+    const share = Math.min(1, (Number(shown[1]) * 1000 + 999 - visibleAt) / (timer * 1000));
+    shares.push(share);
+    if (!lowest || share < lowest.share) lowest = { share: round(share), message: m.content.slice(0, 160) };
   }
   shares.sort((a, b) => a - b);
   return {
@@ -110,7 +115,7 @@ async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<
     rateLimited429: stats.rateLimited429,
     byRoute,
     byPurpose: Object.fromEntries([...w.bot.deliverer.counts].filter(([k]) => k.startsWith('post ') || k.startsWith('edit '))),
-    turnTimeLeftWhenVisible: { messages: shares.length, min: round(shares[0] ?? 1), median: round(shares[Math.floor(shares.length / 2)] ?? 1) },
+    turnTimeLeftWhenVisible: { messages: shares.length, min: round(shares[0] ?? 1), median: round(shares[Math.floor(shares.length / 2)] ?? 1), lowest },
   };
 }
 

@@ -47,11 +47,20 @@ export interface DelivererOptions {
   selfId?: () => string | null;
   /** Longest wait between two tries of a failing operation. */
   maxBackoffMs?: number;
+  /** The window of Discord's per-channel post limit (5 per 5 s); a test Discord may be quicker. */
+  postWindowMs?: number;
   /** Fault injection (tests): called after Discord accepted a post, before it is recorded; true stops here. */
   afterSend?: () => boolean;
 }
 
 const SEND_MESSAGES = 1n << 11n;
+/**
+ * Discord's documented limit on message posts in one channel. The deliverer keeps to it itself,
+ * so that a post is never held in discord.js's queue after its payload (with the deadline it
+ * shows) was made: the delay before a message is seen is then all known, and given back.
+ */
+const POSTS_PER_WINDOW = 5;
+const POST_WINDOW_MS = 5000;
 const MAX_BACKOFF_MS = 60_000;
 /** How long a DM to a user whose DMs are closed is not even tried again. */
 const DM_CLOSED_FOR_MS = 30 * 60_000;
@@ -73,6 +82,8 @@ export class Deliverer {
   private readonly idleWaiters: (() => void)[] = [];
   /** Calls counted by route kind (for the benchmark and tests). */
   readonly counts = new Map<string, number>();
+  /** Recent post times per channel (see POSTS_PER_WINDOW). */
+  private readonly recentPosts = new Map<string, number[]>();
 
   constructor(
     private readonly store: OutboxStore,
@@ -284,6 +295,7 @@ export class Deliverer {
       }
       json = slot.payload;
     }
+    await this.postSlotFree(channelId);
     const sendAt = this.now();
     const shift = meta.clock ? Math.max(0, sendAt - row.createdAt) : 0;
     if (shift >= 1000 && meta.clock) json = shiftTimestamps(json, meta.clock.deadline, shift);
@@ -305,6 +317,19 @@ export class Deliverer {
     // The turn's clock starts when players see it: its timer ends as late as the message says.
     if (meta.clock && shift >= 1000) this.opts.onVisible?.(row.gameId, meta.clock.seq, meta.clock.deadline + shift);
     if (slot?.pin) await this.pin(channelId, msg.id);
+  }
+
+  /** Waits until the channel may take another post within Discord's window. */
+  private async postSlotFree(channelId: string): Promise<void> {
+    const windowMs = this.opts.postWindowMs ?? POST_WINDOW_MS;
+    const times = (this.recentPosts.get(channelId) ?? []).filter((t) => this.now() - t < windowMs);
+    if (times.length >= POSTS_PER_WINDOW) {
+      const wait = windowMs - (this.now() - times[times.length - POSTS_PER_WINDOW]!) + 20;
+      if (wait > 0) await sleep(wait);
+    }
+    times.push(this.now());
+    this.recentPosts.set(channelId, times.slice(-POSTS_PER_WINDOW));
+    if (this.recentPosts.size > 10_000) this.recentPosts.delete(this.recentPosts.keys().next().value!);
   }
 
   private async pin(channelId: string, messageId: string): Promise<void> {

@@ -27,6 +27,8 @@ export interface BotConfig {
   requestsPerSecond?: number;
   /** Quiet time before a changed message is edited (tests shorten it). */
   deliveryDebounceMs?: number;
+  /** The window of Discord's per-channel post limit the deliverer keeps to (default 5 s; tests). */
+  deliveryPostWindowMs?: number;
   /** How soon a timed action that could not be saved is tried again (default 30 s). */
   storageRetryMs?: number;
   /** Longest wait between two tries of a failing delivery (tests shorten it). */
@@ -129,6 +131,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     threadOf: (gameId) => outbox.slot(gameId, 'thread')?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
+    ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
     afterSend: () => {
       if (config.crashAt?.includes('sent') && ++sends >= (config.crashAfterSends ?? 1)) crash();
       return crashed;

@@ -67,6 +67,7 @@ export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOption
     requestsPerSecond: o.requestsPerSecond ?? (o.limits === 'real' ? 50 : 500),
     deliveryDebounceMs: o.deliveryDebounceMs ?? 100,
     deliveryMaxBackoffMs: 2000,
+    deliveryPostWindowMs: o.limits === 'real' ? 5000 : o.limits === 'off' ? 1 : 500,
     storageRetryMs: 1000,
     ...(o.crashAt ? { crashAt: o.crashAt } : {}),
     ...(o.crashAfterSends ? { crashAfterSends: o.crashAfterSends } : {}),
