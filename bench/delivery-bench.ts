@@ -17,7 +17,7 @@ import { fixedDealer, makeWorld } from '../test/e2e/world';
 
 const FILES: Record<RulesetId, string> = {
   'chnu-2016': 'chnu-red-full-strength.json',
-  'classic-10': 'classic-red-wins-points.json',
+  'classic-10': 'classic-all-leave-ends-game.json',
   'kiev-12': 'kiev-draw-quiet-rounds.json',
 };
 

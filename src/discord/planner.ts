@@ -163,11 +163,12 @@ export class Planner {
     }
     if (points) this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
     // The pinned table is the round's register: it is brought up to date each morning and when the
-    // game ends (what happens in between — votes, fouls, rulings — is told in the stage messages).
+    // game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
     // Never for a night action (N-13).
+    // (While the best-player vote is open, its message shows the result and every role.)
     const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
-    const ended = state.result !== null && (prev.result === null || state.stage.kind === 'over');
-    if (morning || ended) this.table(ctx);
+    const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
+    if (morning || over) this.table(ctx);
     if (stageChanged) {
       this.permissions(ctx);
       this.threadLock(ctx);
@@ -183,8 +184,11 @@ export class Planner {
       this.outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
       return;
     }
+    // Only to those who have still to shoot tonight: they choose knowing it; the others have chosen.
+    const shots = s.stage.kind === 'night' ? s.stage.acts.shots : [];
     for (const p of s.players) {
       if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don')) continue;
+      if ((shots[p.seat - 1] ?? 0) !== 0) continue;
       const u = userOf(ctx, p.seat);
       if (u) this.outbox.add(ctx.game.id, dmDest(u), 'post', { content: t(userLocale(ctx, u), 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { seat: p.seat, what: 'gesture' } });
     }
