@@ -236,10 +236,6 @@ export class Store {
     this.db.update(games).set({ lobby: JSON.stringify(lobby), updatedAt: now }).where(eq(games.id, id)).run();
   }
 
-  setUi(id: number, ui: Record<string, unknown>, now: number): void {
-    this.db.update(games).set({ ui: JSON.stringify(ui), updatedAt: now }).where(eq(games.id, id)).run();
-  }
-
   setStatus(id: number, status: GameStatus, now: number): void {
     this.db.update(games).set({ status, updatedAt: now }).where(eq(games.id, id)).run();
   }

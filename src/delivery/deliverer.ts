@@ -406,7 +406,6 @@ export class Deliverer {
         case 'message': {
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
-          if (process.env.DELIVERY_DEBUG) console.error('edit', slot.key, slot.state, slot.version, slot.sentVersion, slot.payload.slice(0, 120));
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
           break;
         }

@@ -1,34 +1,14 @@
-// Per-game context for rendering: the game row, the state, who sits where, names and languages,
-// and the Discord ids the bot keeps (UI state, stored in games.ui so it survives a restart).
+// Per-game context for rendering: the game row, the state, who sits where, names and languages.
+// (The Discord ids of what the bot sends are in the outbox's slots, not here.)
 import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { toLocale, type Locale } from '../i18n';
 import type { GameCtx, SeatInfo } from './render/common';
 
-export interface LiveMessage {
-  channelId: string;
-  messageId: string;
-}
-
+/** What the bot keeps about a game outside the engine's state (games.ui): its public language. */
 export interface Ui {
   /** Public language of this game, fixed at creation. */
   locale?: Locale;
-  lobbyMessageId?: string;
-  tableMessageId?: string;
-  /** Interactive messages of the current stage (disabled when it closes) and that stage's seq. */
-  live?: LiveMessage[];
-  liveSeq?: number;
-  /** The stage seq whose messages have all been sent (for recovery after a restart). */
-  renderedSeq?: number;
-  threadId?: string;
-  threadLocked?: boolean;
-  /** Managed member overwrites: user id -> may write. */
-  perms?: Record<string, boolean>;
-  permWarned?: boolean;
-  /** Players whose DMs failed at the start (they use the channel buttons). */
-  noDm?: string[];
-  resultPosted?: boolean;
-  pointsPosted?: boolean;
 }
 
 export function uiOf(game: GameRow): Ui {
@@ -69,13 +49,6 @@ export class Contexts {
   /** The stored end of the game's current timer (later than the engine's if its message was seen late). */
   deadline(gameId: number): { stageSeq: number; dueAt: number } | null {
     return this.store.deadlineOf(gameId);
-  }
-
-  saveUi(game: GameRow, patch: Partial<Ui>): Ui {
-    const ui = { ...uiOf(game), ...patch };
-    game.ui = ui as Record<string, unknown>;
-    this.store.setUi(game.id, ui as Record<string, unknown>, this.service.now());
-    return ui;
   }
 }
 

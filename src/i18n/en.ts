@@ -52,7 +52,6 @@ export const en = {
   'table.title': 'Game #{id} · {ruleset} · {pace}',
   'table.candidates': 'Nominated today',
   'table.nomination': '{target} (by {by})',
-  'table.voted': 'Voted',
   'table.result': 'Result',
   'table.footer': 'Game #{id}',
   'table.reposted': 'The table is posted again.',
@@ -78,7 +77,6 @@ export const en = {
   'button.nominate': 'Nominate',
   'button.bestMove': 'Best move',
   'button.take': 'Take someone',
-  'button.voteFor': 'Seat {seat}',
   'button.allLeaveYes': 'Yes, all leave',
   'button.allLeaveNo': 'No, all stay',
   'button.askDon': 'Is #{seat} the Don?',
@@ -194,7 +192,6 @@ export const en = {
   // DMs
   'dm.frozen': '❄️ You were frozen last night: your action had no effect.',
   'dm.shotPicked': '{seat} aims at {target}.',
-  'start.noDm': 'I could not send the role card to {seats}: press “My role” in this channel.',
   'thread.name': 'Night talk #{id}',
   'thread.welcome': 'This thread is only for you:',
   'thread.night0': 'You may talk here on night 0; it closes when the day begins.',

@@ -53,7 +53,6 @@ export const ru: Catalog = {
   'table.title': 'Игра #{id} · {ruleset} · {pace}',
   'table.candidates': 'Выставлены сегодня',
   'table.nomination': '{target} (от {by})',
-  'table.voted': 'Проголосовали',
   'table.result': 'Результат',
   'table.footer': 'Игра #{id}',
   'table.reposted': 'Стол опубликован заново.',
@@ -79,7 +78,6 @@ export const ru: Catalog = {
   'button.nominate': 'Выставить',
   'button.bestMove': 'Лучший ход',
   'button.take': 'Забрать с собой',
-  'button.voteFor': 'Место {seat}',
   'button.allLeaveYes': 'Да, все уходят',
   'button.allLeaveNo': 'Нет, все остаются',
   'button.askDon': '#{seat} — Дон?',
@@ -210,7 +208,6 @@ export const ru: Catalog = {
   // DMs
   'dm.frozen': '❄️ Прошлой ночью вас заморозили: ваше действие не сработало.',
   'dm.shotPicked': '{seat} целится в {target}.',
-  'start.noDm': 'Не удалось отправить карту роли {seats}: нажмите «Моя роль» в этом канале.',
   'thread.name': 'ночной разговор #{id}',
   'thread.welcome': 'Эта ветка только для вас:',
   'thread.night0': 'Здесь можно говорить в нулевую ночь; ветка закроется, когда наступит день.',

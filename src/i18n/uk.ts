@@ -53,7 +53,6 @@ export const uk: Catalog = {
   'table.title': 'Гра #{id} · {ruleset} · {pace}',
   'table.candidates': 'Виставлені сьогодні',
   'table.nomination': '{target} (від {by})',
-  'table.voted': 'Проголосували',
   'table.result': 'Результат',
   'table.footer': 'Гра #{id}',
   'table.reposted': 'Стіл опубліковано знову.',
@@ -79,7 +78,6 @@ export const uk: Catalog = {
   'button.nominate': 'Виставити',
   'button.bestMove': 'Кращий хід',
   'button.take': 'Забрати з собою',
-  'button.voteFor': 'Місце {seat}',
   'button.allLeaveYes': 'Так, усі йдуть',
   'button.allLeaveNo': 'Ні, усі лишаються',
   'button.askDon': '#{seat} — Дон?',
@@ -210,7 +208,6 @@ export const uk: Catalog = {
   // DMs
   'dm.frozen': '❄️ Минулої ночі вас заморозили: ваша дія не спрацювала.',
   'dm.shotPicked': '{seat} цілиться в {target}.',
-  'start.noDm': 'Не вдалося надіслати картку ролі {seats}: натисніть «Моя роль» у цьому каналі.',
   'thread.name': 'нічна розмова #{id}',
   'thread.welcome': 'Ця гілка лише для вас:',
   'thread.night0': 'Тут можна говорити в нульову ніч; гілка закриється, коли настане день.',
