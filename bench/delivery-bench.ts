@@ -25,7 +25,7 @@ const FILES: Record<RulesetId, string> = {
  * The fewest calls a game needs (the delivery issue's bound): one DM per role card, per night
  * prompt and per check answer, one channel message per stage or turn, and the result.
  */
-function lowerBound(initial: GameState, log: { action: Action; at: number }[]): number {
+export function lowerBound(initial: GameState, log: { action: Action; at: number }[]): number {
   let s = initial;
   const players = s.players.length;
   let stages = 1; // night 0

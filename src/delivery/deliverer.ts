@@ -50,7 +50,7 @@ export interface DelivererOptions {
   /** The window of Discord's per-channel post limit (5 per 5 s); a test Discord may be quicker. */
   postWindowMs?: number;
   /** Fault injection (tests): called after Discord accepted a post, before it is recorded; true stops here. */
-  afterSend?: () => boolean;
+  afterSend?: (how: 'post' | 'followup') => boolean;
 }
 
 const SEND_MESSAGES = 1n << 11n;
@@ -284,6 +284,20 @@ export class Deliverer {
   }
 
   private async post(row: OutboxRow, meta: PostMeta, channelId: string): Promise<void> {
+    if (meta.via && (await this.sentVia(row, meta, channelId))) return;
+    await this.postSlotFree(channelId);
+    const out = this.prepare(row, meta);
+    if (!out) return;
+    const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
+    this.count('POST /channels/:id/messages');
+    this.count(`post ${meta.what ?? row.op}`);
+    const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
+    if (this.opts.afterSend?.('post') || this.stopped) return;
+    await this.record(row, meta, out, msg.id, msg.channel_id ?? channelId);
+  }
+
+  /** What a post sends now: its slot's newest version, with the deadline moved by the delay so far. */
+  private prepare(row: OutboxRow, meta: PostMeta): { body: Payload; json: string; slot: SlotRow | null; shift: number } | null {
     let slot: SlotRow | null = null;
     let json = row.payload;
     if (row.slot) {
@@ -291,32 +305,132 @@ export class Deliverer {
       if (!slot || slot.state === 'gone' || slot.messageId) {
         // Already posted (a repost raced a redelivery) or no longer wanted.
         this.store.done(row.id, slot?.messageId ?? null, this.now());
-        return;
+        return null;
       }
       json = slot.payload;
     }
-    await this.postSlotFree(channelId);
-    const sendAt = this.now();
-    const shift = meta.clock ? Math.max(0, sendAt - row.createdAt) : 0;
+    const shift = meta.clock ? Math.max(0, this.now() - row.createdAt) : 0;
     if (shift >= 1000 && meta.clock) json = shiftTimestamps(json, meta.clock.deadline, shift);
-    const body = { ...(JSON.parse(json) as Payload), nonce: nonceOf(row), enforce_nonce: true };
-    this.count('POST /channels/:id/messages');
-    this.count(`post ${meta.what ?? row.op}`);
-    const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
-    if (this.opts.afterSend?.() || this.stopped) return;
+    return { body: JSON.parse(json) as Payload, json, slot, shift };
+  }
+
+  /** Discord has the message: the row is done, its slot knows its id, the turn's clock is moved. */
+  private async record(row: OutboxRow, meta: PostMeta, out: { json: string; slot: SlotRow | null; shift: number }, messageId: string, channelId: string): Promise<void> {
+    const { slot, json, shift } = out;
     const seen = this.now();
     this.store.sqlite.transaction(() => {
-      this.store.done(row.id, msg.id, seen);
+      this.store.done(row.id, messageId, seen);
       if (slot) {
         // What was sent (with the moved deadline) is this version's payload from now on.
         if (json !== slot.payload) this.store.rewriteSlot(row.gameId, slot.key, slot.version, json);
-        this.store.sentSlot(row.gameId, slot.key, slot.version, msg.id, msg.channel_id ?? channelId);
+        this.store.sentSlot(row.gameId, slot.key, slot.version, messageId, channelId);
       }
       if (row.dest.startsWith('dm:')) this.store.dmOk(row.dest.slice(3), seen);
     })();
     // The turn's clock starts when players see it: its timer ends as late as the message says.
     if (meta.clock && shift >= 1000) this.opts.onVisible?.(row.gameId, meta.clock.seq, meta.clock.deadline + shift);
-    if (slot?.pin) await this.pin(channelId, msg.id);
+    if (slot?.pin) await this.pin(channelId, messageId);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Posts a click delivers for free
+
+  /**
+   * A click in `dest`'s channel was accepted: the posts now waiting there (the next stage's
+   * message, news) may go out as follow-ups of its interaction, which cost none of the bot's
+   * request budget. Returns the rows handed over, in order (none if the deliverer is already
+   * sending to that channel). The hand-over is written down first, so that after a crash the row
+   * is looked for in the channel before it is posted again: nothing is sent twice.
+   */
+  claim(dest: Dest, interactionId: string, max = 5): OutboxRow[] {
+    if (this.stopped || this.busyDest.has(dest)) return [];
+    const now = this.now();
+    const rows: OutboxRow[] = [];
+    for (const row of this.store.pendingOf(dest, max)) {
+      const meta = JSON.parse(row.meta) as PostMeta;
+      if (row.op !== 'post' || row.attempts > 0 || row.nextAt > now || meta.via) break;
+      rows.push(row);
+    }
+    if (rows.length === 0) return [];
+    this.busyDest.add(dest);
+    this.store.sqlite.transaction(() => {
+      rows.forEach((row, k) => this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }));
+    })();
+    return rows.map((row, k) => ({ ...row, meta: JSON.stringify({ ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }) }));
+  }
+
+  /** Sends claimed rows through `send` (the interaction's follow-up); what fails goes the usual way. */
+  async deliverVia(dest: Dest, rows: OutboxRow[], send: (body: Payload) => Promise<{ id: string; channelId: string }>): Promise<void> {
+    try {
+      for (let k = 0; k < rows.length; k++) {
+        const row = rows[k]!;
+        const meta = JSON.parse(row.meta) as PostMeta;
+        const out = this.prepare(row, meta);
+        if (!out) continue;
+        let msg: { id: string; channelId: string };
+        try {
+          this.count('followup');
+          this.count(`followup ${meta.what ?? row.op}`);
+          msg = await send(out.body);
+        } catch (e) {
+          // Discord answered (it refused): nothing was created. No answer: it may have been, so
+          // the row keeps its mark and is looked for before it is posted. Later rows were not sent.
+          const f = classify(e);
+          const answered = f === 'bad-request' || f === 'forbidden' || f === 'not-found';
+          this.opts.log.warn(`delivery: follow-up for ${row.dest} failed (${f}); posting it instead`);
+          this.unclaim(rows.slice(answered ? k : k + 1));
+          return;
+        }
+        if (this.opts.afterSend?.('followup') || this.stopped) return;
+        this.notePost(msg.channelId);
+        await this.record(row, meta, out, msg.id, msg.channelId);
+      }
+    } finally {
+      this.busyDest.delete(dest);
+      this.kick();
+    }
+  }
+
+  private unclaim(rows: OutboxRow[]): void {
+    if (rows.length === 0) return;
+    this.store.sqlite.transaction(() => {
+      for (const row of rows) {
+        const { via: _v, viaIndex: _i, ...meta } = JSON.parse(row.meta) as PostMeta;
+        this.store.setMeta(row.id, meta);
+      }
+    })();
+  }
+
+  /**
+   * A row handed to an interaction is still pending (a crash, or no answer): if the follow-up is in
+   * the channel, it is recorded, not posted again.
+   */
+  private async sentVia(row: OutboxRow, meta: PostMeta, channelId: string): Promise<boolean> {
+    let found: { id: string; channel_id: string } | undefined;
+    try {
+      this.count('GET /channels/:id/messages');
+      const recent = (await this.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: '100' }) })) as {
+        id: string;
+        channel_id: string;
+        interaction_metadata?: { id?: string } | null;
+        interaction?: { id?: string } | null;
+      }[];
+      const mine = recent
+        .filter((m) => (m.interaction_metadata?.id ?? m.interaction?.id) === meta.via)
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+      found = mine[meta.viaIndex ?? 0];
+    } catch (e) {
+      const f = classify(e);
+      if (isTransient(f)) throw e;
+      // Cannot read the channel: post (a duplicate is better than a lost message).
+    }
+    if (found) {
+      const slot = row.slot ? this.store.slot(row.gameId, row.slot) : null;
+      await this.record(row, meta, { json: slot?.payload ?? row.payload, slot: slot && !slot.messageId ? slot : null, shift: 0 }, found.id, found.channel_id ?? channelId);
+      return true;
+    }
+    this.unclaim([row]);
+    return false;
   }
 
   /** Waits until the channel may take another post within Discord's window. */
@@ -327,6 +441,13 @@ export class Deliverer {
       const wait = windowMs - (this.now() - times[times.length - POSTS_PER_WINDOW]!) + 20;
       if (wait > 0) await sleep(wait);
     }
+    this.recentPosts.set(channelId, times);
+    this.notePost(channelId);
+  }
+
+  /** A message was created in the channel (counts towards its window). */
+  private notePost(channelId: string): void {
+    const times = this.recentPosts.get(channelId) ?? [];
     times.push(this.now());
     this.recentPosts.set(channelId, times.slice(-POSTS_PER_WINDOW));
     if (this.recentPosts.size > 10_000) this.recentPosts.delete(this.recentPosts.keys().next().value!);

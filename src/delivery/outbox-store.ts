@@ -53,6 +53,12 @@ export interface PostMeta {
   seat?: number;
   /** What the message is, for logs and repair: `card`, `panel`, `check`, ... */
   what?: string;
+  /**
+   * Handed to a click's interaction (its id), to be sent as the `viaIndex`-th follow-up of it;
+   * if the row is still pending later, the channel is searched for that follow-up first.
+   */
+  via?: string;
+  viaIndex?: number;
 }
 
 const OUTBOX_COLS = `id, game_id AS gameId, dest, op, slot, payload, meta, key, status, attempts, next_at AS nextAt, error, message_id AS messageId, created_at AS createdAt`;
@@ -107,6 +113,7 @@ export class OutboxStore {
       dmClosed: p(`INSERT INTO dm_channels (user_id, closed_at, updated_at) VALUES (@userId, @now, @now)
                    ON CONFLICT(user_id) DO UPDATE SET closed_at = excluded.closed_at, updated_at = excluded.updated_at`),
       rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
+      pendingOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`),
     };
   }
 
@@ -193,6 +200,11 @@ export class OutboxStore {
 
   heads(now: number, limit: number): OutboxRow[] {
     return this.q.heads.all({ now, limit }) as OutboxRow[];
+  }
+
+  /** The first pending operations to one destination, in order. */
+  pendingOf(dest: Dest, limit: number): OutboxRow[] {
+    return this.q.pendingOf.all({ dest, limit }) as OutboxRow[];
   }
 
   nextDue(): number | null {

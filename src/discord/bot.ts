@@ -35,11 +35,12 @@ export interface BotConfig {
   deliveryMaxBackoffMs?: number;
   /**
    * Fault injection for tests: the bot "dies" right after a commit at one of these points (or
-   * `sent`: right after Discord accepted a post, before it is recorded) — nothing more is sent,
+   * `sent`: right after Discord accepted a post, before it is recorded; `followup`: the same for
+   * a post a click delivered as its interaction's follow-up) — nothing more is sent,
    * nothing more is written, exactly as if the process had been killed there.
    */
-  crashAt?: readonly (CommitPoint | 'sent')[];
-  /** With `sent`: after how many accepted posts (default 1). */
+  crashAt?: readonly (CommitPoint | 'sent' | 'followup')[];
+  /** With `sent` / `followup`: after how many accepted posts (default 1). */
   crashAfterSends?: number;
 }
 
@@ -132,8 +133,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
     ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
-    afterSend: () => {
+    afterSend: (how) => {
       if (config.crashAt?.includes('sent') && ++sends >= (config.crashAfterSends ?? 1)) crash();
+      if (config.crashAt?.includes('followup') && how === 'followup' && ++followups >= (config.crashAfterSends ?? 1)) crash();
       return crashed;
     },
   });
@@ -141,6 +143,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   /** Fault injection: everything stops at once, as a killed process would (see crashAt). */
   let crashed = false;
   let sends = 0;
+  let followups = 0;
   function crash(): void {
     if (crashed) return;
     crashed = true;

@@ -412,8 +412,13 @@ export class Interactions {
         await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
         const deal = this.dealer(game.lobby.members, game.ruleset);
         const r = await this.service.start(game.id, deal.seats, deal.roles);
-        if (r.ok) await this.editSlot(i, game.id, 'lobby');
-        else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
+        const flush = r.ok ? this.claimPosts(i) : null;
+        try {
+          if (r.ok) await this.editSlot(i, game.id, 'lobby');
+          else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
+        } finally {
+          await flush?.();
+        }
         return;
       }
     }
@@ -535,6 +540,41 @@ export class Interactions {
       }
       return this.refuse(i, refusalText(loc, r.code));
     }
+    const flush = this.claimPosts(i);
+    try {
+      await this.answerAct(i, loc, game, seat, id, action, r, slot);
+    } finally {
+      await flush();
+    }
+  }
+
+  /**
+   * The channel's posts waiting after this click's commit (the next turn's message, news) are
+   * handed to the click: they go out as its follow-ups, outside the bot's request budget. Call it
+   * right after the commit, before anything is awaited, and always call what it returns.
+   */
+  private claimPosts(i: Component): () => Promise<void> {
+    if (!i.inGuild() || !i.channelId) return async () => undefined;
+    const dest = `ch:${i.channelId}` as const;
+    const rows = this.deliverer.claim(dest, i.id);
+    if (rows.length === 0) return async () => undefined;
+    return () =>
+      this.deliverer.deliverVia(dest, rows, async (body) => {
+        const m = await i.followUp(toFollowUp(body));
+        return { id: m.id, channelId: m.channelId };
+      });
+  }
+
+  private async answerAct(
+    i: Component,
+    loc: Locale,
+    game: GameRow,
+    seat: Seat,
+    id: Extract<CustomId, { kind: 'act' }>,
+    action: Action,
+    r: Extract<Awaited<ReturnType<GameService['dispatch']>>, { ok: true }>,
+    slot: ReturnType<OutboxStore['slot']>,
+  ): Promise<void> {
     const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
     fresh.state = r.state;
     const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
@@ -620,6 +660,15 @@ function privateLoc(i: Component, ctx: GameCtx, loc: Locale): Locale {
 }
 
 /** A renderer payload as discord.js reply options. */
+/** A REST message payload as a follow-up: its mentions ping as the payload allows. */
+export function toFollowUp(p: Payload): ReturnType<typeof toReply> | (Omit<ReturnType<typeof toReply>, 'allowedMentions'> & { allowedMentions: { parse: ('users' | 'roles' | 'everyone')[]; users?: string[]; roles?: string[] } }) {
+  const am = (p as { allowed_mentions?: { parse?: ('users' | 'roles' | 'everyone')[]; users?: string[]; roles?: string[] } }).allowed_mentions;
+  return {
+    ...toReply(p),
+    allowedMentions: { parse: am?.parse ?? [], ...(am?.users ? { users: am.users } : {}), ...(am?.roles ? { roles: am.roles } : {}) },
+  };
+}
+
 export function toReply(p: Payload): { content?: string; embeds?: Payload['embeds']; components?: Payload['components']; allowedMentions: { parse: [] } } {
   return {
     ...(p.content !== undefined ? { content: p.content } : { content: '' }),

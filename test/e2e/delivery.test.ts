@@ -84,11 +84,14 @@ describe('delivery survives a crash at every commit point (the outbox, with nonc
     return reference;
   }
 
-  for (const point of ['deal', 'night', 'vote', 'game-end', 'post-game', 'sent'] as const) {
-    it(`killed right after the ${point === 'sent' ? 'first posts reached Discord (not yet recorded)' : `${point} commit`}: after the restart every message arrives, exactly once`, async () => {
+  const what = { sent: 'the first posts reached Discord (not yet recorded)', followup: "a turn's message a click sent as its follow-up reached Discord (not yet recorded)" } as Record<string, string>;
+  for (const point of ['deal', 'night', 'vote', 'game-end', 'post-game', 'sent', 'followup'] as const) {
+    it(`killed right after ${what[point] ?? `the ${point} commit`}: after the restart every message arrives, exactly once`, async () => {
       const ref = await referenceRun();
       // `sent`: the 14th post (in the middle of the deal's role cards) reached Discord, then death.
-      const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles), crashAt: [point], crashAfterSends: 14 });
+      // `followup`: the 5th message a click delivered (a day's turn) reached Discord, then death:
+      // the restarted bot finds it in the channel instead of posting it again.
+      const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles), crashAt: [point], crashAfterSends: point === 'followup' ? 5 : 14 });
       let restarts = 0;
       const d = await play(w, sc, async () => {
         if (!w.bot.crashed) return;
@@ -99,6 +102,7 @@ describe('delivery survives a crash at every commit point (the outbox, with nonc
         await w.bot.idle();
       });
       expect(restarts).toBe(1);
+      if (point === 'followup') expect(w.bot.deliverer.counts.get('GET /channels/:id/messages')).toBeGreaterThan(0);
       const state = w.bot.store.getState(d.gameId)!;
       expect(compareExpect(resultOf(state, []) as never, { ...raw.expect, refused: undefined } as never).filter((x) => !x.startsWith('refused'))).toEqual([]);
       // Exactly what an uninterrupted game showed: nothing lost, nothing twice.
