@@ -29,6 +29,8 @@ export const envSchema = z.object({
   LOG_LEVEL: optional(z.enum(['error', 'warn', 'info', 'debug'])).transform((v) => v ?? 'info'),
   /** SQLite durability: `full` fsyncs every transaction; the default survives a process crash. */
   DATABASE_SYNC: optional(z.enum(['full', 'normal'])),
+  /** Where to write the process's health figures (event-loop delay, memory, CPU) every few seconds. */
+  METRICS_FILE: optional(z.string()),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -3,6 +3,7 @@
 import { ConfigError, loadDotEnv, parseConfig } from './config';
 import { StartupError } from './db/client';
 import { consoleLogger, startBot, type RunningBot } from './discord/bot';
+import { startMetrics } from './metrics';
 
 function die(message: string): never {
   process.stderr.write(`mafia-bot: ${message}\n`);
@@ -13,6 +14,7 @@ loadDotEnv();
 let bot: RunningBot | null = null;
 try {
   const config = parseConfig();
+  const metrics = config.METRICS_FILE ? startMetrics(config.METRICS_FILE) : null;
   bot = await startBot({
     token: config.DISCORD_TOKEN,
     databasePath: config.DATABASE_PATH,
@@ -21,6 +23,7 @@ try {
     logger: consoleLogger(config.LOG_LEVEL),
     ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
   });
+  metrics?.ready();
 } catch (e) {
   if (e instanceof ConfigError || e instanceof StartupError) die(e.message);
   const err = e as { code?: string; message?: string };

@@ -33,6 +33,11 @@ export interface DelivererOptions {
   log: DeliveryLogger;
   /** Parallel calls in flight (discord.js paces them further by Discord's buckets). */
   concurrency?: number;
+  /**
+   * Calls per second the deliverer makes at most (Discord's global budget, less a margin):
+   * game output is paced here, most urgent first (new posts before edits of old messages).
+   */
+  requestsPerSecond?: number;
   /** Quiet time before a changed slot is edited. */
   debounceMs?: number;
   /** A stage message became visible: its timer should end at `dueAt`. */
@@ -149,7 +154,9 @@ export class Deliverer {
       this.track(this.sendRow(row).finally(() => this.busyDest.delete(row.dest)));
     }
     for (const slot of this.store.dirty(now - this.debounceMs, room * 4)) {
-      if (launched >= room) break;
+      // Edits (tables, closed stages, a repair after a restart) never take every lane: a new post
+      // always finds one free.
+      if (launched >= room || this.busySlot.size >= Math.ceil(this.concurrency / 2)) break;
       const k = `${slot.gameId}/${slot.key}`;
       if (this.busySlot.has(k)) continue;
       this.busySlot.add(k);
@@ -198,6 +205,33 @@ export class Deliverer {
     this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
   }
 
+  private tokens = 0;
+  private refilledAt = 0;
+  private urgentWaiting = 0;
+
+  /**
+   * Waits for a share of the request budget (a token bucket of `requestsPerSecond`, one second of
+   * burst). Urgent calls (posts: a turn, a role card) go before the rest (edits, repairs).
+   */
+  private async spend(urgent: boolean): Promise<void> {
+    const rate = this.opts.requestsPerSecond ?? 45;
+    if (urgent) this.urgentWaiting++;
+    try {
+      for (;;) {
+        const now = this.now();
+        this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) * rate) / 1000);
+        this.refilledAt = now;
+        if (this.tokens >= 1 && (urgent || this.urgentWaiting === 0)) {
+          this.tokens -= 1;
+          return;
+        }
+        await sleep(Math.max(5, Math.ceil(((1 - Math.min(1, this.tokens)) * 1000) / rate)) + (urgent ? 0 : 5));
+      }
+    } finally {
+      if (urgent) this.urgentWaiting--;
+    }
+  }
+
   // -------------------------------------------------------------------------------------------
   // Destinations
 
@@ -213,6 +247,7 @@ export class Deliverer {
     if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS) return { ok: false, failure: 'dm-closed' };
     if (known?.channelId) return { ok: true, id: known.channelId };
     try {
+      await this.spend(true);
       this.count('POST /users/@me/channels');
       const ch = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
       this.store.dmChannel(userId, ch.id, this.now());
@@ -232,6 +267,7 @@ export class Deliverer {
     const ch = await this.channelOf(`dm:${userId}`);
     if (!ch.ok) return false;
     try {
+      await this.spend(true);
       this.count('POST /channels/:id/messages');
       await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
       this.store.dmOk(userId, this.now());
@@ -286,6 +322,8 @@ export class Deliverer {
   private async post(row: OutboxRow, meta: PostMeta, channelId: string): Promise<void> {
     if (meta.via && (await this.sentVia(row, meta, channelId))) return;
     await this.postSlotFree(channelId);
+    // The budget first, then the payload: the deadline it shows counts every wait so far.
+    await this.spend(true);
     const out = this.prepare(row, meta);
     if (!out) return;
     const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
@@ -408,6 +446,7 @@ export class Deliverer {
   private async sentVia(row: OutboxRow, meta: PostMeta, channelId: string): Promise<boolean> {
     let found: { id: string; channel_id: string } | undefined;
     try {
+      await this.spend(false);
       this.count('GET /channels/:id/messages');
       const recent = (await this.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: '100' }) })) as {
         id: string;
@@ -455,6 +494,7 @@ export class Deliverer {
 
   private async pin(channelId: string, messageId: string): Promise<void> {
     try {
+      await this.spend(false);
       this.count('PUT /channels/:id/pins/:mid');
       await this.rest.put(Routes.channelPin(channelId, messageId));
     } catch (e) {
@@ -466,6 +506,7 @@ export class Deliverer {
   private async remove(row: OutboxRow, channelId: string): Promise<void> {
     const { messageId } = JSON.parse(row.payload) as { messageId: string };
     try {
+      await this.spend(false);
       this.count('DELETE /channels/:id/messages/:mid');
       await this.rest.delete(Routes.channelMessage(channelId, messageId));
     } catch (e) {
@@ -479,6 +520,7 @@ export class Deliverer {
     const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome: Payload };
     let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId) ?? null;
     if (!threadId) {
+      await this.spend(true);
       this.count('POST /channels/:id/threads');
       const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
       threadId = th.id;
@@ -488,10 +530,12 @@ export class Deliverer {
       })();
     }
     for (let i = meta.step ?? 0; i < p.members.length; i++) {
+      await this.spend(false);
       this.count('PUT /channels/:id/thread-members/:uid');
       await this.rest.put(Routes.threadMembers(threadId, p.members[i]!));
       this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
     }
+    await this.spend(true);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), { body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true } })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
@@ -525,6 +569,7 @@ export class Deliverer {
     try {
       switch (slot.kind) {
         case 'message': {
+          await this.spend(false);
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
@@ -535,6 +580,7 @@ export class Deliverer {
           break;
         case 'thread': {
           const { locked } = JSON.parse(slot.payload) as { locked: boolean };
+          await this.spend(false);
           this.count('PATCH /channels/:id');
           await this.rest.patch(Routes.channel(slot.messageId!), { body: { locked, archived: locked } });
           break;
@@ -583,6 +629,7 @@ export class Deliverer {
       return n && n.allow === o.allow && n.deny === o.deny;
     });
     if (same) return;
+    await this.spend(true);
     this.count('PATCH /channels/:id');
     await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: [...next.values()] } });
   }
@@ -590,12 +637,14 @@ export class Deliverer {
   /** Without the channel in the cache: one overwrite per member. */
   private async memberOverwrite(channelId: string, userId: string, mode: 'allow' | 'deny' | null): Promise<void> {
     if (mode === null) {
+      await this.spend(true);
       this.count('DELETE /channels/:id/permissions/:oid');
       await this.rest.delete(Routes.channelPermission(channelId, userId)).catch((e: unknown) => {
         if (classify(e) !== 'not-found') throw e;
       });
       return;
     }
+    await this.spend(true);
     this.count('PUT /channels/:id/permissions/:oid');
     const bits = SEND_MESSAGES.toString();
     await this.rest.put(Routes.channelPermission(channelId, userId), { body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' } });

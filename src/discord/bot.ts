@@ -83,8 +83,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
     rest: {
       ...(config.apiBase ? { api: config.apiBase } : {}),
-      // Interaction replies are not limited; other calls share Discord's global 50/s.
-      globalRequestsPerSecond: config.requestsPerSecond ?? 50,
+      // discord.js counts every request against this, interaction responses too, which Discord
+      // does not: so it is set high here, and the deliverer (all other calls go through it) keeps
+      // to Discord's global budget itself. A click's answer never waits behind the game output.
+      globalRequestsPerSecond: (config.requestsPerSecond ?? 50) * 10,
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });
@@ -121,6 +123,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   deliverer = new Deliverer(outbox, client.rest, {
     now,
     log,
+    // Discord's global budget, less a margin for the few calls made elsewhere (commands, notices).
+    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9)),
     ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),

@@ -53,6 +53,16 @@ function typed(v: unknown, type: FieldType): boolean {
   }
 }
 
+/** The shapes as flat lists, compiled once: the check below allocates nothing. */
+interface Compiled {
+  readonly required: readonly (readonly [string, FieldType])[];
+  readonly optional: readonly (readonly [string, FieldType])[];
+}
+const COMPILED: ReadonlyMap<string, Compiled> = new Map(
+  Object.entries(SHAPES).map(([kind, shape]) => [kind, { required: Object.entries(shape.required), optional: Object.entries(shape.optional) }]),
+);
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * Why this value is not a well-formed action, as a stable refusal code, or null when it is one:
  * `action/not-an-object`, `action/unknown-kind`, `action/missing-field`, `action/bad-field`,
@@ -62,19 +72,21 @@ export function actionShapeProblem(a: unknown): string | null {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'action/not-an-object';
   const o = a as Record<string, unknown>;
   const kind = o.kind;
-  const shape = typeof kind === 'string' && Object.prototype.hasOwnProperty.call(SHAPES, kind) ? SHAPES[kind] : undefined;
+  const shape = typeof kind === 'string' ? COMPILED.get(kind) : undefined;
   if (!shape) return 'action/unknown-kind';
   let known = 1; // kind
-  for (const name in shape.required) {
+  for (const [name, type] of shape.required) {
     if (!(name in o) || o[name] === undefined) return 'action/missing-field';
-    if (!typed(o[name], shape.required[name]!)) return 'action/bad-field';
+    if (!typed(o[name], type)) return 'action/bad-field';
     known++;
   }
-  for (const name in shape.optional) {
+  for (const [name, type] of shape.optional) {
     if (!(name in o)) continue;
     known++;
-    if (o[name] !== undefined && !typed(o[name], shape.optional[name]!)) return 'action/bad-field';
+    if (o[name] !== undefined && !typed(o[name], type)) return 'action/bad-field';
   }
-  if (Object.keys(o).length !== known) return 'action/extra-field';
+  let keys = 0;
+  for (const k in o) if (hasOwn.call(o, k)) keys++;
+  if (keys !== known) return 'action/extra-field';
   return null;
 }

@@ -1,0 +1,542 @@
+// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b]`: the real bot, started
+// as `npm start` starts it (a child process), against the project's fake Discord with Discord's
+// rate limits on, and N concurrent games of simulated players who read what the bot shows and click
+// with human think times. One game alone first, then N together, in the same run, so the loaded
+// figures can be read against the unloaded ones. Prints JSON.
+//
+// With --restart the bot is SIGKILLed in the middle of the N-game phase and started again: the
+// figure is how long after the new gateway session every game accepted its next action.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createGame } from '../src/engine/apply';
+import type { RulesetId } from '../src/engine/types';
+import { openDatabase } from '../src/db/client';
+import { Store } from '../src/db/store';
+import { t } from '../src/i18n';
+import { allComponents, FakeDiscord, type FakeUserInfo, type InteractionResult, type StoredMessage } from '../test/support/fake-discord';
+import { lowerBound } from './delivery-bench';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = createRequire(import.meta.url).resolve('tsx');
+
+interface Args {
+  games: number;
+  restart: boolean;
+  ruleset: RulesetId;
+  think: [number, number];
+  /** Give up on a phase after this long. */
+  maxSeconds: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900 };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = argv[i + 1];
+    if (k === '--games' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 2000) (a.games = Number(v)), i++;
+    else if (k === '--restart') a.restart = true;
+    else if (k === '--ruleset' && (v === 'chnu-2016' || v === 'classic-10' || v === 'kiev-12')) (a.ruleset = v), i++;
+    else if (k === '--think' && v && /^\d+-\d+$/.test(v)) {
+      const [lo, hi] = v.split('-').map(Number) as [number, number];
+      a.think = [Math.min(lo, hi), Math.max(lo, hi)];
+      i++;
+    } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) (a.maxSeconds = Number(v)), i++;
+    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S)`);
+  }
+  return a;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const STALE = t('en', 'refusal.stage/stale');
+const PLAYERS: Record<RulesetId, number> = { 'chnu-2016': 10, 'classic-10': 10, 'kiev-12': 12 };
+
+function pct(xs: number[], p: number): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
+}
+
+/** The bot as `npm start` runs it, in its own process. */
+class BotProcess {
+  child: ChildProcess | null = null;
+  readonly lines: string[] = [];
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly cwd: string,
+  ) {}
+  start(): void {
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/index.ts')], {
+      cwd: this.cwd,
+      env: { PATH: process.env.PATH ?? '', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (b: Buffer) => {
+      for (const l of b.toString().split('\n')) if (l.trim()) this.lines.push(l);
+      if (this.lines.length > 2000) this.lines.splice(0, 1000);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.child = child;
+  }
+  kill(signal: NodeJS.Signals): Promise<void> {
+    const c = this.child;
+    if (!c || c.exitCode !== null) return Promise.resolve();
+    return new Promise((r) => {
+      c.once('exit', () => r());
+      c.kill(signal);
+    });
+  }
+}
+
+interface PhaseStats {
+  ackMs: number[];
+  nextTurnMs: number[];
+  createToDealtMs: number[];
+  stale: number;
+  otherRefusals: number;
+  failedClicks: number;
+  clicks: number;
+}
+
+/** One game's simulated players: they see what their users see and act on it. */
+class GameAgent {
+  gameId = 0;
+  readonly seatOf = new Map<string, number>();
+  readonly dead = new Set<string>();
+  private readonly busy = new Set<string>();
+  private readonly done = new Set<string>();
+  private scanQueued = false;
+  private turnWait: { seq: number; t0: number } | null = null;
+  createdAt = 0;
+  dealtAt = 0;
+  over = false;
+  /** After a restart: when this game first accepted an action again. */
+  resumedAt = 0;
+  restartedAt = 0;
+  lastOkAt = 0;
+  private bestSeenAt = 0;
+
+  constructor(
+    private readonly fake: FakeDiscord,
+    readonly channelId: string,
+    readonly host: FakeUserInfo,
+    readonly users: FakeUserInfo[],
+    private readonly args: Args,
+    private readonly stats: PhaseStats,
+  ) {}
+
+  private think(): Promise<void> {
+    const [lo, hi] = this.args.think;
+    return sleep(lo + Math.random() * (hi - lo));
+  }
+
+  private async call(f: () => Promise<InteractionResult>): Promise<InteractionResult | null> {
+    this.stats.clicks++;
+    try {
+      const r = await f();
+      await r.settled({ timeout: 20_000 }).catch(() => undefined);
+      this.stats.ackMs.push(r.respondedInMs);
+      const text = (r.content ?? r.message?.content ?? '').trim();
+      const refused = r.ephemeral && text.startsWith('⛔') ? true : r.ephemeral && !text.startsWith('✅') && (r.type === 4 || r.type === 5) && !/Game #/.test(text);
+      if (refused || text.includes(STALE)) {
+        if (text.includes(STALE)) this.stats.stale++;
+        else this.stats.otherRefusals++;
+      } else this.accepted();
+      return r;
+    } catch {
+      this.stats.failedClicks++;
+      return null;
+    }
+  }
+
+  private accepted(): void {
+    const now = Date.now();
+    this.lastOkAt = now;
+    if (this.restartedAt && !this.resumedAt) this.resumedAt = now;
+  }
+
+  async create(): Promise<void> {
+    this.createdAt = Date.now();
+    const r = await this.call(() => this.fake.slash(this.host.id, this.channelId, 'mafia', { sub: 'create', options: { ruleset: this.args.ruleset, pace: 'live' } }));
+    const m = /Game #(\d+)/.exec(r?.content ?? '');
+    if (!m) throw new Error(`create failed: ${r?.content ?? 'no answer'}`);
+    this.gameId = Number(m[1]);
+    const lobby = () => this.fake.publicMessages(this.channelId).find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`));
+    // The players were waiting for the lobby: each joins after his own think time.
+    await Promise.all(
+      this.users.map(async (u) => {
+        await this.think();
+        const l = lobby();
+        if (l) await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));
+      }),
+    );
+    // The host starts once the lobby shows Start enabled.
+    for (let tries = 0; tries < 100 && !this.dealtAt; tries++) {
+      await this.think();
+      const l = lobby();
+      const start = l && allComponents(l).find((c) => c.custom_id === `v1:l:${this.gameId}:start` && !c.disabled);
+      if (l && start) {
+        await this.call(() => this.fake.click(this.host.id, l, start.custom_id!));
+        break;
+      }
+    }
+  }
+
+  /** Something changed where this game's players look: look again soon. */
+  poke(m?: StoredMessage, created = false): void {
+    if (m && created && this.turnWait && m.channel_id === this.channelId) {
+      // The next stage's message: a new message with its deadline or its controls.
+      const seq = this.seqOf(m);
+      if ((seq !== null && seq > this.turnWait.seq) || (seq === null && /<t:\d+:R>/.test(m.content))) {
+        this.stats.nextTurnMs.push(Date.now() - this.turnWait.t0);
+        this.turnWait = null;
+      }
+    }
+    if (this.scanQueued || this.over) return;
+    this.scanQueued = true;
+    setTimeout(() => {
+      this.scanQueued = false;
+      this.scan();
+    }, 20);
+  }
+
+  private seqOf(m: StoredMessage): number | null {
+    for (const c of allComponents(m)) {
+      const p = c.custom_id?.split(':');
+      if (p && p[0] === 'v1' && p[1] === 'a' && p[2] === String(this.gameId)) return Number(p[3]);
+    }
+    return null;
+  }
+
+  learnCards(): void {
+    if (this.dealtAt) return;
+    let n = 0;
+    for (const u of this.users) {
+      const card = this.fake.dms(u.id).find((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? '') && m.embeds[0]?.footer?.text?.includes(`#${this.gameId}`) !== false);
+      const s = / — seat (\d+)$/.exec(card?.embeds[0]?.title ?? '');
+      if (s) {
+        this.seatOf.set(u.id, Number(s[1]));
+        n++;
+      }
+    }
+    if (n === this.users.length) {
+      this.dealtAt = Date.now();
+      this.stats.createToDealtMs.push(this.dealtAt - this.createdAt);
+    }
+  }
+
+  private latestPublic(): StoredMessage | null {
+    const msgs = this.fake.publicMessages(this.channelId);
+    for (let i = msgs.length - 1; i >= Math.max(0, msgs.length - 6); i--) {
+      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`))) return msgs[i]!;
+    }
+    return null;
+  }
+
+  private latestDm(userId: string): StoredMessage | null {
+    const msgs = this.fake.dms(userId);
+    for (let i = msgs.length - 1; i >= Math.max(0, msgs.length - 4); i--) {
+      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`))) return msgs[i]!;
+    }
+    return null;
+  }
+
+  private act(userId: string, key: string, work: () => Promise<void>): void {
+    if (this.busy.has(userId) || this.done.has(key)) return;
+    this.busy.add(userId);
+    void (async () => {
+      await this.think();
+      try {
+        await work();
+        this.done.add(key);
+      } finally {
+        this.busy.delete(userId);
+        this.poke();
+      }
+    })();
+  }
+
+  private scan(): void {
+    if (!this.dealtAt) return this.learnCards();
+    const pub = this.latestPublic();
+    const speaker = pub ? this.speakerOf(pub) : null;
+    for (const u of this.users) {
+      const dm = this.latestDm(u.id);
+      if (dm) this.actInDm(u.id, dm);
+      if (!pub) continue;
+      const comps = allComponents(pub).filter((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`));
+      const seq = this.seqOf(pub)!;
+      const verb = (c: { custom_id?: string }) => c.custom_id!.split(':')[4];
+      const votes = comps.filter((c) => verb(c) === 'vote' || verb(c) === 'voteAll');
+      const best = comps.find((c) => verb(c) === 'best' && c.options);
+      // Everyone who played votes for the best player; the rest only while at the table.
+      if (this.dead.has(u.id) && !best) continue;
+      if (votes.length > 0) {
+        const pick = votes[Math.floor(Math.random() * votes.length)]!;
+        this.act(u.id, `${u.id}|${seq}|vote`, async () => {
+          const r = await this.call(() => this.fake.click(u.id, this.fake.message(pub.id)!, pick.custom_id!));
+          if (/left the table|lost your vote/.test(r?.content ?? '')) this.dead.add(u.id);
+        });
+        continue;
+      }
+      if (best) {
+        const values = [best.options![Math.floor(Math.random() * best.options!.length)]!.value];
+        this.act(u.id, `${u.id}|${seq}|best`, async () => void (await this.call(() => this.fake.select(u.id, this.fake.message(pub.id)!, best.custom_id!, values))));
+        continue;
+      }
+      if (speaker !== u.id) continue;
+      const nominate = comps.find((c) => verb(c) === 'nominate' && c.options);
+      const menu = comps.find((c) => verb(c) === 'menu');
+      const pass = comps.find((c) => verb(c) === 'pass');
+      this.act(u.id, `${u.id}|${seq}|turn`, async () => {
+        const msg = () => this.fake.message(pub.id)!;
+        if (nominate && Math.random() < 0.5) {
+          const o = nominate.options!.filter((x) => x.value !== String(this.seatOf.get(u.id)));
+          if (o.length) await this.call(() => this.fake.select(u.id, msg(), nominate.custom_id!, [o[Math.floor(Math.random() * o.length)]!.value]));
+          await this.think();
+        }
+        if (menu && menu.custom_id!.split(':')[5] !== 'nominate') await this.useMenu(u.id, msg(), menu.custom_id!);
+        if (pass) {
+          this.turnWait = { seq, t0: Date.now() };
+          await this.call(() => this.fake.click(u.id, msg(), pass.custom_id!));
+        }
+      });
+    }
+    // The host closes the best-player vote once the players have had their say.
+    if (pub && allComponents(pub).some((c) => !c.disabled && c.custom_id?.split(':')[4] === 'best')) {
+      this.bestSeenAt ||= Date.now();
+      if (Date.now() - this.bestSeenAt > 8000) this.act(this.host.id, `host|${pub.id}`, async () => void (await this.call(() => this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }))));
+    }
+    // The host closes a game that waits for him (a best player to name, the points to post).
+    if (pub === null) {
+      const last = this.fake.publicMessages(this.channelId).at(-1);
+      if (last && /\/host skip/.test(last.content)) {
+        this.act(this.host.id, `host|${last.id}`, async () => void (await this.call(() => this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }))));
+      }
+    }
+  }
+
+  /** The stage's own paragraph names whose turn it is. */
+  private speakerOf(m: StoredMessage): string | null {
+    const part = m.content.split('\n\n').find((p) => /<t:\d+:R>/.test(p)) ?? '';
+    return /<@(\d+)>/.exec(part)?.[1] ?? null;
+  }
+
+  private async useMenu(userId: string, message: StoredMessage, customId: string): Promise<void> {
+    const r = await this.call(() => this.fake.click(userId, message, customId));
+    const menu = r?.message;
+    const c = menu ? allComponents(menu).find((x) => x.custom_id && x.options && !x.disabled) : undefined;
+    if (!menu || !c) return;
+    const n = Math.max(c.min_values ?? 1, Math.min(c.max_values ?? 1, 3));
+    const values = [...c.options!].sort(() => Math.random() - 0.5).slice(0, n).map((o) => o.value);
+    await this.think();
+    await this.call(() => this.fake.select(userId, menu, c.custom_id!, values));
+  }
+
+  private actInDm(userId: string, dm: StoredMessage): void {
+    const comps = allComponents(dm).filter((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`));
+    const seq = this.seqOf(dm)!;
+    // Shots agree (the lowest seat offered), so nights kill and games end; checks are random.
+    const select = comps.find((c) => c.options && c.options.length > 0 && c.custom_id!.split(':')[4] !== 'checkNote');
+    const button = comps.find((c) => !c.options && !['skip'].includes(c.custom_id!.split(':')[4]!));
+    this.act(userId, `${userId}|${seq}|${dm.id}|${select?.custom_id ?? button?.custom_id ?? ''}`, async () => {
+      const msg = this.fake.message(dm.id)!;
+      if (select) {
+        const verb = select.custom_id!.split(':')[4];
+        const opts = select.options!;
+        const n = Math.max(select.min_values ?? 1, Math.min(select.max_values ?? 1, 3));
+        const values = verb === 'shoot' ? [opts[0]!.value] : [...opts].sort(() => Math.random() - 0.5).slice(0, n).map((o) => o.value);
+        await this.call(() => this.fake.select(userId, msg, select.custom_id!, values));
+      } else if (button) await this.call(() => this.fake.click(userId, msg, button.custom_id!));
+    });
+  }
+}
+
+interface PhaseResult {
+  games: number;
+  finished: number;
+  seconds: number;
+  ackMs: { p50: number | null; p95: number | null; p99: number | null };
+  clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number };
+  createToDealtMs: { p50: number | null; p95: number | null };
+  clicks: number;
+  staleRefusals: number;
+  otherRefusals: number;
+  failedClicks: number;
+  globalCallsPerGame: number;
+  lowerBoundPerGame: number;
+  ratio: number;
+  globalByRoutePerGame: Record<string, number>;
+  rateLimited429: number;
+  eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
+  startupEventLoopDelayMs: { p50: number; p99: number; max: number } | null;
+  beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; rssMb: number };
+  rssMbPerGame: number | null;
+  cpuSecondsPerGame: number | null;
+  restart?: { killedAt: string; runningGames: number; readyAfterMs: number | null; allAcceptedAfterReadyMs: { p50: number | null; max: number | null; games: number } };
+}
+
+async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'mafia-load-'));
+  const dbPath = join(dir, 'mafia.sqlite');
+  const metricsFile = join(dir, 'metrics.json');
+  const fake = await FakeDiscord.start({ interactionTimeout: 20_000, interactionDeadlineMs: 3_000, rateLimits: true });
+  const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
+  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], createToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const agents: GameAgent[] = [];
+  for (let g = 0; g < n; g++) {
+    const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
+    const host = fake.addUser({ username: `host${g + 1}`, guilds: [guild.id], locale: 'en-US' });
+    const users = Array.from({ length: PLAYERS[args.ruleset] }, (_, i) => fake.addUser({ username: `g${g + 1}p${i + 1}`, guilds: [guild.id], locale: 'en-US' }));
+    agents.push(new GameAgent(fake, channel.id, host, users, args, stats));
+  }
+  const byChannel = new Map(agents.map((a) => [a.channelId, a]));
+  // Each player's DM channel with the bot (the same one the bot opens).
+  const dmOwner = new Map<string, GameAgent>();
+  for (const a of agents) for (const u of a.users) dmOwner.set(fake.dmChannelId(u.id), a);
+  const onMsg = (created: boolean) => (m: StoredMessage) => (byChannel.get(m.channel_id) ?? dmOwner.get(m.channel_id))?.poke(m, created);
+  fake.onMessage('create', onMsg(true));
+  fake.onMessage('update', onMsg(false));
+
+  const bot = new BotProcess({ DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: dbPath, METRICS_FILE: metricsFile, LOG_LEVEL: 'warn' }, dir);
+  bot.start();
+  await waitFor(() => fake.stats.connected > 0, 60_000, 'the bot never connected');
+  fake.resetStats();
+  const t0 = Date.now();
+  // Lobbies open over the first seconds, as an evening's games would.
+  await Promise.all(agents.map(async (a, k) => {
+    await sleep((k * 5000) / Math.max(1, n));
+    await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
+  }));
+  const store = () => new Store(openDatabase(dbPath, { readonly: true }).db);
+  const reader = store();
+  const running = () => (reader.db as unknown as { $client: { prepare(s: string): { all(): { id: number; status: string }[] } } }).$client
+    .prepare(`SELECT id, status FROM games`)
+    .all();
+  let restartInfo: PhaseResult['restart'];
+  let metricsBefore: ReturnType<typeof readMetrics> = null;
+  let restarted = !restart;
+  const deadline = t0 + args.maxSeconds * 1000;
+  while (Date.now() < deadline) {
+    const rows = running();
+    const status = new Map(rows.map((r) => [r.id, r.status]));
+    for (const a of agents) if (a.gameId && ['over', 'archived', 'cancelled', 'expired'].includes(status.get(a.gameId) ?? '')) a.over = true;
+    if (agents.every((a) => a.over)) break;
+    // The kill: once every game is well into its first day.
+    if (!restarted && agents.every((a) => a.dealtAt && Date.now() - a.dealtAt > 20_000)) {
+      restarted = true;
+      const live = agents.filter((a) => !a.over);
+      process.kill(bot.child!.pid!, 'SIGUSR2');
+      await sleep(300);
+      metricsBefore = readMetrics(metricsFile);
+      await bot.kill('SIGKILL');
+      const killedAt = Date.now();
+      for (const a of live) a.restartedAt = killedAt;
+      const sessionsBefore = fake.stats.identifies;
+      bot.start();
+      await waitFor(() => fake.stats.identifies > sessionsBefore, 120_000, 'the restarted bot never identified');
+      const readyAt = Date.now();
+      await waitFor(() => live.every((a) => a.resumedAt || a.over), 300_000, 'not every game resumed').catch(() => undefined);
+      const after = live.filter((a) => a.resumedAt).map((a) => Math.max(0, a.resumedAt - readyAt));
+      restartInfo = {
+        killedAt: new Date(killedAt).toISOString(),
+        runningGames: live.length,
+        readyAfterMs: readyAt - killedAt,
+        allAcceptedAfterReadyMs: { p50: pct(after, 50), max: after.length ? Math.max(...after) : null, games: after.length },
+      };
+    }
+    // Nudge every game now and then (a player who missed an event looks again).
+    for (const a of agents) a.poke();
+    await sleep(1000);
+  }
+  const seconds = Math.round((Date.now() - t0) / 1000);
+  if (process.env.BENCH_DEBUG) {
+    for (const a of agents.filter((x) => !x.over).slice(0, 3)) {
+      process.stderr.write(`--- game ${a.gameId} not over; last public messages:\n`);
+      for (const m of fake.publicMessages(a.channelId).slice(-3)) process.stderr.write(`  ${m.content.slice(0, 300).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(m).map((c) => [c.custom_id, c.disabled]))}\n`);
+      for (const u of a.users) {
+        const d = fake.dms(u.id).at(-1);
+        if (d) process.stderr.write(`  dm ${u.username}: ${d.content.slice(0, 120).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(d).map((c) => [c.custom_id, c.disabled]))}\n`);
+      }
+    }
+    process.stderr.write(bot.lines.slice(-20).join('\n') + '\n');
+  }
+  process.kill(bot.child!.pid!, 'SIGUSR2');
+  await sleep(500);
+  const metrics = readMetrics(metricsFile);
+  const http = fake.stats;
+  await bot.kill('SIGTERM');
+  // Calls against the bound, from the games' own logs.
+  const s = store();
+  let bound = 0;
+  let finished = 0;
+  for (const a of agents) {
+    const game = a.gameId ? s.getGame(a.gameId) : null;
+    if (!game?.deal || !game.startedAt) continue;
+    if (a.over) finished++;
+    const initial = createGame(game.ruleset as RulesetId, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
+    bound += lowerBound(initial, s.log(a.gameId));
+  }
+  const perGame: Record<string, number> = {};
+  for (const [route, k] of Object.entries(http.byRoute)) if (!route.includes('/interactions/') && !route.includes('/webhooks/')) perGame[route] = Math.round((k / n) * 10) / 10;
+  await fake.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    games: n,
+    finished,
+    seconds,
+    ackMs: { p50: pct(stats.ackMs, 50), p95: pct(stats.ackMs, 95), p99: pct(stats.ackMs, 99) },
+    clickToNextTurnVisibleMs: { p50: pct(stats.nextTurnMs, 50), p99: pct(stats.nextTurnMs, 99), turns: stats.nextTurnMs.length },
+    createToDealtMs: { p50: pct(stats.createToDealtMs, 50), p95: pct(stats.createToDealtMs, 95) },
+    clicks: stats.clicks,
+    staleRefusals: stats.stale,
+    otherRefusals: stats.otherRefusals,
+    failedClicks: stats.failedClicks,
+    globalCallsPerGame: Math.round((http.globalCounted / n) * 10) / 10,
+    lowerBoundPerGame: Math.round((bound / n) * 10) / 10,
+    ratio: bound ? Math.round((http.globalCounted / bound) * 100) / 100 : 0,
+    globalByRoutePerGame: perGame,
+    rateLimited429: http.rateLimited429,
+    eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
+    startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
+    ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, rssMb: metricsBefore.rssMb } } : {}),
+    rssMbPerGame: metrics ? Math.round((Math.max(metrics.rssMb, metricsBefore?.rssMb ?? 0) / n) * 10) / 10 : null,
+    cpuSecondsPerGame: metrics ? Math.round(((metrics.cpuS.user + metrics.cpuS.system + (metricsBefore ? metricsBefore.cpuS.user + metricsBefore.cpuS.system : 0)) / n) * 100) / 100 : null,
+    ...(restartInfo ? { restart: restartInfo } : {}),
+  };
+}
+
+function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as never;
+  } catch {
+    return null;
+  }
+}
+
+async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`bench:load: ${what} within ${ms} ms`);
+    await sleep(100);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  const one = await phase(1, args, false);
+  const many = args.games > 1 || args.restart ? await phase(args.games, args, args.restart) : null;
+  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
+  process.exit(0);
+}

@@ -1,0 +1,95 @@
+// The deliverer keeps to Discord's global request budget itself (discord.js's own limiter is set
+// high, because it would also count interaction responses, which Discord does not), and a new post
+// always finds a free lane while edits wait.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { REST } from 'discord.js';
+import { openDatabase, type OpenDb } from '../../src/db/client';
+import { Store } from '../../src/db/store';
+import { Deliverer } from '../../src/delivery/deliverer';
+import { OutboxStore } from '../../src/delivery/outbox-store';
+
+const opened: OpenDb[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+/** A REST stand-in that records when each call was made. */
+function recordingRest() {
+  const calls: { at: number; method: string; route: string }[] = [];
+  let n = 0;
+  const answer = (method: string) => async (route: string) => {
+    calls.push({ at: Date.now(), method, route });
+    await new Promise((r) => setTimeout(r, 2));
+    n++;
+    return { id: `${100000000000000000n + BigInt(n)}`, channel_id: route.split('/')[2] };
+  };
+  const rest = { post: answer('POST'), patch: answer('PATCH'), put: answer('PUT'), delete: answer('DELETE'), get: answer('GET') };
+  return { rest: rest as unknown as REST, calls };
+}
+
+function setUp(rate: number, concurrency = 8) {
+  const db = openDatabase(':memory:');
+  opened.push(db);
+  const store = new Store(db.db);
+  const outbox = new OutboxStore(db.sqlite);
+  const game = store.createLobby({ guildId: '100000000000000001', channelId: '100000000000000002', hostId: '100000000000000003', ruleset: 'chnu-2016', pace: 'live', options: {}, now: Date.now() });
+  const { rest, calls } = recordingRest();
+  const log = { warn: () => {}, error: () => {} };
+  const deliverer = new Deliverer(outbox, rest, { log, requestsPerSecond: rate, debounceMs: 0, concurrency, postWindowMs: 1 });
+  return { outbox, deliverer, calls, gameId: game.id };
+}
+
+describe('the request budget', () => {
+  it('never makes more calls than the budget allows in any second (one second of burst)', async () => {
+    const rate = 20;
+    const { outbox, deliverer, calls, gameId } = setUp(rate);
+    const now = Date.now();
+    // 60 posts to 60 destinations (role cards, say) and 20 edited slots.
+    for (let i = 0; i < 60; i++) outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+    for (let i = 0; i < 20; i++) {
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, { messageId: `${400000000000000000n + BigInt(i)}` });
+      outbox.sentSlot(gameId, `table:${i}`, 1, `${400000000000000000n + BigInt(i)}`, `${300000000000000000n + BigInt(i)}`);
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
+    }
+    deliverer.kick();
+    await deliverer.idle();
+    deliverer.stop();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(60);
+    expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(20);
+    // Slower machines only spread the calls further: the bound holds whatever the speed.
+    const times = calls.map((c) => c.at).sort((a, b) => a - b);
+    for (let i = 0; i < times.length; i++) {
+      const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 1000).length;
+      expect(inWindow).toBeLessThanOrEqual(2 * rate + 1);
+    }
+    // 80 calls at 20 per second (the first 20 at once): at least three seconds.
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2900);
+  });
+
+  it('a new post is sent at once while a queue of edits waits for the budget', async () => {
+    const rate = 10;
+    // Many lanes: twenty edits wait for the budget at once when the post comes.
+    const { outbox, deliverer, calls, gameId } = setUp(rate, 40);
+    const now = Date.now();
+    for (let i = 0; i < 30; i++) {
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, { messageId: `${400000000000000000n + BigInt(i)}` });
+      outbox.sentSlot(gameId, `table:${i}`, 1, `${400000000000000000n + BigInt(i)}`, `${300000000000000000n + BigInt(i)}`);
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
+    }
+    deliverer.kick();
+    // The edits have started (and used up the burst); now a turn's message is committed.
+    while (calls.length < 12) await new Promise((r) => setTimeout(r, 10));
+    const queuedAt = calls.length;
+    outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
+    deliverer.kick();
+    await deliverer.idle();
+    deliverer.stop();
+    const order = calls.map((c) => c.method);
+    const post = order.indexOf('POST');
+    expect(post).toBeGreaterThanOrEqual(0);
+    // It took the next share of the budget (an edit already past its wait may still go first),
+    // not a place behind the edits waiting for theirs.
+    expect(post).toBeLessThanOrEqual(queuedAt + 1);
+    expect(order.slice(post + 1).filter((m) => m === 'PATCH').length).toBeGreaterThan(10);
+  });
+});
