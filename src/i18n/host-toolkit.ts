@@ -125,7 +125,6 @@ export const hostToolkitEn = {
   // Host panel
   'panel.title': '🎩 Host panel — game #{id}',
   'panel.now': 'Now',
-  'panel.ends': 'ends {time}',
   'panel.paused': '⏸️ paused ({left} left)',
   'panel.pausedUntimed': '⏸️ paused',
   'panel.seats': 'Seats and roles',
@@ -306,7 +305,6 @@ export const hostToolkitUk: Record<Keys, string> = {
 
   'panel.title': '🎩 Панель ведучого — гра #{id}',
   'panel.now': 'Зараз',
-  'panel.ends': 'закінчиться {time}',
   'panel.paused': '⏸️ пауза (лишилося {left})',
   'panel.pausedUntimed': '⏸️ пауза',
   'panel.seats': 'Місця й ролі',
@@ -484,7 +482,6 @@ export const hostToolkitRu: Record<Keys, string> = {
 
   'panel.title': '🎩 Панель ведущего — игра #{id}',
   'panel.now': 'Сейчас',
-  'panel.ends': 'закончится {time}',
   'panel.paused': '⏸️ пауза (осталось {left})',
   'panel.pausedUntimed': '⏸️ пауза',
   'panel.seats': 'Места и роли',

@@ -7,7 +7,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { actorsNow, prompts } from '../../engine/view';
 import type { NightActs, Pick, Seat } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
-import { button, relTime, row, userOf, type GameCtx, type Payload } from './common';
+import { button, row, userOf, type GameCtx, type Payload } from './common';
 import { durationText, roleName, stageLine } from './game';
 
 const HOST_COLOR = 0x5865f2;
@@ -43,13 +43,8 @@ const field = (name: string, value: string): NonNullable<APIEmbed['fields']>[num
 export function hostPanel(ctx: GameCtx, loc: Locale, shown: number | null): Payload {
   const s = ctx.state!;
   const g = ctx.game;
-  const now = s.paused
-    ? s.paused.remaining === null
-      ? t(loc, 'panel.pausedUntimed')
-      : t(loc, 'panel.paused', { left: durationText(loc, s.paused.remaining / 1000) })
-    : shown !== null
-      ? t(loc, 'panel.ends', { time: relTime(shown) })
-      : '';
+  // The stage line shows the end; while paused, the time left (kept for the resume).
+  const now = !s.paused ? '' : s.paused.remaining === null ? t(loc, 'panel.pausedUntimed') : t(loc, 'panel.paused', { left: durationText(loc, s.paused.remaining / 1000) });
   const seats = s.players.map((p) => {
     const u = userOf(ctx, p.seat);
     const left = s.out.find((o) => o.seat === p.seat);
