@@ -130,7 +130,9 @@ export class HostTools {
         await this.panel(i, loc, game);
         return true;
       case 'undo':
-        await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
+        // A host who plays may not take back (and so learn of) a night action his seat cannot see.
+        if (this.plays(game, i.user.id) && this.service.state(game.id)?.stage.kind === 'night') await this.refuse(i, loc, 'host/playing-host-night');
+        else await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
         return true;
       case 'pause':
         await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-pause', ...why }, actor, reason));

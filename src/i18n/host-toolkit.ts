@@ -158,6 +158,7 @@ export const hostToolkitEn = {
 
   // Refusals
   'refusal.host/playing-host': 'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; another host may run the panel.',
+  'refusal.host/playing-host-night': 'You play in this game: at night you may not take back an action your seat cannot see. Ask another host.',
   'refusal.game/paused': 'The game is paused: wait until the host resumes it.',
   'refusal.game/other-server': 'There is no game with that number on this server.',
   'refusal.pause/already': 'The game is already paused.',
@@ -337,6 +338,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host': 'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; панель може вести інший ведучий.',
+  'refusal.host/playing-host-night': 'Ви граєте в цій грі: уночі ви не можете відкотити дію, якої ваше місце не бачить. Попросіть іншого ведучого.',
   'refusal.game/paused': 'Гра на паузі: зачекайте, доки ведучий її продовжить.',
   'refusal.game/other-server': 'На цьому сервері немає гри з таким номером.',
   'refusal.pause/already': 'Гра вже на паузі.',
@@ -514,6 +516,7 @@ export const hostToolkitRu: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host': 'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; панель может вести другой ведущий.',
+  'refusal.host/playing-host-night': 'Вы играете в этой игре: ночью вы не можете откатить действие, которого ваше место не видит. Попросите другого ведущего.',
   'refusal.game/paused': 'Игра на паузе: подождите, пока ведущий её продолжит.',
   'refusal.game/other-server': 'На этом сервере нет игры с таким номером.',
   'refusal.pause/already': 'Игра уже на паузе.',

@@ -357,6 +357,10 @@ describe('the host panel', () => {
     await forged.settled();
     expect(text(forged)).toMatch(/You play in this game/);
     expect(state(w!, id).paused).toBeUndefined();
+    // Nor may he take back a night action he cannot see (that would tell him someone acted).
+    const moves = state(w!, id).moves;
+    refused(await slash(w!, player.id, 'host', 'undo'), /at night you may not take back/);
+    expect(state(w!, id).moves).toBe(moves);
   });
 });
 
