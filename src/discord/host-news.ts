@@ -6,7 +6,8 @@ import type { OutboxStore } from '../delivery/outbox-store';
 import type { Action, GameState } from '../engine/types';
 import { t } from '../i18n';
 import { userLocale, type Contexts } from './context';
-import { mentions, userOf, type GameCtx, type Payload } from './render/common';
+import { mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
+import { mafiaTalkOpen } from '../engine/view';
 import { panelPayload } from './render/game';
 import type { ServerSettings } from '../app/settings';
 
@@ -43,8 +44,26 @@ export function undoNews(outbox: OutboxStore, ctx: GameCtx, prev: GameState, und
   if (!('seat' in undone)) return;
   const slot = outbox.slot(ctx.game.id, `panel:${prev.seq}:${undone.seat}`);
   const u = userOf(ctx, undone.seat);
-  if (!slot || !u) return;
-  outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, panelPayload(ctx, undone.seat, userLocale(ctx, u)), now);
+  if (slot && u) outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, panelPayload(ctx, undone.seat, userLocale(ctx, u)), now);
+  // A shot's "gesture" went to the teammates (the planner's tellMafia): they are told it is void.
+  if (undone.kind === 'shoot') tellShotUndone(outbox, ctx, undone.seat, now);
+}
+
+/** The same audience as a shot's gesture: the open mafia thread, else the teammates still to shoot. */
+function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: number): void {
+  const s = ctx.state!;
+  const tag = seatTag(ctx, seat);
+  const thread = outbox.slot(ctx.game.id, 'thread');
+  if (thread?.messageId && mafiaTalkOpen(s)) {
+    outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
+    return;
+  }
+  const shots = s.stage.kind === 'night' ? s.stage.acts.shots : [];
+  for (const p of s.players) {
+    if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don') || (shots[p.seat - 1] ?? 0) !== 0) continue;
+    const to = userOf(ctx, p.seat);
+    if (to) outbox.add(ctx.game.id, `dm:${to}`, 'post', { content: t(userLocale(ctx, to), 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() }, now, { meta: { seat: p.seat, what: 'gesture' } });
+  }
 }
 
 /** The server's results channel (as the game was created) gets the points too. */

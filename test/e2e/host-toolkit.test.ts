@@ -340,6 +340,10 @@ describe('the host panel', () => {
     const until = Date.now() + 10_000;
     while (!d.dmWith(shooter, (x) => x.endsWith(':shoot')) && Date.now() < until) await new Promise((x) => setTimeout(x, 100));
     expect(d.dmWith(shooter, (x) => x.endsWith(':shoot'))).not.toBeNull();
+    // The teammates still to shoot, told of his aim, are told it is void.
+    const mate = w!.users[7]!.id;
+    while (!w!.fake.dms(mate).some((m) => m.content.includes('took back #3')) && Date.now() < until) await new Promise((x) => setTimeout(x, 100));
+    expect(w!.fake.dms(mate).map((m) => m.content).filter((c) => /aims at|took back/.test(c))).toEqual([`#3 <@${shooter}> aims at #1 <@${w!.users[0]!.id}>.`, `↩️ The host took back #3 <@${shooter}>’s aim: he picks again.`]);
     expect(await step(d, { type: 'player', seat: 3, verb: 'shoot', target: 1 })).toBe('ok');
     // N-13: no public message ever named a role or showed the panel.
     const roleWords = ['sheriff', 'don', 'mafia'].map((r) => String(en[`role.${r}` as keyof typeof en]).toLowerCase());
