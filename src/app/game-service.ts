@@ -4,6 +4,7 @@
 // state and re-armed at start-up; overdue ones fire at once, in order.
 import cron, { type ScheduledTask } from 'node-cron';
 import { apply, createGame } from '../engine/apply';
+import { planUndo } from '../engine/replay';
 import type { Action, GameEvent, GameState, Role } from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { Scheduler, type TimerHost } from './scheduler';
@@ -20,7 +21,11 @@ export type GameEffect =
       prev: GameState;
       state: GameState;
       events: readonly GameEvent[];
+      /** For a host's undo (G-7): the action taken back. */
+      undone?: Action;
     }
+  | { kind: 'annulled'; game: GameRow; by: string; reason: string | null }
+  | { kind: 'transferred'; game: GameRow; from: string; to: string; by: string }
   | { kind: 'started'; game: GameRow; state: GameState; seats: { seat: number; userId: string; role: Role }[] }
   | { kind: 'lobby'; game: GameRow }
   | { kind: 'expired'; game: GameRow }
@@ -68,9 +73,13 @@ export interface ServiceOptions {
   lobbyTtlMs?: number;
   /** Finished games are archived after this long. */
   archiveAfterMs?: number;
+  /** After a host annulled a finished game (the ratings recompute is wired here). */
+  onAnnulled?(gameId: number): void;
 }
 
-const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus']);
+const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'host-pause', 'host-resume', 'host-extend', 'host-revive', 'host-undo']);
+/** Host actions that set the stage's end themselves (a later end it was shown no longer holds). */
+const CLOCK_VERBS: ReadonlySet<string> = new Set(['host-pause', 'host-resume', 'host-extend']);
 
 export class GameService {
   readonly now: () => number;
@@ -118,7 +127,7 @@ export class GameService {
   /** Effects of one game run in order, after the transaction that caused them. */
   private emitEffect(gameId: number, effect: GameEffect): void {
     const point: CommitPoint =
-      effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' ? 'lobby' : 'cancel';
+      effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' || effect.kind === 'transferred' ? 'lobby' : 'cancel';
     this.opts.committed?.(point, gameId);
     const prev = this.effects.get(gameId) ?? Promise.resolve();
     const next = prev.then(async () => {
@@ -259,6 +268,82 @@ export class GameService {
     });
   }
 
+  /**
+   * G-7: takes back the last accepted action of the open stage (see planUndo). The log gets an
+   * entry of its own naming the one taken back, so it keeps both and a replay gives this state.
+   */
+  undo(gameId: number, actor: ActorId, reason: string | null): Promise<DispatchResult> {
+    return this.enqueue(gameId, () => {
+      if (this.closed) return { ok: false as const, code: 'service/closed' };
+      const game = this.store.getGame(gameId);
+      if (!game) return { ok: false as const, code: 'game/unknown' };
+      if (game.status !== 'running' && game.status !== 'post-game') return { ok: false as const, code: 'game/not-running' };
+      const prev = this.state(gameId);
+      if (!prev || !game.deal || game.startedAt === null) return { ok: false as const, code: 'game/unknown' };
+      const initial = createGame(game.ruleset, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
+      const log = this.store.log(gameId);
+      const plan = planUndo(initial, log, prev.moves + 1);
+      if (!plan.ok) return plan;
+      const now = this.now();
+      const action: Action = { kind: 'host-undo', undone: plan.undone.seq, ...(reason ? { reason } : {}) };
+      const state = plan.state;
+      const u = plan.undone.action;
+      const detail = { undone: plan.undone.seq, what: u.kind, ...('seat' in u ? { seat: u.seat } : {}), ...('target' in u ? { target: u.target } : {}) };
+      const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: [], undone: u };
+      this.store.commitAction(gameId, { action, actor, at: now }, state, {
+        audit: { gameId, at: now, actorId: actor, action: 'undo', detail, reason },
+        inTx: () => this.planEffect(effect),
+      });
+      this.states.set(gameId, state);
+      this.armStage(gameId, state);
+      this.emitEffect(gameId, effect);
+      return { ok: true as const, state, events: [], seq: state.moves };
+    });
+  }
+
+  /** A finished game is annulled: it stays in the archive, its points and ratings no longer count. */
+  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+    return this.enqueue(gameId, () => {
+      const game = this.store.getGame(gameId);
+      if (!game) return { ok: false as const, code: 'game/unknown' };
+      if (game.annulledAt !== null) return { ok: false as const, code: 'annul/already' };
+      if (game.status !== 'over' && game.status !== 'archived') return { ok: false as const, code: 'annul/not-finished' };
+      const now = this.now();
+      const annulled = { ...game, annulledAt: now };
+      this.store.transaction(() => {
+        this.store.setAnnulled(gameId, now);
+        this.store.addAudit({ gameId, at: now, actorId: by, action: 'annul', reason });
+        this.planEffect({ kind: 'annulled', game: annulled, by, reason });
+      });
+      this.emitEffect(gameId, { kind: 'annulled', game: annulled, by, reason });
+      try {
+        this.opts.onAnnulled?.(gameId);
+      } catch (e) {
+        this.logger.error(`game ${gameId}: the annul hook failed`, e);
+      }
+      return { ok: true as const };
+    });
+  }
+
+  /** `/host transfer`: another member hosts the game from now on. */
+  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+    return this.enqueue(gameId, () => {
+      const game = this.store.getGame(gameId);
+      if (!game) return { ok: false as const, code: 'game/unknown' };
+      if (!['lobby', 'running', 'post-game'].includes(game.status)) return { ok: false as const, code: 'game/finished' };
+      if (game.hostId === to) return { ok: false as const, code: 'transfer/same-host' };
+      const now = this.now();
+      const moved = { ...game, hostId: to };
+      this.store.transaction(() => {
+        this.store.setHost(gameId, to, now);
+        this.store.addAudit({ gameId, at: now, actorId: by, action: 'transfer', detail: { from: game.hostId, to }, reason });
+        this.planEffect({ kind: 'transferred', game: moved, from: game.hostId, to, by });
+      });
+      this.emitEffect(gameId, { kind: 'transferred', game: moved, from: game.hostId, to, by });
+      return { ok: true as const };
+    });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Actions
 
@@ -282,11 +367,14 @@ export class GameService {
       ? { gameId, at: now, actorId: actor, action: action.kind.slice('host-'.length), detail: { ...action }, reason }
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
+    const clock = CLOCK_VERBS.has(action.kind);
     this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),
+      ...(clock ? { resetDeadline: true } : {}),
       inTx: () => this.planEffect(effect),
     });
+    if (clock) this.extended.delete(gameId);
     this.states.set(gameId, state);
     this.armStage(gameId, state);
     if (over) this.states.delete(gameId);

@@ -1,6 +1,7 @@
 // Replays every game's log from its deal and compares with the stored state (issue: db:verify).
 import { isDeepStrictEqual } from 'node:util';
-import { apply, createGame } from '../engine/apply';
+import { createGame } from '../engine/apply';
+import { replay } from '../engine/replay';
 import type { GameState } from '../engine/types';
 import type { Store } from '../db/store';
 
@@ -34,23 +35,19 @@ export function verifyStore(store: Store): VerifyReport {
     }
     const log = store.log(id);
     report.actions += log.length;
-    let ok = true;
-    for (let i = 0; i < log.length; i++) {
-      const entry = log[i]!;
-      if (entry.seq !== i + 1) {
-        problem(`log sequence broken at ${i + 1} (found ${entry.seq})`);
-        ok = false;
-        break;
-      }
-      const r = apply(state, entry.action, { now: entry.at });
-      if (!r.ok) {
-        problem(`action ${entry.seq} (${entry.action.kind}) is refused on replay: ${r.code}`);
-        ok = false;
-        break;
-      }
-      state = r.state;
+    const broken = log.findIndex((e, i) => e.seq !== i + 1);
+    if (broken >= 0) {
+      problem(`log sequence broken at ${broken + 1} (found ${log[broken]!.seq})`);
+      continue;
     }
-    if (!ok) continue;
+    // Undo entries (G-7) are replayed as the log says: without the entries they took back.
+    const r = replay(state, log);
+    if (!r.ok) {
+      const entry = log.find((e) => e.seq === r.seq);
+      problem(`action ${r.seq} (${entry?.action.kind}) is refused on replay: ${r.code}`);
+      continue;
+    }
+    state = r.state;
     if (game.moves !== log.length) problem(`moves ${game.moves} but ${log.length} actions in the log`);
     const stored = JSON.parse(raw) as GameState;
     if (!isDeepStrictEqual(JSON.parse(JSON.stringify(state)), stored)) {

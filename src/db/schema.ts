@@ -12,6 +12,8 @@ export const servers = sqliteTable('servers', {
   mafiaTalkEveryNight: integer('mafia_talk_every_night', { mode: 'boolean' }).notNull().default(false),
   /** M-1: the channel lets only the current speaker write (one permission change per turn). */
   enforceSpeakingOrder: integer('enforce_speaking_order', { mode: 'boolean' }).notNull().default(false),
+  /** Every other setting (JSON), validated with zod on read and write (src/app/settings.ts). */
+  settings: text('settings').notNull().default('{}'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });
@@ -47,6 +49,8 @@ export const games = sqliteTable(
     startedAt: integer('started_at'),
     updatedAt: integer('updated_at').notNull(),
     finishedAt: integer('finished_at'),
+    annulledAt: integer('annulled_at'),
+    tournamentId: integer('tournament_id'),
   },
   (t) => [
     index('games_status').on(t.status),

@@ -38,6 +38,8 @@ export interface GameRow {
   startedAt: number | null;
   updatedAt: number;
   finishedAt: number | null;
+  /** Set when a host annulled the finished game: it stays in the archive, its points do not count. */
+  annulledAt: number | null;
 }
 
 export interface LoggedAction {
@@ -77,6 +79,7 @@ function toRow(r: RawGame): GameRow {
     startedAt: r.startedAt,
     updatedAt: r.updatedAt,
     finishedAt: r.finishedAt,
+    annulledAt: r.annulledAt,
   };
 }
 
@@ -162,6 +165,16 @@ export class Store {
     this.db.update(servers).set({ ...patch, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
   }
 
+  /** The settings JSON of a server as stored (validated by src/app/settings.ts). */
+  serverSettingsRaw(guildId: string): string | null {
+    return this.db.select({ settings: servers.settings }).from(servers).where(eq(servers.guildId, guildId)).get()?.settings ?? null;
+  }
+
+  setServerSettingsRaw(guildId: string, json: string, now: number): void {
+    this.ensureServer(guildId, now);
+    this.db.update(servers).set({ settings: json, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
+  }
+
   // -------------------------------------------------------------------------------------------
   // Games
 
@@ -240,6 +253,11 @@ export class Store {
     this.db.update(games).set({ status, updatedAt: now }).where(eq(games.id, id)).run();
   }
 
+  /** A finished game is annulled: it stays in the archive, its results no longer count. */
+  setAnnulled(id: number, at: number): void {
+    this.db.update(games).set({ annulledAt: at, updatedAt: at }).where(eq(games.id, id)).run();
+  }
+
   setHost(id: number, hostId: string, now: number): void {
     this.db.update(games).set({ hostId, updatedAt: now }).where(eq(games.id, id)).run();
   }
@@ -286,9 +304,11 @@ export class Store {
     gameId: number,
     entry: { action: Action; actor: string; at: number },
     state: GameState,
-    extra?: { audit?: AuditEntry; onOver?: () => void; inTx?: () => void },
+    extra?: { audit?: AuditEntry; onOver?: () => void; inTx?: () => void; resetDeadline?: boolean },
   ): void {
     this.transaction(() => {
+      // G-7: the host moved the stage's end (also earlier): the later end it was shown goes too.
+      if (extra?.resetDeadline) this.deleteDeadline.run({ gameId });
       this.insertAction.run({
         gameId,
         seq: state.moves,
@@ -388,7 +408,8 @@ export class Store {
   }
 
   resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {
-    const conds = [eq(results.guildId, filter.guildId)];
+    // Annulled games stay in the archive but count for nothing.
+    const conds = [eq(results.guildId, filter.guildId), sql`${results.gameId} not in (select ${games.id} from ${games} where ${games.annulledAt} is not null)`];
     if (filter.ruleset) conds.push(eq(results.ruleset, filter.ruleset));
     if (filter.since !== undefined) conds.push(sql`${results.finishedAt} >= ${filter.since}`);
     if (filter.userId) conds.push(eq(results.userId, filter.userId));

@@ -21,6 +21,8 @@ export interface BotConfig {
   logger?: DeliveryLogger & { info(msg: string): void };
   /** Clock for the game service (tests); defaults to Date.now. */
   now?: () => number;
+  /** After a host annulled a finished game (issue 11; the ratings recompute is wired here). */
+  onAnnulled?: (gameId: number) => void;
   /** How seats and roles are dealt (tests fix it; the default is crypto-random, G-1). */
   dealer?: Dealer;
   /** REST calls per second (Discord's global limit is 50; a local fake allows more). */
@@ -105,6 +107,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
+    ...(config.onAnnulled ? { onAnnulled: config.onAnnulled } : {}),
   });
   contexts = new Contexts(store, service, config.defaultLocale);
   const caps = (channelId: string): ChannelCaps | null => {

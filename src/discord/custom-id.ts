@@ -4,6 +4,7 @@
 //   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs)
 //   v1:p:<game>:<panel>              public panels: my role, my actions, host help
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
+//   v1:h:<game>:<seq>:<op>[:<page>]  the host panel's controls (ephemeral; checked for the host again)
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
 export type Panel = 'role' | 'actions';
 export type ActVerb =
@@ -25,8 +26,13 @@ export type ActVerb =
   /** Opens an ephemeral menu (nominate, best move, take) for the clicking player. */
   | 'menu';
 
+/** The host panel's controls (G-7): refresh, overrides of the stage <seq>, the log's pages. */
+export type HostOp = 'refresh' | 'pause' | 'resume' | 'skip' | 'undo' | 'more' | 'less' | 'log';
+const HOST_OPS: readonly HostOp[] = ['refresh', 'pause', 'resume', 'skip', 'undo', 'more', 'less', 'log'];
+
 export type CustomId =
   | { kind: 'lobby'; game: number; op: LobbyOp }
+  | { kind: 'host'; game: number; seq: number; op: HostOp; page?: number }
   | { kind: 'panel'; game: number; panel: Panel }
   | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb };
 
@@ -48,6 +54,9 @@ export function encodeId(id: CustomId): string {
     case 'act':
       s = `v1:a:${id.game}:${id.seq}:${id.verb}${id.arg === undefined ? '' : `:${id.arg}`}`;
       break;
+    case 'host':
+      s = `v1:h:${id.game}:${id.seq}:${id.op}${id.page === undefined ? '' : `:${id.page}`}`;
+      break;
   }
   if (s.length > 100) throw new Error(`custom id too long: ${s}`);
   return s;
@@ -67,6 +76,16 @@ export function decodeId(raw: unknown): CustomId | null {
   }
   if (kind === 'p' && rest.length === 1 && (PANELS as string[]).includes(rest[0]!)) {
     return { kind: 'panel', game, panel: rest[0] as Panel };
+  }
+  if (kind === 'h' && (rest.length === 2 || rest.length === 3)) {
+    const [seqRaw, op, page] = rest;
+    if (!/^\d{1,9}$/.test(seqRaw!) || !(HOST_OPS as string[]).includes(op!)) return null;
+    const out: CustomId = { kind: 'host', game, seq: Number(seqRaw), op: op as HostOp };
+    if (page !== undefined) {
+      if (!/^\d{1,4}$/.test(page)) return null;
+      out.page = Number(page);
+    }
+    return out;
   }
   if (kind === 'a' && (rest.length === 2 || rest.length === 3)) {
     const [seqRaw, verb, arg] = rest;

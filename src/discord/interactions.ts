@@ -4,7 +4,6 @@
 import { randomInt } from 'node:crypto';
 import {
   MessageFlags,
-  PermissionFlagsBits,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
@@ -18,7 +17,7 @@ import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
 import { standings, type GameRecord, type ScoringSystem } from '../engine/standings';
 import type { Action, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
 import { seatView } from '../engine/view';
-import { hasKey, t, toLocale, type Locale, type MessageKey } from '../i18n';
+import { t, toLocale, type Locale, type MessageKey } from '../i18n';
 import { TIMER_OPTIONS, type TimerOption } from './commands/definitions';
 import type { Deliverer, DeliveryLogger as Logger } from '../delivery/deliverer';
 import type { OutboxStore } from '../delivery/outbox-store';
@@ -26,13 +25,16 @@ import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
 import { decodeId, type CustomId } from './custom-id';
 import { mentions, row, seatSelect, type GameCtx, type Payload } from './render/common';
 import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from './render/game';
+import { HostTools } from './host-tools';
+import { SettingsCommand } from './settings-command';
+import { readSettings } from '../app/settings';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 
 /** How long to wait before deferring: Discord wants an answer within 3 seconds. */
 const DEFER_AFTER_MS = 1500;
 
-const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
+export const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
   night: ['night0', 'night'],
   speech: ['speech'],
   discussion: ['discussion'],
@@ -80,7 +82,13 @@ export class Interactions {
     private readonly dealer: Dealer = randomDealer,
     /** False once the bot is going down (or, in fault-injection tests, has "died"): say nothing more. */
     private readonly alive: () => boolean = () => true,
-  ) {}
+  ) {
+    this.tools = new HostTools(service, store, contexts);
+    this.settingsCmd = new SettingsCommand(store, () => service.now());
+  }
+
+  private readonly tools: HostTools;
+  private readonly settingsCmd: SettingsCommand;
 
   async handle(i: Interaction): Promise<void> {
     try {
@@ -139,6 +147,7 @@ export class Interactions {
     const loc = this.loc(i);
     if (!i.inGuild() || !i.channelId) return this.refuse(i, t(loc, 'refusal.input/guild-only'));
     const sub = i.options.getSubcommand(false);
+    if (i.commandName === 'mafia' && i.options.getSubcommandGroup(false) === 'settings') return this.settingsCmd.handle(i, loc, sub ?? '');
     switch (`${i.commandName}/${sub ?? ''}`) {
       case 'mafia/create':
         return this.create(i, loc);
@@ -146,8 +155,6 @@ export class Interactions {
         return this.myRole(i, loc);
       case 'mafia/table':
         return this.repostTable(i, loc);
-      case 'mafia/settings':
-        return this.settings(i, loc);
       case 'stats/':
         return this.stats(i, loc);
       default:
@@ -161,11 +168,14 @@ export class Interactions {
   }
 
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    const ruleset = i.options.getString('ruleset', true);
+    // A game keeps the server's settings it was created with (a snapshot in the game's row).
+    const settings = readSettings(this.store, i.guildId!);
+    const ruleset = i.options.getString('ruleset') ?? settings.ruleset;
+    if (ruleset === null) return this.refuse(i, t(loc, 'refusal.create/ruleset-needed'));
     if (!(RULESET_IDS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.create/ruleset'));
-    const pace = i.options.getString('pace') ?? 'live';
+    const pace = i.options.getString('pace') ?? settings.pace;
     if (pace !== 'live' && pace !== 'async') return this.refuse(i, t(loc, 'refusal.create/pace'));
-    const timers: Partial<Timers> = {};
+    const timers: Partial<Timers> = { ...settings.timers[pace] };
     for (const opt of TIMER_OPTIONS) {
       const raw = i.options.getString(opt);
       if (raw === null) continue;
@@ -174,10 +184,9 @@ export class Interactions {
       for (const key of TIMER_KEYS[opt]) timers[key] = secs;
     }
     if (this.activeGame(i.channelId)) return this.refuse(i, t(loc, 'refusal.create/busy'));
-    const server = this.store.getServer(i.guildId!);
     const options: OptionOverrides = {};
     if (Object.keys(timers).length > 0) options.timers = timers;
-    if (server?.mafiaTalkEveryNight) options.mafiaTalk = 'every-night';
+    if (settings.mafiaTalk === 'every-night') options.mafiaTalk = 'every-night';
     const parsed = optionOverridesSchema.safeParse(options);
     if (!parsed.success) return this.refuse(i, t(loc, 'refusal.create/options'));
     const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
@@ -188,9 +197,8 @@ export class Interactions {
       ruleset: ruleset as RulesetId,
       pace,
       options: parsed.data as OptionOverrides,
-      // A game keeps the server's settings it started with.
-      lobby: { members: [], names: {}, locales: {}, ...(server?.enforceSpeakingOrder ? { enforceTurns: true } : {}) },
-      ui: { locale: pub },
+      lobby: { members: [], names: {}, locales: {}, ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}) },
+      ui: { locale: pub, settings },
     });
     await this.say(i, t(loc, 'create.done', { id: game.id, ruleset: rulesetName(loc, ruleset), need: RULESETS[ruleset as RulesetId].players }));
   }
@@ -218,37 +226,14 @@ export class Interactions {
     await this.say(i, t(loc, 'table.reposted'));
   }
 
-  private async settings(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.refuse(i, t(loc, 'refusal.settings/permission'));
-    const language = i.options.getString('language');
-    const talk = i.options.getString('mafia_talk');
-    const order = i.options.getString('speaking_order');
-    const patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean } = {};
-    if (order !== null) {
-      if (order !== 'free' && order !== 'enforced') return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
-      patch.enforceSpeakingOrder = order === 'enforced';
-    }
-    if (language !== null) {
-      if (!['auto', 'en', 'uk', 'ru'].includes(language)) return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
-      patch.locale = language === 'auto' ? null : language;
-    }
-    if (talk !== null) {
-      if (talk !== 'night-0' && talk !== 'every-night') return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
-      patch.mafiaTalkEveryNight = talk === 'every-night';
-    }
-    this.store.updateServer(i.guildId!, patch, this.service.now());
-    const s = this.store.getServer(i.guildId!)!;
-    await this.say(i, t(loc, 'settings.done', { language: t(loc, `lang.${s.locale ?? 'auto'}` as MessageKey), talk: t(loc, s.mafiaTalkEveryNight ? 'mafiaTalk.every-night' : 'mafiaTalk.night-0'), order: t(loc, s.enforceSpeakingOrder ? 'speakingOrder.enforced' : 'speakingOrder.free') }));
-  }
-
   private isHost(i: Interaction, game: GameRow): boolean {
-    return i.user.id === game.hostId || i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true;
+    return this.tools.isHost(i, game);
   }
 
   private async host(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
-    // The log is also read after the game (the channel's latest game).
-    const game = this.activeGame(i.channelId) ?? (sub === 'log' ? this.store.latestGameInChannel(i.channelId) : null);
-    if (!game) return this.refuse(i, t(loc, 'refusal.game/none-here'));
+    // The channel's game, or `game:`; the log and annul also read a finished one.
+    const game = this.tools.resolve(i, sub);
+    if (typeof game === 'string') return this.refuse(i, refusalText(loc, game));
     if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
     const actor = `host:${i.user.id}` as const;
     const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
@@ -256,7 +241,7 @@ export class Interactions {
       const r = await this.service.cancel(game.id, actor, reason);
       return this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
     }
-    if (sub === 'log') return this.auditLog(i, loc, game);
+    if (await this.tools.command(i, loc, sub, game, actor, reason)) return;
     if (game.status === 'lobby') return this.refuse(i, t(loc, 'refusal.game/not-started'));
     const n = RULESETS[game.ruleset].players;
     const seat = i.options.getInteger('seat');
@@ -307,16 +292,6 @@ export class Interactions {
     await this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
   }
 
-  /** The game's audit trail in words (who, when, what, why), for running and finished games. */
-  private async auditLog(i: ChatInputCommandInteraction, loc: Locale, game: GameRow): Promise<void> {
-    const rows = this.store.auditLog(game.id);
-    if (rows.length === 0) return this.say(i, t(loc, 'host.logEmpty'));
-    const lines = rows.map((r) => auditLine(loc, r));
-    const pages = chunkLines([t(loc, 'host.logTitle', { id: game.id }), ...lines], 1900);
-    await this.say(i, pages[0]!);
-    for (const page of pages.slice(1, 5)) await i.followUp({ content: page, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-  }
-
   /** /stats: the server's standings (S-5) from stored results. */
   private async stats(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const ruleset = (i.options.getString('ruleset') ?? null) as RulesetId | null;
@@ -354,6 +329,8 @@ export class Interactions {
     if (!id) return this.refuse(i, t(loc, 'refusal.input/forged'));
     const game = this.store.getGame(id.game);
     if (!game) return this.refuse(i, t(loc, 'refusal.game/unknown'));
+    // The host's controls may be used in any channel of the game's server (`game:`); checked there.
+    if (id.kind === 'host') return this.tools.component(i, loc, game, id);
     // A component in a server must belong to that channel's game; DMs are checked by seat below.
     if (i.inGuild() && i.channelId !== game.channelId) return this.refuse(i, t(loc, 'refusal.input/forged'));
     switch (id.kind) {
@@ -615,28 +592,6 @@ export class Interactions {
     await i.reply({ content: t(loc, `menu.${prompt.kind}` as MessageKey), components: [row(menu)], flags: MessageFlags.Ephemeral });
   }
 
-}
-
-/** One audit entry in words: when, who, what, why. */
-function auditLine(loc: Locale, r: { at: number; actorId: string; action: string; detail: string; reason: string | null }): string {
-  let d: Record<string, unknown> = {};
-  try {
-    d = JSON.parse(r.detail) as Record<string, unknown>;
-  } catch {
-    // an unreadable detail is shown without parameters
-  }
-  const who = r.actorId.startsWith('host:') ? `<@${r.actorId.slice(5)}>` : r.actorId === 'timer' ? t(loc, 'audit.timer') : r.actorId;
-  const params = {
-    seat: typeof d.target === 'number' ? `#${d.target}` : typeof d.seat === 'number' ? `#${d.seat}` : '',
-    count: typeof d.count === 'number' ? d.count : 1,
-    winner: typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
-    points: typeof d.points === 'number' ? d.points : '',
-    from: typeof d.from === 'string' ? `<@${d.from}>` : '',
-    to: typeof d.to === 'string' ? `<@${d.to}>` : '',
-  };
-  const key = `audit.${r.action}`;
-  const what = hasKey(key) ? t(loc, key as MessageKey, params) : r.action;
-  return `<t:${Math.floor(r.at / 1000)}:f> ${who}: ${what}${r.reason ? ` — ${t(loc, 'audit.reason', { reason: r.reason })}` : ''}`;
 }
 
 /** Lines joined into messages of at most `max` characters, never cutting a line. */

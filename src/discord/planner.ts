@@ -17,6 +17,7 @@ import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
 import { announcement, checkLine, closedPanel, confirmation, panelPayload, pointsPayload, resultEmbed, roleCard, stagePayload, tablePayload } from './render/game';
 import { lobbyPayload } from './render/lobby';
+import { planHostNews, resultsElsewhere, undoNews } from './host-news';
 
 /** What the bot may do in a channel (from the gateway cache); null when unknown. */
 export interface ChannelCaps {
@@ -51,7 +52,12 @@ export class Planner {
         this.started(e.game, e.state);
         return;
       case 'action':
-        this.action(e.game, e.prev, e.state, e.events, e.action);
+        this.action(e.game, e.prev, e.state, e.events, e.action, e.undone);
+        return;
+      case 'annulled':
+      case 'transferred':
+        planHostNews(this.outbox, this.contexts, e, this.now());
+        if (e.kind === 'transferred' && e.game.status === 'lobby') this.lobby(e.game);
         return;
       case 'expired':
       case 'cancelled':
@@ -108,7 +114,7 @@ export class Planner {
     this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
 
-  private action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action): void {
+  private action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action, undone?: Action): void {
     const ctx = this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();
@@ -142,6 +148,9 @@ export class Planner {
         this.tellMafia(ctx, ev.body.seat, ev.body.target);
       }
     }
+    // G-7: what players were told is corrected: a day's undo is said in public (the stage's message
+    // is re-rendered below); a night's only in the actor's own panel (N-13).
+    if (undone) undoNews(this.outbox, ctx, prev, undone, lines, now);
     // The actor's own night panel shows what he did (and a check's answer).
     if ('seat' in action && prev.stage.kind === 'night') {
       const u = userOf(ctx, action.seat);
@@ -161,14 +170,19 @@ export class Planner {
       // A night message never changes (N-13), so a night action writes nothing public.
       this.refreshStage(ctx, lines, action);
     }
-    if (points) this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
+    if (points) {
+      this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
+      resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
+    }
     // The pinned table is the round's register: it is brought up to date each morning and when the
     // game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
     // Never for a night action (N-13).
     // (While the best-player vote is open, its message shows the result and every role.)
     const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
-    if (morning || over) this.table(ctx);
+    // G-7: the table says when the host has stopped the clock.
+    const pause = !!state.paused !== !!prev.paused;
+    if (morning || over || pause) this.table(ctx);
     if (stageChanged) {
       this.permissions(ctx);
       this.threadLock(ctx);

@@ -35,6 +35,11 @@ const SHAPES: Readonly<Record<string, Shape>> = {
   'host-end': { required: { winner: 'winner' }, optional: { reason: 'string', seq: 'int' } },
   'host-best': { required: { target: 'int' }, optional: SEQ },
   'host-bonus': { required: { target: 'int', points: 'int' }, optional: SEQ },
+  'host-pause': { required: {}, optional: { reason: 'string', seq: 'int' } },
+  'host-resume': { required: {}, optional: { reason: 'string', seq: 'int' } },
+  'host-extend': { required: { seconds: 'int' }, optional: { reason: 'string', seq: 'int' } },
+  'host-revive': { required: { target: 'int' }, optional: { reason: 'string', seq: 'int' } },
+  'host-undo': { required: { undone: 'int' }, optional: { reason: 'string', seq: 'int' } },
   timeout: { required: { seq: 'int' }, optional: {} },
 };
 

@@ -107,6 +107,7 @@ export function apply(state: GameState, action: Action, ctx: ApplyContext): Appl
   const r = run(tx, action);
   if (r) return r;
   settle(tx);
+  freezeClock(tx);
   tx.s.moves = state.moves + 1;
   return { ok: true, state: tx.s, events: tx.ev };
 }
@@ -115,12 +116,22 @@ function precheck(s: GameState, action: Action, ctx: ApplyContext): Refusal | nu
   if (s.stage.kind === 'over') return refuse('game/over');
   if (action.kind === 'timeout') {
     if (action.seq !== s.seq) return refuse('timeout/stale');
+    if (s.paused) return refuse('game/paused'); // G-7: the clock is stopped
     if (s.deadline !== null && ctx.now < s.deadline) return refuse('timeout/early');
     return null;
   }
   if (action.seq !== undefined && action.seq !== s.seq) return refuse('stage/stale');
+  // G-7: while the host has stopped the clock only the host acts (a timer cannot fire: no deadline).
+  if (s.paused && !action.kind.startsWith('host-')) return refuse('game/paused');
   if (s.stage.kind === 'postGame') {
-    const allowed = action.kind === 'best' || action.kind === 'host-best' || action.kind === 'host-bonus' || action.kind === 'host-skip';
+    const allowed =
+      action.kind === 'best' ||
+      action.kind === 'host-best' ||
+      action.kind === 'host-bonus' ||
+      action.kind === 'host-skip' ||
+      action.kind === 'host-pause' ||
+      action.kind === 'host-resume' ||
+      action.kind === 'host-extend';
     if (!allowed) return refuse('game/post-game');
   }
   if ('seat' in action && !playerAt(s, action.seat)) return refuse('seat/unknown');
@@ -145,6 +156,15 @@ function run(tx: Tx, action: Action): Refusal | null {
     case 'host-best':
     case 'host-bonus':
       return host(tx, action);
+    case 'host-pause':
+    case 'host-resume':
+    case 'host-extend':
+      return clockControl(tx, action);
+    case 'host-revive':
+      return revive(tx, action);
+    case 'host-undo':
+      // Taking an action back needs the log (replay.ts), not just the current state.
+      return refuse('undo/needs-log');
     case 'pass':
       return pass(tx, action);
     case 'nominate':
@@ -444,7 +464,85 @@ function recordCheck(tx: Tx, seat: Seat, target: Seat, kind: 'don' | 'sheriff' |
 // ---------------------------------------------------------------------------------------------
 // Host overrides (G-7, F-1..F-4, E-4, S-4)
 
-function host(tx: Tx, a: Exclude<HostAction, { kind: 'host-skip' }>): Refusal | null {
+/** The longest a host may move a stage's end in one go (a week). */
+export const MAX_EXTEND_SECONDS = 7 * 86_400;
+
+/**
+ * G-7, P-1: the host's control of the clock. Paused, the state keeps the time that was left
+ * instead of a deadline, so no timer fires (also across a restart: there is no deadline to
+ * re-arm); resumed, the stage ends that much later than the moment of resuming.
+ */
+function clockControl(tx: Tx, a: Extract<HostAction, { kind: 'host-pause' | 'host-resume' | 'host-extend' }>): Refusal | null {
+  const s = tx.s;
+  switch (a.kind) {
+    case 'host-pause': {
+      if (s.paused) return refuse('pause/already');
+      s.paused = { remaining: s.deadline === null ? null : Math.max(0, s.deadline - tx.now) };
+      s.deadline = null;
+      emit(tx, HOST, { type: 'host', action: a });
+      emit(tx, PUBLIC, { type: 'clock', what: 'paused', deadline: null });
+      return null;
+    }
+    case 'host-resume': {
+      if (!s.paused) return refuse('resume/not-paused');
+      const left = s.paused.remaining;
+      delete (s as { paused?: unknown }).paused;
+      s.deadline = left === null ? null : tx.now + left;
+      emit(tx, HOST, { type: 'host', action: a });
+      emit(tx, PUBLIC, { type: 'clock', what: 'resumed', deadline: s.deadline });
+      return null;
+    }
+    case 'host-extend': {
+      if (!Number.isSafeInteger(a.seconds) || a.seconds === 0 || Math.abs(a.seconds) > MAX_EXTEND_SECONDS) return refuse('extend/bad-duration');
+      const ms = a.seconds * 1000;
+      if (s.paused) {
+        if (s.paused.remaining === null) return refuse('extend/no-timer');
+        s.paused = { remaining: Math.max(0, s.paused.remaining + ms) };
+      } else {
+        if (s.deadline === null) return refuse('extend/no-timer');
+        // Shortened past now, the stage ends at once (its timer fires now).
+        s.deadline = Math.max(tx.now, s.deadline + ms);
+      }
+      emit(tx, HOST, { type: 'host', action: a });
+      emit(tx, PUBLIC, { type: 'clock', what: 'extended', seconds: a.seconds, deadline: s.deadline });
+      return null;
+    }
+  }
+}
+
+/** G-7: a host's ruling taken back: the seat comes back to the table (fouls stay, F-1). */
+function revive(tx: Tx, a: Extract<HostAction, { kind: 'host-revive' }>): Refusal | null {
+  const s = tx.s;
+  const p = playerAt(s, a.target);
+  if (!p) return refuse('seat/unknown');
+  if (p.alive) return refuse('revive/at-table');
+  const left = s.out.find((o) => o.seat === a.target);
+  // Only a host's ruling (G-5: removal, host override) is a mistake the host may take back.
+  if (!left || (left.by !== 'host' && left.by !== 'removed')) return refuse('revive/not-by-host');
+  emit(tx, HOST, { type: 'host', action: a });
+  setPlayer(tx, a.target, { alive: true });
+  s.out = s.out.filter((o) => o.seat !== a.target);
+  emit(tx, PUBLIC, { type: 'revived', seat: a.target });
+  // E-1/E-2 are checked after every change of who is at the table.
+  checkWin(tx);
+  return null;
+}
+
+/** G-7: a stage that begins while the clock is stopped keeps its whole time for the resume. */
+function freezeClock(tx: Tx): void {
+  const s = tx.s;
+  if (!s.paused) return;
+  if (s.stage.kind === 'over') {
+    delete (s as { paused?: unknown }).paused;
+    return;
+  }
+  if (s.deadline !== null) {
+    s.paused = { remaining: Math.max(0, s.deadline - tx.now) };
+    s.deadline = null;
+  }
+}
+
+function host(tx: Tx, a: Exclude<HostAction, { kind: 'host-skip' | 'host-pause' | 'host-resume' | 'host-extend' | 'host-revive' | 'host-undo' }>): Refusal | null {
   const s = tx.s;
   switch (a.kind) {
     case 'host-foul': {

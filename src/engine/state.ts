@@ -54,6 +54,8 @@ export function beginTx(state: GameState, now: number): Tx {
     postGame: state.postGame,
     moves: state.moves,
   };
+  // G-7: only a paused game has the field (states of games never paused stay as they were).
+  if (state.paused) s.paused = state.paused;
   return { s, ev: [], now, def: RULESETS[state.ruleset] };
 }
 

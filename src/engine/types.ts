@@ -130,7 +130,19 @@ export type HostAction =
   | { kind: 'host-skip'; seq?: number }
   | { kind: 'host-end'; winner: Winner; reason?: string; seq?: number }
   | { kind: 'host-best'; target: Seat; seq?: number }
-  | { kind: 'host-bonus'; target: Seat; points: number; seq?: number };
+  | { kind: 'host-bonus'; target: Seat; points: number; seq?: number }
+  /** G-7: the host stops the clock; nobody but the host acts until he resumes. */
+  | { kind: 'host-pause'; reason?: string; seq?: number }
+  | { kind: 'host-resume'; reason?: string; seq?: number }
+  /** G-7: the current stage or turn ends `seconds` later (earlier when negative). */
+  | { kind: 'host-extend'; seconds: number; reason?: string; seq?: number }
+  /** G-7: a seat that left by a host ruling (kill, removal) comes back to the table. */
+  | { kind: 'host-revive'; target: Seat; reason?: string; seq?: number }
+  /**
+   * G-7: takes back the accepted action with log sequence number `undone` (see replay.ts: the log
+   * is replayed without it). apply() alone refuses it: only the log knows what came before.
+   */
+  | { kind: 'host-undo'; undone: number; reason?: string; seq?: number };
 
 export interface TimeoutAction {
   kind: 'timeout';
@@ -311,6 +323,8 @@ export interface GameState {
   readonly postGame: PostGame | null;
   /** How many actions were accepted. */
   readonly moves: number;
+  /** G-7: the host has stopped the clock: the time the stage or turn had left (ms; null: untimed). */
+  readonly paused?: { readonly remaining: number | null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,6 +357,8 @@ export type EventBody =
   | { type: 'best-move'; seat: Seat; targets: Seat[] }
   | { type: 'take'; seat: Seat; target: Seat }
   | { type: 'host'; action: HostAction }
+  | { type: 'clock'; what: 'paused' | 'resumed' | 'extended'; seconds?: number; deadline: number | null }
+  | { type: 'revived'; seat: Seat }
   | { type: 'game-over'; winner: Winner; reason: 'rules' | 'host' | 'empty-rounds'; roles: Role[] }
   | { type: 'best-vote'; seat: Seat }
   | { type: 'points'; points: PointsBreakdown[]; bestPlayer: Seat | null };

@@ -1,5 +1,7 @@
 // The English catalog defines every key. Public text never names a role except where the rules
 // reveal it (a card shown on leaving in kiev-12, the final reveal): see N-13 and the secrecy test.
+import { hostToolkitEn } from './host-toolkit';
+
 export const en = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'ChNU 2016 tournament (10)',
@@ -262,7 +264,7 @@ export const en = {
   'refusal.game/finished': 'This game is already finished.',
   'refusal.game/post-game': 'The game is over: only the best-player vote is open.',
   'refusal.service/closed': 'I am restarting; try again in a moment.',
-  'refusal.host/not-host': 'Only the host (or a server manager) may do that.',
+  'refusal.host/not-host': 'Only the host of the game, a member with Manage Server or with the server’s host role may do that.',
   'refusal.player/not-playing': 'You are not playing in this game.',
   'refusal.seat/unknown': 'There is no such seat.',
   'refusal.substitute/bot': 'A bot cannot play.',
@@ -341,7 +343,7 @@ export const en = {
   'cmd.mafia.table.name': 'table',
   'cmd.mafia.table.desc': 'Post the game table again',
   'cmd.mafia.settings.name': 'settings',
-  'cmd.mafia.settings.desc': 'Server settings: language, mafia talk',
+  'cmd.mafia.settings.desc': 'Server settings (Manage Server)',
   'cmd.host.name': 'host',
   'cmd.host.desc': 'Host commands for the game in this channel',
   'cmd.host.foul.name': 'foul',
@@ -453,4 +455,5 @@ export const en = {
   'refusal.action/not-an-object': 'That request is malformed: nothing was changed.',
   'refusal.action/unknown-kind': 'I do not know that action: nothing was changed.',
   'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
+  ...hostToolkitEn,
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -1,4 +1,5 @@
 // Russian catalog: every key of en.ts (the compiler checks).
+import { hostToolkitRu } from './host-toolkit';
 import type { Catalog } from './index';
 
 export const ru: Catalog = {
@@ -283,7 +284,7 @@ export const ru: Catalog = {
   'refusal.game/finished': 'Эта игра уже завершена.',
   'refusal.game/post-game': 'Игра окончена: открыто только голосование за лучшего игрока.',
   'refusal.service/closed': 'Я перезапускаюсь; попробуйте через минутку.',
-  'refusal.host/not-host': 'Это может сделать только ведущий (или администратор сервера).',
+  'refusal.host/not-host': 'Это может сделать только ведущий игры, участник с правом «Управлять сервером» или с ролью ведущего этого сервера.',
   'refusal.player/not-playing': 'Вы не играете в этой игре.',
   'refusal.seat/unknown': 'Такого места нет.',
   'refusal.substitute/bot': 'Бот не может играть.',
@@ -362,7 +363,7 @@ export const ru: Catalog = {
   'cmd.mafia.table.name': 'стол',
   'cmd.mafia.table.desc': 'Заново опубликовать игровой стол',
   'cmd.mafia.settings.name': 'настройки',
-  'cmd.mafia.settings.desc': 'Настройки сервера: язык, разговор мафии',
+  'cmd.mafia.settings.desc': 'Настройки сервера (право «Управлять сервером»)',
   'cmd.host.name': 'ведущий',
   'cmd.host.desc': 'Команды ведущего для игры в этом канале',
   'cmd.host.foul.name': 'фол',
@@ -474,4 +475,5 @@ export const ru: Catalog = {
   'refusal.action/not-an-object': 'Запрос ошибочен: ничего не изменено.',
   'refusal.action/unknown-kind': 'Я не знаю такого действия: ничего не изменено.',
   'refusal.storage/failed': 'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
+  ...hostToolkitRu,
 };

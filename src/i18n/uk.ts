@@ -1,4 +1,5 @@
 // Ukrainian catalog: every key of en.ts (the compiler checks).
+import { hostToolkitUk } from './host-toolkit';
 import type { Catalog } from './index';
 
 export const uk: Catalog = {
@@ -283,7 +284,7 @@ export const uk: Catalog = {
   'refusal.game/finished': 'Ця гра вже завершена.',
   'refusal.game/post-game': 'Гру завершено: відкрите лише голосування за кращого гравця.',
   'refusal.service/closed': 'Я перезапускаюся; спробуйте за мить.',
-  'refusal.host/not-host': 'Це може зробити лише ведучий (або адміністратор сервера).',
+  'refusal.host/not-host': 'Це може зробити лише ведучий гри, учасник із правом «Керувати сервером» або з роллю ведучого цього сервера.',
   'refusal.player/not-playing': 'Ви не граєте в цій грі.',
   'refusal.seat/unknown': 'Такого місця немає.',
   'refusal.substitute/bot': 'Бот не може грати.',
@@ -362,7 +363,7 @@ export const uk: Catalog = {
   'cmd.mafia.table.name': 'стіл',
   'cmd.mafia.table.desc': 'Опублікувати стіл гри ще раз',
   'cmd.mafia.settings.name': 'налаштування',
-  'cmd.mafia.settings.desc': 'Налаштування сервера: мова, розмова мафії',
+  'cmd.mafia.settings.desc': 'Налаштування сервера (право «Керувати сервером»)',
   'cmd.host.name': 'ведучий',
   'cmd.host.desc': 'Команди ведучого для гри в цьому каналі',
   'cmd.host.foul.name': 'фол',
@@ -474,4 +475,5 @@ export const uk: Catalog = {
   'refusal.action/not-an-object': 'Запит хибний: нічого не змінено.',
   'refusal.action/unknown-kind': 'Я не знаю такої дії: нічого не змінено.',
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
+  ...hostToolkitUk,
 };

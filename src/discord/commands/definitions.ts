@@ -1,5 +1,6 @@
 // Slash commands, built with @discordjs/builders, with uk and ru names and descriptions.
-import { SlashCommandBuilder, SlashCommandSubcommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder, SlashCommandSubcommandBuilder, SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
+import { ChannelType } from 'discord-api-types/v10';
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import { t, type MessageKey } from '../../i18n';
 
@@ -40,7 +41,7 @@ export function mafiaCommand() {
     loc(s, 'mafia.create');
     s.addStringOption((o) =>
       loc(o, 'opt.ruleset')
-        .setRequired(true)
+        .setRequired(false) // the server's default rule set when not given
         .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
     );
     s.addStringOption((o) => loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')));
@@ -49,13 +50,7 @@ export function mafiaCommand() {
   });
   b.addSubcommand((s) => loc(s, 'mafia.role'));
   b.addSubcommand((s) => loc(s, 'mafia.table'));
-  b.addSubcommand((s) => {
-    loc(s, 'mafia.settings');
-    s.addStringOption((o) => loc(o, 'opt.language').setRequired(false).addChoices(choice('auto', 'lang.auto'), choice('en', 'lang.en'), choice('uk', 'lang.uk'), choice('ru', 'lang.ru')));
-    s.addStringOption((o) => loc(o, 'opt.mafiaTalk').setRequired(false).addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night')));
-    s.addStringOption((o) => loc(o, 'opt.speakingOrder').setRequired(false).addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced')));
-    return s;
-  });
+  b.addSubcommandGroup((g) => settingsGroup(loc(g, 'mafia.settings')));
   return b;
 }
 
@@ -75,11 +70,11 @@ export function hostCommand() {
     s.addStringOption((o) => loc(o, 'opt.winner').setRequired(true).addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => seatOption(loc(s, 'host.best')));
+  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.best'))));
   b.addSubcommand((s) => {
     seatOption(loc(s, 'host.bonus'));
     s.addIntegerOption((o) => loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }));
-    return s;
+    return reasonOption(s);
   });
   b.addSubcommand((s) => {
     seatOption(loc(s, 'host.substitute'));
@@ -88,7 +83,66 @@ export function hostCommand() {
   });
   b.addSubcommand((s) => reasonOption(loc(s, 'host.cancel')));
   b.addSubcommand((s) => loc(s, 'host.log'));
+  hostToolkitSubcommands(b);
+  // Every host command works on the game in this channel, or on the one named by `game:`.
+  for (const sub of b.options) if (sub instanceof SlashCommandSubcommandBuilder) gameOption(sub);
   return b;
+}
+
+function gameOption(s: SlashCommandSubcommandBuilder) {
+  return s.addIntegerOption((o) => loc(o, 'opt.game').setMinValue(1).setRequired(false));
+}
+
+/** Issue 11: the host's toolkit (pause, resume, extend, revive, undo, annul, transfer, panel). */
+function hostToolkitSubcommands(b: SlashCommandBuilder) {
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.pause')));
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.resume')));
+  b.addSubcommand((s) => {
+    loc(s, 'host.extend');
+    s.addStringOption((o) => loc(o, 'opt.duration').setRequired(true).setMaxLength(12));
+    return reasonOption(s);
+  });
+  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.revive'))));
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.undo')));
+  b.addSubcommand((s) => reasonOption(loc(s, 'host.annul')));
+  b.addSubcommand((s) => {
+    loc(s, 'host.transfer');
+    s.addUserOption((o) => loc(o, 'opt.member').setRequired(true));
+    return reasonOption(s);
+  });
+  b.addSubcommand((s) => loc(s, 'host.panel'));
+}
+
+/** Issue 11: `/mafia settings …`, the server's general settings (each one a subcommand). */
+function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
+  g.addSubcommand((s) => loc(s, 'settings.show'));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.language').addStringOption((o) => loc(o, 'opt.language').setRequired(true).addChoices(choice('auto', 'lang.auto'), choice('en', 'lang.en'), choice('uk', 'lang.uk'), choice('ru', 'lang.ru'))),
+  );
+  g.addSubcommand((s) =>
+    loc(s, 'settings.ruleset').addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(false)
+        .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
+    ),
+  );
+  g.addSubcommand((s) => loc(s, 'settings.pace').addStringOption((o) => loc(o, 'opt.pace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async'))));
+  g.addSubcommand((s) => {
+    loc(s, 'settings.timers');
+    s.addStringOption((o) => loc(o, 'opt.settingsPace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')));
+    for (const timer of TIMERS) s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
+    return s;
+  });
+  g.addSubcommand((s) => loc(s, 'settings.hostRole').addRoleOption((o) => loc(o, 'opt.role').setRequired(false)));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.mafiaTalk').addStringOption((o) => loc(o, 'opt.mafiaTalk').setRequired(true).addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night'))),
+  );
+  g.addSubcommand((s) =>
+    loc(s, 'settings.speakingOrder').addStringOption((o) => loc(o, 'opt.speakingOrder').setRequired(true).addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced'))),
+  );
+  g.addSubcommand((s) => loc(s, 'settings.resultsChannel').addChannelOption((o) => loc(o, 'opt.channel').setRequired(false).addChannelTypes(ChannelType.GuildText)));
+  g.addSubcommand((s) => loc(s, 'settings.reset'));
+  return g;
 }
 
 export function statsCommand() {

@@ -49,7 +49,8 @@ export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = c
   const v = publicView(s);
   const st = v.stage;
   const n = s.clock.n;
-  const until = untilText(loc, deadline);
+  // G-7: a paused stage has no end to show.
+  const until = s.paused ? ` · ${t(loc, 'stage.paused')}` : untilText(loc, deadline);
   const who = st.speaker !== undefined ? seatTag(ctx, st.speaker) : '';
   switch (st.kind) {
     case 'night0':
@@ -83,7 +84,8 @@ function phaseLine(ctx: GameCtx, loc: Locale): string {
   if (ctx.game.status === 'cancelled') return t(loc, 'table.cancelled');
   if (s.result) return t(loc, s.stage.kind === 'over' ? 'stage.over' : 'stage.postGame');
   // E-3: round k is day k and night k; night 0 comes before round 1.
-  return s.clock.n === 0 ? t(loc, 'table.night0') : t(loc, 'table.round', { n: s.clock.n });
+  const round = s.clock.n === 0 ? t(loc, 'table.night0') : t(loc, 'table.round', { n: s.clock.n });
+  return s.paused ? `${round} · ${t(loc, 'table.paused')}` : round;
 }
 
 function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
@@ -387,6 +389,11 @@ export function announcement(ctx: GameCtx, body: EventBody, events: readonly Gam
       return `🎯 ${t(loc, 'event.bestMove', { seat: seatTag(ctx, body.seat), targets: seatList(ctx, body.targets) })}`;
     case 'take':
       return `🗡️ ${t(loc, 'event.take', { seat: seatTag(ctx, body.seat), target: seatTag(ctx, body.target) })}`;
+    case 'clock':
+      if (body.what === 'extended') return t(loc, (body.seconds ?? 0) > 0 ? 'event.extended' : 'event.shortened', { delta: durationText(loc, Math.abs(body.seconds ?? 0)) });
+      return t(loc, body.what === 'paused' ? 'event.paused' : 'event.resumed');
+    case 'revived':
+      return t(loc, 'event.revived', { seat: seatTag(ctx, body.seat) });
     default:
       return null;
   }
@@ -425,6 +432,25 @@ export function pointsPayload(ctx: GameCtx): Payload {
     embeds: [{ title: t(loc, 'points.title', { id: ctx.game.id }), description: `${best}\n\n${lines.join('\n')}`, color: GOLD }],
     allowed_mentions: mentions(),
   };
+}
+
+/** A duration in words: "1 h 30 min", "45 s" (units as each language writes them). */
+export function durationText(loc: Locale, seconds: number): string {
+  const units: [number, Record<Locale, string>][] = [
+    [86_400, { en: 'd', uk: 'д', ru: 'д' }],
+    [3_600, { en: 'h', uk: 'год', ru: 'ч' }],
+    [60, { en: 'min', uk: 'хв', ru: 'мин' }],
+    [1, { en: 's', uk: 'с', ru: 'с' }],
+  ];
+  const parts: string[] = [];
+  let left = Math.max(0, Math.round(seconds));
+  for (const [size, name] of units) {
+    if (left >= size) {
+      parts.push(`${Math.floor(left / size)} ${name[loc]}`);
+      left %= size;
+    }
+  }
+  return parts.length > 0 ? parts.slice(0, 2).join(' ') : `0 ${units[3]![1][loc]}`;
 }
 
 /** The text for a refusal code, in the user's language. */

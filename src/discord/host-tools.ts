@@ -1,0 +1,283 @@
+// The host's toolkit in Discord (issue 11): which game a host command is about, who may host it,
+// the new commands (pause, resume, extend, revive, undo, annul, transfer, panel), the audit log in
+// words with pages, and the host panel's buttons. Every refusal is an ephemeral answer to the one
+// who asked; nothing here posts to a channel (what players must see goes through the outbox).
+import {
+  ButtonStyle,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import type { ActorId, DispatchResult, GameService } from '../app/game-service';
+import { hostRight, type Member } from '../app/hosts';
+import { readSettings } from '../app/settings';
+import type { GameRow, Store } from '../db/store';
+import { MAX_EXTEND_SECONDS } from '../engine/apply';
+import type { Action } from '../engine/types';
+import { hasKey, t, type Locale, type MessageKey } from '../i18n';
+import type { Contexts } from './context';
+import type { CustomId } from './custom-id';
+import { button, row, type Payload } from './render/common';
+import { durationText, refusalText } from './render/game';
+import { hostPanel } from './render/host-panel';
+
+type Component = ButtonInteraction | StringSelectMenuInteraction;
+type Replyable = ChatInputCommandInteraction | Component;
+
+/** Subcommands this module answers (the others stay in interactions.ts). */
+export const TOOLKIT_SUBS: ReadonlySet<string> = new Set(['pause', 'resume', 'extend', 'revive', 'undo', 'annul', 'transfer', 'panel', 'log']);
+/** Subcommands that may name a finished game (the channel's latest when none is running). */
+const FINISHED_OK: ReadonlySet<string> = new Set(['log', 'annul']);
+/** Audit lines per page of /host log. */
+export const LOG_PAGE = 12;
+
+/** "30s", "-1m", "+2h", "1d" -> seconds (negative to shorten); null when malformed. */
+export function parseSignedDuration(raw: string): number | null {
+  const m = /^\s*([+-]?)\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
+  if (!m) return null;
+  const unit = (m[3] ?? '').toLowerCase();
+  const n = Number(m[2]) * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
+  return m[1] === '-' ? -n : n;
+}
+
+/** The member behind an interaction, as the host rule needs him (roles from the payload). */
+export function memberOf(i: Interaction): Member {
+  const m = i.member as { roles?: unknown } | null;
+  let roles: string[] = [];
+  if (m && Array.isArray(m.roles)) roles = m.roles as string[];
+  else if (m && typeof m.roles === 'object' && m.roles !== null) {
+    const r = m.roles as { cache?: Map<string, unknown> };
+    const raw = (m as { _roles?: unknown })._roles;
+    roles = [...(r.cache?.keys() ?? []), ...(Array.isArray(raw) ? (raw as string[]) : [])];
+  }
+  return { userId: i.user.id, manageGuild: i.memberPermissions?.has(PermissionFlagsBits.ManageGuild) === true, roles };
+}
+
+export class HostTools {
+  constructor(
+    private readonly service: GameService,
+    private readonly store: Store,
+    private readonly contexts: Contexts,
+  ) {}
+
+  /** G-7: the creator (or whoever it was handed to), Manage Server, or the server's host role. */
+  isHost(i: Interaction, game: GameRow): boolean {
+    return hostRight(memberOf(i), game, readSettings(this.store, game.guildId).hostRole) !== null;
+  }
+
+  /** Whether this user has a seat in the game (then he sees only what his seat may see). */
+  plays(game: GameRow, userId: string): boolean {
+    return this.store.players(game.id).some((p) => p.userId === userId) || (game.status === 'lobby' && game.lobby.members.includes(userId));
+  }
+
+  /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
+  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | string {
+    const id = i.options.getInteger('game');
+    if (id !== null) {
+      const g = this.store.getGame(id);
+      return g && g.guildId === i.guildId ? g : 'game/other-server';
+    }
+    const active = this.store.activeGamesInChannel(i.channelId)[0];
+    if (active) return active;
+    if (FINISHED_OK.has(sub)) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
+    return 'game/none-here';
+  }
+
+  private async say(i: Replyable, content: string): Promise<void> {
+    const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] } };
+    if (i.deferred || i.replied) await i.followUp(body);
+    else await i.reply(body);
+  }
+
+  private refuse(i: Replyable, loc: Locale, code: string): Promise<void> {
+    return this.say(i, `⛔ ${refusalText(loc, code)}`);
+  }
+
+  private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: string }): Promise<void> {
+    return r.ok ? this.say(i, t(loc, 'host.done')) : this.refuse(i, loc, r.code);
+  }
+
+  /**
+   * A toolkit subcommand, after the caller checked that the user hosts `game`. Returns false
+   * when `sub` is not one of this module's.
+   */
+  async command(i: ChatInputCommandInteraction, loc: Locale, sub: string, game: GameRow, actor: ActorId, reason: string | null): Promise<boolean> {
+    if (!TOOLKIT_SUBS.has(sub)) return false;
+    const why = reason ? { reason } : {};
+    switch (sub) {
+      case 'log':
+        await this.log(i, loc, game, 0, false);
+        return true;
+      case 'annul':
+        await this.answer(i, loc, await this.service.annul(game.id, actor, reason));
+        return true;
+      case 'transfer': {
+        const user = i.options.getUser('member', true);
+        if (user.bot) await this.refuse(i, loc, 'transfer/bot');
+        else await this.answer(i, loc, await this.service.transfer(game.id, user.id, actor, reason));
+        return true;
+      }
+    }
+    if (game.status === 'lobby') {
+      await this.refuse(i, loc, 'game/not-started');
+      return true;
+    }
+    switch (sub) {
+      case 'panel':
+        await this.panel(i, loc, game);
+        return true;
+      case 'undo':
+        // A host who plays may not take back (and so learn of) a night action his seat cannot see.
+        if (this.plays(game, i.user.id) && this.service.state(game.id)?.stage.kind === 'night') await this.refuse(i, loc, 'host/playing-host-night');
+        else await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
+        return true;
+      case 'pause':
+        await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-pause', ...why }, actor, reason));
+        return true;
+      case 'resume':
+        await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-resume', ...why }, actor, reason));
+        return true;
+      case 'extend': {
+        const raw = i.options.getString('duration', true);
+        const seconds = parseSignedDuration(raw);
+        if (seconds === null || seconds === 0 || Math.abs(seconds) > MAX_EXTEND_SECONDS) await this.refuse(i, loc, 'extend/bad-duration');
+        else await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-extend', seconds, ...why }, actor, reason));
+        return true;
+      }
+      case 'revive': {
+        const seat = i.options.getInteger('seat', true);
+        await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-revive', target: seat, ...why }, actor, reason));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The host panel, only to a host who does not play (he would see what his seat may not). */
+  private async panel(i: Replyable, loc: Locale, game: GameRow): Promise<void> {
+    if (this.plays(game, i.user.id)) return this.refuse(i, loc, 'host/playing-host');
+    const payload = this.panelPayload(game, loc);
+    if (!payload) return this.refuse(i, loc, 'game/not-started');
+    await i.reply({ ...reply(payload), flags: MessageFlags.Ephemeral });
+  }
+
+  private panelPayload(game: GameRow, loc: Locale): Payload | null {
+    const ctx = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
+    const s = ctx.state;
+    if (!s) return null;
+    const d = this.contexts.deadline(game.id);
+    const shown = s.deadline === null ? null : d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
+    return hostPanel(ctx, loc, shown);
+  }
+
+  /** A click on the host panel or on a page of the log: the clicking user must host the game. */
+  async component(i: Component, loc: Locale, game: GameRow, id: Extract<CustomId, { kind: 'host' }>): Promise<void> {
+    if (!i.inGuild() || i.guildId !== game.guildId) return this.refuse(i, loc, 'input/forged');
+    if (!this.isHost(i, game)) return this.refuse(i, loc, 'host/not-host');
+    if (id.op === 'log') {
+      // The panel's button opens the log; the log's own buttons turn its pages.
+      if (id.page === undefined) return this.log(i, loc, game, 0, false);
+      return this.log(i, loc, game, id.page, true);
+    }
+    if (this.plays(game, i.user.id)) return this.refuse(i, loc, 'host/playing-host');
+    const actor = `host:${i.user.id}` as const;
+    const state = this.service.state(game.id);
+    if (id.op !== 'refresh') {
+      if (!state || (game.status !== 'running' && game.status !== 'post-game')) return this.refuse(i, loc, 'game/not-running');
+      // An override is for the stage the panel showed; a panel left open may be out of date.
+      if (id.seq !== state.seq) return this.refuse(i, loc, 'stage/stale');
+      let r: DispatchResult;
+      const seq = state.seq;
+      const act = (a: Action) => this.service.dispatch(game.id, a, actor, null);
+      switch (id.op) {
+        case 'pause':
+          r = await act({ kind: 'host-pause', seq });
+          break;
+        case 'resume':
+          r = await act({ kind: 'host-resume', seq });
+          break;
+        case 'skip':
+          r = await act({ kind: 'host-skip', seq });
+          break;
+        case 'more':
+          r = await act({ kind: 'host-extend', seconds: 60, seq });
+          break;
+        case 'less':
+          r = await act({ kind: 'host-extend', seconds: -30, seq });
+          break;
+        case 'undo':
+          r = await this.service.undo(game.id, actor, null);
+          break;
+      }
+      if (!r.ok) return this.refuse(i, loc, r.code);
+    }
+    const fresh = this.store.getGame(game.id) ?? game;
+    const payload = this.panelPayload(fresh, loc);
+    if (!payload) return this.refuse(i, loc, 'game/not-started');
+    await i.update(reply(payload));
+  }
+
+  /** /host log: the audit trail in words (who, when, what, why), a page at a time. */
+  async log(i: Replyable, loc: Locale, game: GameRow, page: number, update: boolean): Promise<void> {
+    const rows = this.store.auditLog(game.id);
+    const fresh = this.store.getGame(game.id) ?? game;
+    // While the game runs, a host who plays is not told what a taken-back night action was.
+    const secretsOk = !this.plays(fresh, i.user.id) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
+    const lines = rows.map((r) => auditText(loc, r, secretsOk));
+    const pages = Math.max(1, Math.ceil(lines.length / LOG_PAGE));
+    const p = Math.min(Math.max(0, page), pages - 1);
+    const head = [t(loc, 'host.logTitle', { id: game.id }), ...(fresh.annulledAt !== null ? [t(loc, 'host.logAnnulled')] : [])];
+    const body = lines.length === 0 ? [t(loc, 'host.logEmpty')] : lines.slice(p * LOG_PAGE, (p + 1) * LOG_PAGE);
+    const foot = pages > 1 ? [`-# ${t(loc, 'host.logPage', { page: p + 1, pages })}`] : [];
+    const content = [...head, ...body, ...foot].join('\n').slice(0, 2000);
+    const components =
+      pages > 1
+        ? [
+            row(
+              button({ kind: 'host', game: game.id, seq: 0, op: 'log', page: Math.max(0, p - 1) }, t(loc, 'button.prev'), ButtonStyle.Secondary, p === 0),
+              button({ kind: 'host', game: game.id, seq: 1, op: 'log', page: Math.min(pages - 1, p + 1) }, t(loc, 'button.next'), ButtonStyle.Secondary, p === pages - 1),
+            ),
+          ]
+        : [];
+    const payload = { content, components, allowedMentions: { parse: [] as [] } };
+    if (update && !i.isChatInputCommand()) await (i as Component).update(payload);
+    else if (i.deferred || i.replied) await i.followUp({ ...payload, flags: MessageFlags.Ephemeral });
+    else await i.reply({ ...payload, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** One audit entry in words: when, who, what, why. */
+export function auditText(loc: Locale, r: { at: number; actorId: string; action: string; detail: string; reason: string | null }, secretsOk = true): string {
+  let d: Record<string, unknown> = {};
+  try {
+    d = JSON.parse(r.detail) as Record<string, unknown>;
+  } catch {
+    // an unreadable detail is shown without parameters
+  }
+  const who = r.actorId.startsWith('host:') || r.actorId.startsWith('user:') ? `<@${r.actorId.slice(5)}>` : r.actorId === 'timer' ? t(loc, 'audit.timer') : t(loc, 'audit.system');
+  const seconds = typeof d.seconds === 'number' ? d.seconds : 0;
+  const what = typeof d.what === 'string' && hasKey(`action.${d.what}`) ? t(loc, `action.${d.what}` as MessageKey) : typeof d.what === 'string' ? d.what : '';
+  const undoneSeat = typeof d.seat === 'number' ? `#${d.seat}` : '';
+  const undoneTarget = typeof d.target === 'number' ? ` → #${d.target}` : '';
+  const params = {
+    seat: typeof d.target === 'number' ? `#${d.target}` : typeof d.seat === 'number' ? `#${d.seat}` : '',
+    count: typeof d.count === 'number' ? d.count : 1,
+    winner: typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
+    points: typeof d.points === 'number' ? d.points : '',
+    from: typeof d.from === 'string' ? `<@${d.from}>` : '',
+    to: typeof d.to === 'string' ? `<@${d.to}>` : '',
+    delta: `${seconds < 0 ? '−' : '+'}${durationText(loc, Math.abs(seconds))}`,
+    undone: typeof d.undone === 'number' ? d.undone : '?',
+    what: secretsOk ? [what, `${undoneSeat}${undoneTarget}`].filter(Boolean).join(' ') : '…',
+  };
+  const key = `audit.${r.action}`;
+  const text = hasKey(key) ? t(loc, key as MessageKey, params) : r.action;
+  return `<t:${Math.floor(r.at / 1000)}:f> ${who}: ${text}${r.reason ? ` — ${t(loc, 'audit.reason', { reason: r.reason })}` : ''}`;
+}
+
+function reply(p: Payload) {
+  return { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [], allowedMentions: { parse: [] as [] } };
+}

@@ -1,0 +1,111 @@
+// `/mafia settings …` (issue 11): the server's settings, one subcommand each, validated with the
+// zod schema of src/app/settings.ts and shown back as one embed. Changing them needs Manage
+// Server; a game keeps the settings it was created with (interactions.create snapshots them).
+import { ChannelType, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { DEFAULT_SETTINGS, readSettings, writeSettings, type ServerSettings, type SettingKey } from '../app/settings';
+import type { Store } from '../db/store';
+import type { Timers } from '../engine/types';
+import { t, type Locale, type MessageKey } from '../i18n';
+import { TIMER_OPTIONS } from './commands/definitions';
+import { parseDuration, TIMER_KEYS } from './interactions';
+import { durationText, rulesetName } from './render/game';
+
+const TIMER_ORDER: (keyof Timers)[] = ['night0', 'night', 'speech', 'discussion', 'accusation', 'vote', 'shootout', 'lastWords', 'postGame'];
+
+/** The settings as one embed, in the reader's language. */
+export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
+  const none = t(loc, 'settings.none');
+  const timers = (pace: 'live' | 'async') => {
+    const set = TIMER_ORDER.filter((k) => s.timers[pace][k] !== undefined).map((k) => `${t(loc, `timer.${k}` as MessageKey)}: ${durationText(loc, s.timers[pace][k]!)}`);
+    return set.length > 0 ? set.join(', ') : t(loc, 'settings.timersDefault');
+  };
+  return {
+    title: t(loc, 'settings.title'),
+    color: 0x5865f2,
+    fields: [
+      { name: t(loc, 'settings.language'), value: t(loc, `lang.${s.language}` as MessageKey), inline: true },
+      { name: t(loc, 'settings.ruleset'), value: s.ruleset ? rulesetName(loc, s.ruleset) : t(loc, 'settings.rulesetAsk'), inline: true },
+      { name: t(loc, 'settings.pace'), value: t(loc, `pace.${s.pace}` as MessageKey), inline: true },
+      { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.live') }), value: timers('live') },
+      { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.async') }), value: timers('async') },
+      { name: t(loc, 'settings.hostRole'), value: s.hostRole ? `<@&${s.hostRole}>` : none, inline: true },
+      { name: t(loc, 'settings.resultsChannel'), value: s.resultsChannel ? `<#${s.resultsChannel}>` : none, inline: true },
+      { name: t(loc, 'settings.mafiaTalk'), value: t(loc, `mafiaTalk.${s.mafiaTalk}` as MessageKey) },
+      { name: t(loc, 'settings.speakingOrder'), value: t(loc, `speakingOrder.${s.speakingOrder}` as MessageKey) },
+    ],
+    footer: { text: t(loc, 'settings.footer') },
+  };
+}
+
+export class SettingsCommand {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  private async reply(i: ChatInputCommandInteraction, content: string, settings?: ServerSettings, loc: Locale = 'en'): Promise<void> {
+    await i.reply({ content, ...(settings ? { embeds: [settingsEmbed(loc, settings)] } : {}), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+  }
+
+  async handle(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
+    const guildId = i.guildId!;
+    if (sub === 'show') return this.reply(i, '', readSettings(this.store, guildId), loc);
+    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
+    let patch: Partial<Record<SettingKey, unknown>>;
+    switch (sub) {
+      case 'language':
+        patch = { language: i.options.getString('language', true) };
+        break;
+      case 'ruleset':
+        patch = { ruleset: i.options.getString('ruleset') };
+        break;
+      case 'pace':
+        patch = { pace: i.options.getString('pace', true) };
+        break;
+      case 'mafia_talk':
+        patch = { mafiaTalk: i.options.getString('mafia_talk', true) };
+        break;
+      case 'speaking_order':
+        patch = { speakingOrder: i.options.getString('speaking_order', true) };
+        break;
+      case 'host_role':
+        patch = { hostRole: i.options.getRole('role')?.id ?? null };
+        break;
+      case 'results_channel': {
+        const ch = i.options.getChannel('channel');
+        if (ch && ch.type !== ChannelType.GuildText && ch.type !== ChannelType.GuildAnnouncement) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/channel')}`);
+        patch = { resultsChannel: ch?.id ?? null };
+        break;
+      }
+      case 'timers': {
+        const pace = i.options.getString('pace', true);
+        if (pace !== 'live' && pace !== 'async') return this.reply(i, `⛔ ${t(loc, 'refusal.create/pace')}`);
+        const current = readSettings(this.store, guildId).timers;
+        const next: Partial<Timers> = { ...current[pace] };
+        for (const opt of TIMER_OPTIONS) {
+          const raw = i.options.getString(opt);
+          if (raw === null) continue;
+          // `default` gives the timer back to the rule set.
+          if (raw.trim().toLowerCase() === 'default') {
+            for (const key of TIMER_KEYS[opt]) delete next[key];
+            continue;
+          }
+          const secs = parseDuration(raw);
+          if (secs === null || secs < 5 || secs > 30 * 86_400) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: raw.slice(0, 20) })}`);
+          for (const key of TIMER_KEYS[opt]) next[key] = secs;
+        }
+        patch = { timers: { ...current, [pace]: next } };
+        break;
+      }
+      case 'reset':
+        patch = { ...DEFAULT_SETTINGS };
+        break;
+      default:
+        return this.reply(i, `⛔ ${t(loc, 'refusal.input/unknown')}`);
+    }
+    const r = writeSettings(this.store, guildId, patch, this.now());
+    if (!r.ok) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/invalid', { field: r.field, problem: r.problem.slice(0, 120) })}`);
+    await this.reply(i, `✅ ${t(loc, 'settings.saved')}`, r.settings, loc);
+  }
+}
