@@ -7,9 +7,11 @@ import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../delivery/outbox-store';
 import { t, type Locale } from '../i18n';
 import { Contexts, uiOf } from './context';
-import { Interactions, type Dealer } from './interactions';
+import { Interactions, randomDealer, type Dealer } from './interactions';
 import { Notices } from './notices';
 import { Planner, type ChannelCaps } from './planner';
+import { Tournaments } from './tournament';
+import { TournamentStore } from '../db/tournament-store';
 
 export interface BotConfig {
   token: string;
@@ -41,6 +43,8 @@ export interface BotConfig {
   crashAt?: readonly (CommitPoint | 'sent')[];
   /** With `sent`: after how many accepted posts (default 1). */
   crashAfterSends?: number;
+  /** The tournament draw's lot (tests fix it; the default is crypto-random). */
+  tournamentRandom?: () => number;
 }
 
 export interface RunningBot {
@@ -91,11 +95,15 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   let planner: Planner | null = null;
   let deliverer: Deliverer | null = null;
   let contexts: Contexts | null = null;
+  let tournaments: Tournaments | null = null;
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
-    plan: (e) => planner!.plan(e),
+    plan: (e) => {
+      planner!.plan(e);
+      tournaments?.plan(e);
+    },
     committed: (point) => {
       if (config.crashAt?.includes(point)) crash();
       else deliverer?.kick();
@@ -172,6 +180,20 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   }
 
   const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
+  tournaments = new Tournaments({
+    service,
+    store,
+    tstore: new TournamentStore(db.db),
+    outbox,
+    contexts,
+    deliverer,
+    client,
+    log,
+    dealer: config.dealer ?? randomDealer,
+    now,
+    ...(config.tournamentRandom ? { random: config.tournamentRandom } : {}),
+  });
+  interactions.tournaments = tournaments;
   client.on(Events.InteractionCreate, (i) => {
     if (!interactionsOff) void interactions.handle(i);
   });

@@ -4,6 +4,8 @@
 //   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs)
 //   v1:p:<game>:<panel>              public panels: my role, my actions, host help
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
+//   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
+//                                      standings page:<n>, csv, mine (standings to the clicker)
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
 export type Panel = 'role' | 'actions';
 export type ActVerb =
@@ -28,7 +30,11 @@ export type ActVerb =
 export type CustomId =
   | { kind: 'lobby'; game: number; op: LobbyOp }
   | { kind: 'panel'; game: number; panel: Panel }
-  | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb };
+  | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb }
+  | { kind: 'tour'; tournament: number; op: TourOp; a?: number; b?: number };
+
+export type TourOp = 'join' | 'leave' | 'draw' | 'final' | 'start' | 'page' | 'csv' | 'mine';
+const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 'page', 'csv', 'mine'];
 
 const LOBBY_OPS: readonly LobbyOp[] = ['join', 'leave', 'start', 'fallback', 'cancel'];
 const PANELS: readonly Panel[] = ['role', 'actions'];
@@ -47,6 +53,9 @@ export function encodeId(id: CustomId): string {
       break;
     case 'act':
       s = `v1:a:${id.game}:${id.seq}:${id.verb}${id.arg === undefined ? '' : `:${id.arg}`}`;
+      break;
+    case 'tour':
+      s = `v1:t:${id.tournament}:${id.op}${id.a === undefined ? '' : `:${id.a}`}${id.a !== undefined && id.b !== undefined ? `:${id.b}` : ''}`;
       break;
   }
   if (s.length > 100) throw new Error(`custom id too long: ${s}`);
@@ -67,6 +76,14 @@ export function decodeId(raw: unknown): CustomId | null {
   }
   if (kind === 'p' && rest.length === 1 && (PANELS as string[]).includes(rest[0]!)) {
     return { kind: 'panel', game, panel: rest[0] as Panel };
+  }
+  if (kind === 't' && rest.length >= 1 && rest.length <= 3 && (TOUR_OPS as string[]).includes(rest[0]!)) {
+    const [op, a, b] = rest;
+    if ((a !== undefined && !/^\d{1,6}$/.test(a)) || (b !== undefined && !/^\d{1,6}$/.test(b))) return null;
+    const out: CustomId = { kind: 'tour', tournament: game, op: op as TourOp };
+    if (a !== undefined) out.a = Number(a);
+    if (b !== undefined) out.b = Number(b);
+    return out;
   }
   if (kind === 'a' && (rest.length === 2 || rest.length === 3)) {
     const [seqRaw, verb, arg] = rest;

@@ -26,6 +26,7 @@ import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
 import { decodeId, type CustomId } from './custom-id';
 import { mentions, row, seatSelect, type GameCtx, type Payload } from './render/common';
 import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from './render/game';
+import type { Tournaments } from './tournament';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 
@@ -70,6 +71,9 @@ export const randomDealer: Dealer = (members, ruleset) => ({
 });
 
 export class Interactions {
+  /** /tournament and the tournament's buttons (src/discord/tournament.ts). */
+  tournaments: Tournaments | null = null;
+
   constructor(
     private readonly service: GameService,
     private readonly store: Store,
@@ -138,6 +142,7 @@ export class Interactions {
   private async command(i: ChatInputCommandInteraction): Promise<void> {
     const loc = this.loc(i);
     if (!i.inGuild() || !i.channelId) return this.refuse(i, t(loc, 'refusal.input/guild-only'));
+    if (i.commandName === 'tournament' && this.tournaments) return this.tournaments.command(i, loc);
     const sub = i.options.getSubcommand(false);
     switch (`${i.commandName}/${sub ?? ''}`) {
       case 'mafia/create':
@@ -352,6 +357,7 @@ export class Interactions {
     const loc = this.loc(i);
     const id = decodeId(i.customId);
     if (!id) return this.refuse(i, t(loc, 'refusal.input/forged'));
+    if (id.kind === 'tour') return this.tournaments ? this.tournaments.component(i, id) : this.refuse(i, t(loc, 'refusal.input/forged'));
     const game = this.store.getGame(id.game);
     if (!game) return this.refuse(i, t(loc, 'refusal.game/unknown'));
     // A component in a server must belong to that channel's game; DMs are checked by seat below.

@@ -1,4 +1,5 @@
 // Russian catalog: every key of en.ts (the compiler checks).
+import { tournamentRu } from './tournament';
 import type { Catalog } from './index';
 
 export const ru: Catalog = {
@@ -474,4 +475,5 @@ export const ru: Catalog = {
   'refusal.action/not-an-object': 'Запрос ошибочен: ничего не изменено.',
   'refusal.action/unknown-kind': 'Я не знаю такого действия: ничего не изменено.',
   'refusal.storage/failed': 'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
+  ...tournamentRu,
 };

@@ -1,4 +1,5 @@
 // Ukrainian catalog: every key of en.ts (the compiler checks).
+import { tournamentUk } from './tournament';
 import type { Catalog } from './index';
 
 export const uk: Catalog = {
@@ -474,4 +475,5 @@ export const uk: Catalog = {
   'refusal.action/not-an-object': 'Запит хибний: нічого не змінено.',
   'refusal.action/unknown-kind': 'Я не знаю такої дії: нічого не змінено.',
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
+  ...tournamentUk,
 };
