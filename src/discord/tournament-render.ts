@@ -51,7 +51,7 @@ export function boardPayload(tour: TournamentRow, players: readonly RegisteredPl
   lines.push(shown.length > 0 ? shown.join('\n') : t(loc, 'tour.board.empty'));
   if (open) {
     const fit = drawFit(players.length);
-    lines.push('', fit.ok ? t(loc, 'tour.fit.ok', { tables: fit.tables }) : fitLine(loc, players.length, fit.add, fit.remove));
+    lines.push('', fit.ok ? t(loc, 'tour.fit.ok', { count: fit.tables }) : fitLine(loc, players.length, fit.add, fit.remove));
   }
   const buttons = [
     button({ kind: 'tour', tournament: tour.id, op: 'join' }, t(loc, 'tour.join'), ButtonStyle.Success, !open || players.length >= MAX_PLAYERS),

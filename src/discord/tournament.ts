@@ -13,6 +13,7 @@ import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
 import type { OutboxStore } from '../delivery/outbox-store';
 import { optionOverridesSchema } from '../engine/options';
 import { RULESETS } from '../engine/rulesets';
+import { seededRng } from '../sim/random-play';
 import { TABLE, drawQualifiers, type ScoringSystem } from '../engine/standings';
 import { FINAL_ROUND, drawFit, phaseOf, selectFinalists, tournamentCsv, tournamentStandings, type Phase } from '../engine/tournament';
 import type { OptionOverrides, RulesetId, Timers } from '../engine/types';
@@ -67,14 +68,16 @@ export interface TournamentDeps {
   random?: () => number;
 }
 
-const cryptoRandom = () => randomInt(0, 2 ** 48) / 2 ** 48;
+/** Each lot from a fresh crypto-random seed (the draw's local search asks for many numbers). */
+const cryptoLot = () => seededRng(randomInt(0, 2 ** 32));
 
 export class Tournaments {
   private readonly queues = new Map<number, Promise<unknown>>();
-  private readonly random: () => number;
+  private readonly random: () => () => number;
 
   constructor(private readonly d: TournamentDeps) {
-    this.random = d.random ?? cryptoRandom;
+    const fixed = d.random;
+    this.random = fixed ? () => fixed : cryptoLot;
   }
 
   /** One change at a time per tournament (two clicks on Start never race). */
@@ -237,7 +240,7 @@ export class Tournaments {
     if (!fit.ok) return this.refuse(i, fitLine(loc, players.length, fit.add, fit.remove));
     const draw = drawQualifiers(
       players.map((p) => p.userId),
-      this.random,
+      this.random(),
     );
     if (!draw.ok) return this.refuse(i, fitLine(loc, players.length, draw.add, draw.remove));
     const now = this.d.now();
@@ -247,7 +250,7 @@ export class Tournaments {
       this.refresh(this.d.tstore.get(tour.id)!);
     });
     this.d.deliverer.kick();
-    await this.say(i, t(loc, 'tour.drawn', { tables: fit.tables }));
+    await this.say(i, t(loc, 'tour.drawn', { count: fit.tables }));
   }
 
   /** T-2: the 10 best after the qualifiers play the final (ties by S-5, then by lot). */
@@ -260,7 +263,7 @@ export class Tournaments {
       return this.refuse(i, t(loc, `refusal.${code}` as never, phase.kind === 'qualifying' ? { round: phase.round } : {}));
     }
     const players = this.d.tstore.players(tour.id).map((p) => p.userId);
-    const sel = selectFinalists(this.system(tour), players, tables, this.random);
+    const sel = selectFinalists(this.system(tour), players, tables, this.random());
     if (sel.finalists.length < TABLE) return this.refuse(i, t(loc, 'refusal.tournament/too-few'));
     const now = this.d.now();
     this.d.tstore.transaction(() => {
