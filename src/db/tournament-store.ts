@@ -1,10 +1,10 @@
 // The tournaments' SQL (T-1..T-4): registration, the draw, the tables' games, the final. The
 // games themselves live in the game store; this links them to their tournament.
-import { and, asc, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TournamentResult, TournamentTable } from '../engine/tournament';
 import type { OptionOverrides, Role, RulesetId } from '../engine/types';
 import type { Db } from './client';
-import { games, results, servers, tournamentPlayers, tournamentTables, tournaments, type TournamentStatus } from './schema';
+import { games, results, servers, slots, tournamentPlayers, tournamentTables, tournaments, type TournamentStatus } from './schema';
 
 export interface TournamentRow {
   id: number;
@@ -145,6 +145,26 @@ export class TournamentStore {
 
   setFinalLot(id: number, lot: { among: string[]; chosen: string[] } | null, now: number): void {
     this.db.update(tournaments).set({ finalLot: lot ? JSON.stringify(lot) : null, updatedAt: now }).where(eq(tournaments.id, id)).run();
+  }
+
+  /**
+   * After a restart: the messages of every open tournament are sent once more, so one deleted
+   * while the bot was down is found (404) and posted again. Returns how many.
+   */
+  touchMessages(now: number): number {
+    const open = this.db
+      .select({ id: tournaments.holderGameId })
+      .from(tournaments)
+      .where(inArray(tournaments.status, ['registration', 'running']))
+      .all()
+      .map((r) => r.id)
+      .filter((id): id is number => id !== null);
+    if (open.length === 0) return 0;
+    return this.db
+      .update(slots)
+      .set({ version: sql`${slots.version} + 1`, updatedAt: now })
+      .where(and(inArray(slots.gameId, open), eq(slots.repost, true), eq(slots.state, 'live'), isNotNull(slots.messageId)))
+      .run().changes;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -180,10 +180,11 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   }
 
   const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
+  const tournamentStore = new TournamentStore(db.db);
   tournaments = new Tournaments({
     service,
     store,
-    tstore: new TournamentStore(db.db),
+    tstore: tournamentStore,
     outbox,
     contexts,
     deliverer,
@@ -228,6 +229,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // every open table and lobby is refreshed (one deleted while the bot was down is posted again).
   outbox.wakeStale();
   outbox.touchKept(now());
+  tournamentStore.touchMessages(now());
   deliverer.kick();
   const recovered = await service.recover();
   service.startCron();

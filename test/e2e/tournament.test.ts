@@ -153,7 +153,7 @@ describe('a tournament on Discord (T-1..T-3)', () => {
     expect((await slash(world.host.id, 'final')).content).toBe('⛔ The qualifiers are not over yet (round 1 is still being played).');
 
     /** Starts a table (button, or the command with options), plays its game to the end as its players and host would. */
-    const playTable = async (round: number, table: number, options?: Record<string, string | number | { type: number; value: string }>) => {
+    const playTable = async (round: number, table: number, options?: Record<string, string | number | { type: number; value: string }>, waitNight0 = false) => {
       let r;
       if (options) r = await slash(world.host.id, 'start', { round, table, ...options });
       else {
@@ -173,6 +173,13 @@ describe('a tournament on Discord (T-1..T-3)', () => {
       d.gameId = gameId;
       for (const p of world.bot.store.players(gameId)) d.seats.set(p.seat, p.userId);
       const seatOf = (u: string) => [...d.seats.entries()].find(([, id]) => id === u)![0];
+      if (waitNight0) {
+        // The tournament's 5-second night 0 ends on its own timer; day 1 begins.
+        const until = Date.now() + 30_000;
+        while (world.bot.service.state(gameId)?.stage.kind === 'night0' && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+        expect(world.bot.service.state(gameId)?.clock).toMatchObject({ phase: 'day', n: 1 });
+        await world.bot.idle();
+      }
       expect(await d.host('end', { winner: 'red' })).toBe('ok');
       const who = best(round);
       if (who && [...d.seats.values()].includes(who)) {
@@ -201,8 +208,14 @@ describe('a tournament on Discord (T-1..T-3)', () => {
     expect(has(roundMessage(2), `v1:t:${tid}:start:2:1`)).toBe(true);
 
     // A restart between rounds: the buttons posted before it keep working.
+    // The board is deleted while the bot is down: it is posted again at start-up.
     await world.bot.stop();
+    const before = board().id;
+    world.fake.deleteMessage(world.channel.id, before);
     world.bot = await startBot(botConfig(world.fake, world.dbPath, { dealer }));
+    await world.bot.idle();
+    expect(board().id).not.toBe(before);
+    expect(board().embeds[0]!.description).toContain('Qualifying round 2 is on.');
 
     // Round 2, table 1: a drawn player left the server: the start says so; a substitute plays his seat.
     const t21 = JSON.parse(tables().find((x) => x.round === 2 && x.t === 1)!.seats) as string[];
@@ -231,7 +244,7 @@ describe('a tournament on Discord (T-1..T-3)', () => {
     expect((await slash(world.host.id, 'final')).content).toBe('⛔ The final has already been announced.');
     const finalMsg = world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:start:4:1`, false))!;
     expect(finalMsg.embeds[0]!.title).toContain('· Final');
-    await playTable(4, 1);
+    await playTable(4, 1, undefined, true);
     expect(world.fake.channels(world.guild.id).find((c) => c.name === 'final')?.parentId).toBe(category.id);
 
     // T-3: the result with the winner: Q and P are level on 23 points; Q has more best-player titles.
