@@ -59,7 +59,7 @@ function plannedDealer(plan: Record<string, Role[]>): Dealer {
 
 const has = (m: StoredMessage, id: string, enabled = true) => allComponents(m).some((c) => c.custom_id === id && (!enabled || !c.disabled));
 
-describe('a tournament on Discord (T-1..T-3)', () => {
+describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
   it('registration, the draw, three qualifying rounds, a substitute, a restart, the final, the standings with a tie settled by titles, CSV', async () => {
     // 20 registered players, one more member who will substitute, and the head host.
     const players = 20;
