@@ -206,7 +206,7 @@ export class Tournaments {
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     if (!canManageTournaments(i.memberPermissions)) return this.refuse(i, t(loc, 'refusal.tournament/permission'));
     const name = i.options.getString('name', true).replace(/\s+/g, ' ').trim().slice(0, 60);
-    if (name.length === 0 || /[<>@`*_~|]/.test(name)) return this.refuse(i, t(loc, 'refusal.tournament/name'));
+    if (name.length === 0 || /[<>@`*~|]/.test(name)) return this.refuse(i, t(loc, 'refusal.tournament/name'));
     const ruleset = i.options.getString('ruleset', true);
     if (!(TOURNAMENT_RULESETS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.tournament/ruleset'));
     const timers: Partial<Timers> = {};
@@ -439,7 +439,9 @@ export class Tournaments {
     const table = tournamentStandings(this.system(tour), players.map((p) => p.userId), tables);
     const counted = tables.filter((x) => x.results).length;
     const total = tables.length === 0 ? 0 : Math.max(tables.length, tables.filter((x) => x.round < FINAL_ROUND).length + 1);
-    const payload = standingsPayload(tour, loc, table, counted, total, page, tour.status === 'finished');
+    // A public message speaks the tournament's language; one only the clicker sees, his own.
+    const isPublic = i.isChatInputCommand() ? true : !ephemeral && !(i as Component).message.flags.has(MessageFlags.Ephemeral);
+    const payload = standingsPayload(tour, isPublic ? (tour.locale as Locale) : loc, table, counted, total, page, tour.status === 'finished');
     const files = csv ? [this.csvFile(tour, tables)] : [];
     const body = { embeds: payload.embeds, components: payload.components, allowedMentions: { parse: [] as [] }, files, ...(ephemeral ? { flags: MessageFlags.Ephemeral as const } : {}) };
     if (i.isChatInputCommand() || ephemeral) await i.reply(body);

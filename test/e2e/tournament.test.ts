@@ -316,6 +316,9 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const board = () => world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:join`, false))!;
     for (const u of world.users) await world.fake.click(u.id, board(), `v1:t:${tid}:join`);
     await world.bot.idle();
+    // A refusal speaks the clicker's language.
+    const ru = await world.fake.click(world.users[1]!.id, board(), `v1:t:${tid}:draw`, { locale: 'ru' });
+    expect(ru.content).toBe('⛔ Это может сделать только главный ведущий (или администратор сервера).');
     expect((await slash('draw')).content).toBe('The draw is done: 1 table per round, posted in the channel.');
     expect((await slash('draw')).content).toBe('⛔ The draw has already been made.');
     // A forged id, another server's tournament number: nothing happens.
