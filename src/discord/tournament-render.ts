@@ -11,8 +11,8 @@ import { rulesetName } from './render/game';
 
 /** Standings rows per page. */
 export const STANDINGS_PAGE = 10;
-/** The most players a tournament takes: 20 tables a round, one message per round. */
-export const MAX_PLAYERS = 200;
+/** The most players a tournament takes: 15 tables a round: a round fits one message (Discord: 6000 characters, 25 buttons). */
+export const MAX_PLAYERS = 150;
 const LIST_MAX = 60;
 
 export type TableView = TournamentTable & { channelId: string | null; subs: Record<string, string>; status: string | null };
