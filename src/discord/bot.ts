@@ -43,8 +43,6 @@ export interface BotConfig {
   crashAt?: readonly (CommitPoint | 'sent')[];
   /** With `sent`: after how many accepted posts (default 1). */
   crashAfterSends?: number;
-  /** The tournament draw's lot (tests fix it; the default is crypto-random). */
-  tournamentRandom?: () => number;
 }
 
 export interface RunningBot {
@@ -192,7 +190,6 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     log,
     dealer: config.dealer ?? randomDealer,
     now,
-    ...(config.tournamentRandom ? { random: config.tournamentRandom } : {}),
   });
   interactions.tournaments = tournaments;
   client.on(Events.InteractionCreate, (i) => {

@@ -4,7 +4,7 @@
 // restarts and deletion) or is an interaction response. Every input is untrusted: a refusal is an
 // ephemeral message to the sender and changes nothing.
 import { randomInt } from 'node:crypto';
-import { AttachmentBuilder, MessageFlags, PermissionFlagsBits, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type PermissionsBitField, type StringSelectMenuInteraction } from 'discord.js';
+import { AttachmentBuilder, MessageFlags, PermissionFlagsBits, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type GuildTextBasedChannel, type PermissionsBitField, type StringSelectMenuInteraction } from 'discord.js';
 import type { GameEffect, GameService } from '../app/game-service';
 import type { Store } from '../db/store';
 import type { TournamentRow, TournamentStore } from '../db/tournament-store';
@@ -317,6 +317,11 @@ export class Tournaments {
       if (!tv.seats.includes(missing)) return this.refuse(i, t(loc, 'refusal.tournament/not-at-table', { user: `<@${missing}>` }));
       if (tv.seats.includes(sub) || Object.values(subs).filter((s) => s === sub).length > 1) return this.refuse(i, t(loc, 'refusal.tournament/sub-at-table', { user: `<@${sub}>` }));
     }
+    // A substitute who still has a game of his own this round to play cannot sit at two tables.
+    for (const sub of Object.values(subs)) {
+      const elsewhere = tables.find((x) => x.round === round && x !== tv && !x.results && x.seats.map((u) => x.subs[u] ?? u).includes(sub));
+      if (elsewhere) return this.refuse(i, t(loc, 'refusal.tournament/sub-busy', { user: `<@${sub}>`, table: elsewhere.table }));
+    }
     const members = tv.seats.map((u) => subs[u] ?? u);
     const absent = await this.absent(tour.guildId, members);
     if (absent.length > 0) {
@@ -391,6 +396,11 @@ export class Tournaments {
   /** The table's channel: kept from an earlier start, named by the host, or created under the category. */
   private async channelFor(tour: TournamentRow, tv: TableView, named: string | null): Promise<{ ok: true; id: string } | { ok: false; text: (loc: Locale) => string }> {
     if (named) {
+      // The bot must be able to run a game there: see it, write, and (for who may write) manage it.
+      const ch = this.d.client.channels.cache.get(named);
+      const me = this.d.client.user;
+      const perms = ch && me && 'permissionsFor' in ch ? (ch as GuildTextBasedChannel).permissionsFor(me) : null;
+      if (!perms?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) return { ok: false, text: (l) => t(l, 'refusal.tournament/channel-forbidden', { channel: `<#${named}>` }) };
       this.d.tstore.setTableChannel(tour.id, tv.round, tv.table, named);
       return { ok: true, id: named };
     }

@@ -328,6 +328,11 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     await r.settled();
     expect(r.content).toBe('⛔ I may not create channels here. Name a channel for this table: `/tournament start round:1 table:1 channel:#…`.');
     expect(world.fake.channels(world.guild.id).some((c) => c.type === 4)).toBe(false);
+    // A channel the bot may not write in is refused with the fix.
+    const closed = world.fake.addChannel(world.guild.id, { name: 'read-only' });
+    world.fake.setOverwrite(closed.id, { id: world.fake.botUser.id, type: 1, allow: 0n, deny: Perm.SendMessages });
+    await world.bot.idle();
+    expect((await slash('start', { round: 1, table: 1, channel: { type: 7, value: closed.id } })).content).toBe(`⛔ I cannot post in <#${closed.id}>: give me View Channel and Send Messages there, or name another channel.`);
     const named = world.fake.addChannel(world.guild.id, { name: 'table-one' });
     const started = await slash('start', { round: 1, table: 1, channel: { type: 7, value: named.id } });
     expect(started.content).toMatch(new RegExp(`^Round 1, table 1: game #\\d+ has started in <#${named.id}>\\.$`));
