@@ -299,7 +299,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(ids.n).toBe(7);
   }, 240_000);
 
-  it('without Manage Channels the host names the channel; refusals change nothing', async () => {
+  it('without Manage Channels the host names the channel; two starts at once give one game; a cancelled table starts again; refusals change nothing', async () => {
     w = await makeWorld({ players: 10, botPermissions: DEFAULT_BOT_PERMISSIONS & ~Perm.ManageChannels });
     const world = w;
     const admin = world.fake.addRole(world.guild.id, { name: 'judges', permissions: Perm.ManageGuild });
@@ -334,10 +334,24 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     await world.bot.idle();
     expect((await slash('start', { round: 1, table: 1, channel: { type: 7, value: closed.id } })).content).toBe(`⛔ I cannot post in <#${closed.id}>: give me View Channel and Send Messages there, or name another channel.`);
     const named = world.fake.addChannel(world.guild.id, { name: 'table-one' });
-    const started = await slash('start', { round: 1, table: 1, channel: { type: 7, value: named.id } });
+    // Two starts at once (a double click, two judges): one game.
+    const both = await Promise.all([0, 1].map(() => world.fake.slash(world.host.id, world.channel.id, 'tournament', { sub: 'start', options: { round: 1, table: 1, channel: { type: 7, value: named.id } } })));
+    await Promise.all(both.map((r) => r.settled()));
+    await world.bot.idle();
+    const started = both.find((r) => /has started/.test(r.content ?? ''))!;
     expect(started.content).toMatch(new RegExp(`^Round 1, table 1: game #\\d+ has started in <#${named.id}>\\.$`));
     const gameId = Number(/game #(\d+)/.exec(started.content!)![1]);
+    expect(both.map((r) => r.content).filter((c) => c === `⛔ That table is already playing (game #${gameId}).`)).toHaveLength(1);
     expect(world.bot.store.getGame(gameId)!.channelId).toBe(named.id);
-    expect((await slash('start', { round: 1, table: 1, channel: { type: 7, value: named.id } })).content).toBe(`⛔ That table is already playing (game #${gameId}).`);
+    // The table's host cancels its game: the table waits again, and its button starts a new game in the same channel.
+    const cancel = await world.fake.slash(world.host.id, named.id, 'host', { sub: 'cancel', options: {} });
+    await cancel.settled();
+    await world.bot.idle();
+    expect(roundMsg.embeds[0]!.fields![0]!.name).toBe('Table 1 — waiting');
+    const again = await world.fake.click(world.host.id, roundMsg, `v1:t:${tid}:start:1:1`);
+    await again.settled();
+    await world.bot.idle();
+    expect(again.content).toMatch(new RegExp(`^Round 1, table 1: game #${gameId + 1} has started in <#${named.id}>\\.$`));
+    expect(roundMsg.embeds[0]!.fields![0]!.name).toBe(`Table 1 — game #${gameId + 1} in <#${named.id}>`);
   }, 120_000);
 });
