@@ -145,6 +145,16 @@ export class Tournaments {
    * was cancelled changes its round's message; the last game of the final ends the tournament.
    */
   plan(e: GameEffect): void {
+    // Its own savepoint: should the tournament's part fail, the game's change still goes through
+    // (the tournament's messages catch up at their next change or the next restart).
+    try {
+      this.d.tstore.transaction(() => this.planTournament(e));
+    } catch (err) {
+      this.d.log.error(`tournament: could not follow game ${e.game.id}`, err);
+    }
+  }
+
+  private planTournament(e: GameEffect): void {
     const relevant =
       e.kind === 'started' ||
       e.kind === 'cancelled' ||

@@ -207,6 +207,10 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(roundMessage(1).embeds[0]!.fields!.map((f) => f.name)).toEqual([`Table 1 — game #${r11.gameId} over`, `Table 2 — game #${r12.gameId} over`]);
     expect(has(roundMessage(2), `v1:t:${tid}:start:2:1`)).toBe(true);
 
+    // The standings are live: the two games of round 1 are counted.
+    const live = await slash(users[4]!.id, 'standings');
+    expect(live.message!.embeds[0]!.description!.split('\n')[0]).toBe('Games counted: 2 of 7.');
+
     // A restart between rounds: the buttons posted before it keep working.
     // The board is deleted while the bot is down: it is posted again at start-up.
     await world.bot.stop();
@@ -293,6 +297,20 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // The command's own export is the same file.
     const exp = await slash(world.host.id, 'standings', { csv: true, page: 2 });
     expect(world.fake.attachmentText(exp.message!.attachments[0]!.id)).toBe(world.fake.attachmentText(file.id));
+
+    // The Standings button: the same, only to the one who asks.
+    const mine = await world.fake.click(users[3]!.id, board(), `v1:t:${tid}:mine`);
+    expect(mine.ephemeral).toBe(true);
+    expect(mine.message!.embeds[0]!.title).toBe('Standings: Spring Cup');
+    expect(mine.message!.embeds[0]!.description).toContain(`1. <@${Q.id}> — 23 pts`);
+
+    // The tournament's games count in /stats too (there, the substitute's game is his own).
+    const stats = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', { options: { ruleset: 'chnu-2016', player: { type: 6, value: Q.id } } });
+    await stats.settled();
+    expect(stats.content).toContain(`<@${Q.id}> — 23 pts · games: 4`);
+    const subStats = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', { options: { ruleset: 'chnu-2016', player: { type: 6, value: sub.id } } });
+    await subStats.settled();
+    expect(subStats.content).toMatch(new RegExp(`<@${sub.id}> — -?\\d+(\\.\\d+)? pts · games: 1`));
 
     // Every game of the tournament carries its id (for /stats).
     const ids = world.bot.db.sqlite.prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'").get(tid) as { n: number };
