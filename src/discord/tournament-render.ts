@@ -51,7 +51,7 @@ export function boardPayload(tour: TournamentRow, players: readonly RegisteredPl
   lines.push(shown.length > 0 ? shown.join('\n') : t(loc, 'tour.board.empty'));
   if (open) {
     const fit = drawFit(players.length);
-    lines.push('', fit.ok ? t(loc, 'tour.fit.ok', { count: fit.tables }) : fitLine(loc, players.length, fit.add, fit.remove));
+    lines.push('', fit.ok ? t(loc, 'tour.fit.ok', { count: fit.tables }) : fitLine(loc, players, fit.add, fit.remove));
   }
   const buttons = [
     button({ kind: 'tour', tournament: tour.id, op: 'join' }, t(loc, 'tour.join'), ButtonStyle.Success, !open || players.length >= MAX_PLAYERS),
@@ -67,9 +67,15 @@ export function boardPayload(tour: TournamentRow, players: readonly RegisteredPl
   };
 }
 
-/** T-1: the count does not fit tables of 10: how many to add or remove. */
-export function fitLine(loc: Locale, players: number, add: number, remove: number): string {
-  return remove > 0 ? t(loc, 'tour.fit.addOrRemove', { players, add, remove }) : t(loc, 'tour.fit.add', { players, add });
+/**
+ * T-1: the count does not fit tables of 10: how many to add or remove, and which players would go
+ * (decision: the last to register; the head host may decide otherwise and ask others to leave).
+ */
+export function fitLine(loc: Locale, players: readonly RegisteredPlayer[], add: number, remove: number): string {
+  const n = players.length;
+  if (remove === 0) return t(loc, 'tour.fit.add', { players: n, add });
+  const last = players.slice(n - remove).map((p) => `<@${p.userId}>`).join(', ');
+  return t(loc, 'tour.fit.addOrRemove', { players: n, add, remove, users: last });
 }
 
 function tableState(loc: Locale, tv: TableView): string {

@@ -247,12 +247,12 @@ export class Tournaments {
     if (tour.status !== 'registration') return this.refuse(i, t(loc, 'refusal.tournament/drawn'));
     const players = this.d.tstore.players(tour.id);
     const fit = drawFit(players.length);
-    if (!fit.ok) return this.refuse(i, fitLine(loc, players.length, fit.add, fit.remove));
+    if (!fit.ok) return this.refuse(i, fitLine(loc, players, fit.add, fit.remove));
     const draw = drawQualifiers(
       players.map((p) => p.userId),
       this.random(),
     );
-    if (!draw.ok) return this.refuse(i, fitLine(loc, players.length, draw.add, draw.remove));
+    if (!draw.ok) return this.refuse(i, fitLine(loc, players, draw.add, draw.remove));
     const now = this.d.now();
     this.d.tstore.transaction(() => {
       draw.rounds.forEach((round, r) => this.d.tstore.addTables(tour.id, r + 1, round));

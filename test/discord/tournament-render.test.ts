@@ -93,7 +93,7 @@ describe('tournament messages', () => {
   it('the board says how many to add or remove, and lists at most 60 names', () => {
     const p = boardPayload(tour('en', 'registration'), players.slice(0, 73), { kind: 'registration' });
     const d = p.embeds![0]!.description!;
-    expect(d).toContain('with 73 registered, add 7 more or remove 3.');
+    expect(d).toContain(`with 73 registered, add 7 more or remove 3 (the last to register: ${users.slice(70, 73).map((u) => `<@${u}>`).join(', ')}).`);
     expect(d).toContain('…and 13 more');
     expect(boardPayload(tour('uk', 'registration'), players.slice(0, 4), { kind: 'registration' }).embeds![0]!.description).toContain('зареєстровано 4, додайте ще 6.');
     expect(boardPayload(tour('ru', 'registration'), players.slice(0, 21), { kind: 'registration' }).embeds![0]!.description).toContain('Зарегистрирован 21 игрок');

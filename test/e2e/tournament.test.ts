@@ -101,10 +101,11 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect((await world.fake.click(users[0]!.id, board(), `v1:t:${tid}:join`)).content).toBe('⛔ You are already registered.');
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('Registered: 19 players');
-    expect(board().embeds[0]!.description).toContain('with 19 registered, add 1 more or remove 9');
+    const last9 = users.slice(10, 19).map((u) => `<@${u.id}>`).join(', ');
+    expect(board().embeds[0]!.description).toContain(`with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`);
     const early = await world.fake.click(world.host.id, board(), `v1:t:${tid}:draw`);
     await early.settled();
-    expect(early.content).toBe('⛔ The draw needs tables of 10 (T-1): with 19 registered, add 1 more or remove 9.');
+    expect(early.content).toBe(`⛔ The draw needs tables of 10 (T-1): with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`);
     expect((await world.fake.click(users[2]!.id, board(), `v1:t:${tid}:draw`)).content).toMatch(/^⛔ Only the head host/);
     expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:leave`)).content).toBe('⛔ You are not registered.');
     expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:join`)).type).toBe(7);
