@@ -189,6 +189,7 @@ export class Tournaments {
       case 'draw':
       case 'final':
       case 'start':
+      case 'remove':
       case 'standings': {
         const tour = this.pick(i);
         if (!tour) return this.refuse(i, t(loc, 'refusal.tournament/none'));
@@ -196,6 +197,7 @@ export class Tournaments {
         if (!this.canRun(i, tour)) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
         if (sub === 'draw') return this.serial(tour.id, () => this.draw(i, loc, tour.id));
         if (sub === 'final') return this.serial(tour.id, () => this.final(i, loc, tour.id));
+        if (sub === 'remove') return this.serial(tour.id, () => this.removePlayer(i, loc, tour.id, i.options.getUser('player', true).id));
         return this.startCommand(i, loc, tour);
       }
       default:
@@ -512,6 +514,20 @@ export class Tournaments {
         return this.serial(tour.id, () => this.start(i, loc, tour.id, id.a!, id.b!, null, {}));
       }
     }
+  }
+
+  /** T-1: the head host takes a player off the list before the draw (a count that does not fit, a no-show). */
+  private async removePlayer(i: ChatInputCommandInteraction, loc: Locale, id: number, userId: string): Promise<void> {
+    const tour = this.d.tstore.get(id)!;
+    if (tour.status !== 'registration') return this.refuse(i, t(loc, 'refusal.tournament/closed'));
+    const removed = this.d.tstore.transaction(() => {
+      if (!this.d.tstore.leave(id, userId)) return false;
+      this.refresh(tour);
+      return true;
+    });
+    if (!removed) return this.refuse(i, t(loc, 'refusal.tournament/not-registered', { user: `<@${userId}>` }));
+    this.d.deliverer.kick();
+    await this.say(i, t(loc, 'tour.removed', { user: `<@${userId}>`, count: this.d.tstore.players(id).length }));
   }
 
   /** Join / Leave: the board itself shows the change (the click updates it for free). */

@@ -109,7 +109,13 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect((await world.fake.click(users[2]!.id, board(), `v1:t:${tid}:draw`)).content).toMatch(/^⛔ Only the head host/);
     expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:leave`)).content).toBe('⛔ You are not registered.');
     expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:join`)).type).toBe(7);
+    // One too many: the head host takes the last to register off the list.
+    expect((await world.fake.click(sub.id, board(), `v1:t:${tid}:join`)).type).toBe(7);
     await world.bot.idle();
+    expect(board().embeds[0]!.description).toContain(`with 21 registered, add 9 more or remove 1 (the last to register: <@${sub.id}>).`);
+    expect((await slash(users[2]!.id, 'remove', { player: { type: 6, value: sub.id } })).content).toMatch(/^⛔ Only the head host/);
+    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(`<@${sub.id}> is off the list; players registered: 20.`);
+    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(`⛔ <@${sub.id}> is not registered.`);
     expect(board().embeds[0]!.description).toContain('Ready for the draw: 2 tables per round.');
 
     // The board is a slot: deleted, it comes back (with everything on it).

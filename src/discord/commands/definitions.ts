@@ -115,6 +115,7 @@ export function tournamentCommand() {
     return s;
   });
   b.addSubcommand((s) => which(loc(s, 'tournament.draw')));
+  b.addSubcommand((s) => which(loc(s, 'tournament.remove').addUserOption((o) => loc(o, 'opt.tournamentPlayer').setRequired(true))));
   b.addSubcommand((s) => {
     loc(s, 'tournament.start');
     s.addIntegerOption((o) => loc(o, 'opt.round').setMinValue(1).setMaxValue(4).setRequired(true));
