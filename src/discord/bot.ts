@@ -51,6 +51,8 @@ export interface RunningBot {
   store: Store;
   outbox: OutboxStore;
   deliverer: Deliverer;
+  /** Tournaments (their messages follow a game changed from outside, e.g. annulled). */
+  tournaments: Tournaments;
   db: OpenDb;
   /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
@@ -179,7 +181,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
 
   const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
   const tournamentStore = new TournamentStore(db.db);
-  tournaments = new Tournaments({
+  const tournamentsReady = new Tournaments({
     service,
     store,
     tstore: tournamentStore,
@@ -191,7 +193,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     dealer: config.dealer ?? randomDealer,
     now,
   });
-  interactions.tournaments = tournaments;
+  tournaments = tournamentsReady;
+  interactions.tournaments = tournamentsReady;
   client.on(Events.InteractionCreate, (i) => {
     if (!interactionsOff) void interactions.handle(i);
   });
@@ -249,6 +252,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     store,
     outbox,
     deliverer,
+    tournaments: tournamentsReady,
     db,
     async idle() {
       for (let i = 0; i < 100 && !crashed; i++) {

@@ -154,6 +154,22 @@ export class Tournaments {
     }
   }
 
+  /**
+   * A tournament game changed outside the game service's effects (issue 11's annul: an annulled
+   * game no longer counts, and its table may be played again): its tournament's messages follow.
+   */
+  gameChanged(gameId: number): void {
+    const link = this.d.tstore.tableOfGame(gameId);
+    const tour = link ? this.d.tstore.get(link.tournamentId) : null;
+    if (!tour || tour.status === 'cancelled' || tour.status === 'registration') return;
+    this.d.tstore.transaction(() => {
+      // The final annulled after the result: the tournament is back to its final.
+      if (tour.status === 'finished' && phaseOf('running', this.views(tour)).kind !== 'finished') this.d.tstore.setStatus(tour.id, 'running', this.d.now());
+      this.refresh(this.d.tstore.get(tour.id)!);
+    });
+    this.d.deliverer.kick();
+  }
+
   private planTournament(e: GameEffect): void {
     const relevant =
       e.kind === 'started' ||

@@ -322,6 +322,18 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // Every game of the tournament carries its id (for /stats).
     const ids = world.bot.db.sqlite.prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'").get(tid) as { n: number };
     expect(ids.n).toBe(7);
+
+    // An annulled game no longer counts (issue 11's /host annul sets annulled_at and tells the
+    // tournament): the final annulled, the tournament is back to its final, ready to play again.
+    const finalGame = tables().find((x) => x.round === 4)!.game!;
+    world.bot.db.sqlite.prepare('UPDATE games SET annulled_at = ? WHERE id = ?').run(Date.now(), finalGame);
+    world.bot.tournaments.gameChanged(finalGame);
+    await world.bot.idle();
+    expect(board().embeds[0]!.description).toContain('The final is on.');
+    expect(board().embeds[0]!.description).not.toContain('Winner');
+    expect(has(finalMsg, `v1:t:${tid}:start:4:1`)).toBe(true);
+    const after = await slash(users[7]!.id, 'standings');
+    expect(after.message!.embeds[0]!.description!.split('\n')[0]).toBe('Games counted: 6 of 7.');
   }, 240_000);
 
   it('without Manage Channels the host names the channel; two starts at once give one game; a cancelled table starts again; refusals change nothing', async () => {
