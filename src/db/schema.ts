@@ -245,3 +245,79 @@ export const dmChannels = sqliteTable('dm_channels', {
   closedAt: integer('closed_at'),
   updatedAt: integer('updated_at').notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Tournaments (RULES T-1..T-4): registration, the draw, the tables' games, the final.
+
+export type TournamentStatus = 'registration' | 'running' | 'finished' | 'cancelled';
+
+export const tournaments = sqliteTable(
+  'tournaments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    guildId: text('guild_id')
+      .notNull()
+      .references(() => servers.guildId),
+    /** Where the registration message and the draw are posted. */
+    channelId: text('channel_id').notNull(),
+    /** The head host (who created it). */
+    hostId: text('host_id').notNull(),
+    name: text('name').notNull(),
+    ruleset: text('ruleset').notNull(),
+    /** Option overrides for every game of the tournament (JSON): its timers. */
+    options: text('options').notNull().default('{}'),
+    /** Public language, fixed at creation. */
+    locale: text('locale').notNull(),
+    status: text('status').$type<TournamentStatus>().notNull(),
+    /**
+     * A game row that is never played (status `cancelled`), owning the tournament's messages in the
+     * outbox (slots and posts belong to a game).
+     */
+    holderGameId: integer('holder_game_id').references(() => games.id),
+    /** The category the bot created for the tables' channels (when it may manage channels). */
+    categoryId: text('category_id'),
+    /** The lot of the final (T-2): players level across the cut and who went through (JSON). */
+    finalLot: text('final_lot'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('tournaments_guild').on(t.guildId, t.status)],
+);
+
+/** Registered players, in order of registration. */
+export const tournamentPlayers = sqliteTable(
+  'tournament_players',
+  {
+    tournamentId: integer('tournament_id')
+      .notNull()
+      .references(() => tournaments.id),
+    userId: text('user_id').notNull(),
+    /** Display name and Discord locale when he registered. */
+    name: text('name').notNull(),
+    locale: text('locale'),
+    joinedAt: integer('joined_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.userId] })],
+);
+
+/** The draw (rounds 1-3) and the final (round 4): who sits at each table, and its game. */
+export const tournamentTables = sqliteTable(
+  'tournament_tables',
+  {
+    tournamentId: integer('tournament_id')
+      .notNull()
+      .references(() => tournaments.id),
+    round: integer('round').notNull(),
+    table: integer('table_no').notNull(),
+    /** The drawn players (JSON array of user ids). */
+    seats: text('seats').notNull(),
+    /** The table's channel, once known (created by the bot or named by the host). */
+    channelId: text('channel_id'),
+    /** Its current game (a cancelled one is replaced when the table is started again). */
+    gameId: integer('game_id').references(() => games.id),
+    /** Substitutes at the start: missing user id -> substitute user id (JSON). */
+    subs: text('subs').notNull().default('{}'),
+  },
+  (t) => [primaryKey({ columns: [t.tournamentId, t.round, t.table] }), index('tournament_tables_game').on(t.gameId)],
+);

@@ -7,9 +7,11 @@ import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../delivery/outbox-store';
 import { t, type Locale } from '../i18n';
 import { Contexts, uiOf } from './context';
-import { Interactions, type Dealer } from './interactions';
+import { Interactions, randomDealer, type Dealer } from './interactions';
 import { Notices } from './notices';
 import { Planner, type ChannelCaps } from './planner';
+import { Tournaments } from './tournament';
+import { TournamentStore } from '../db/tournament-store';
 
 export interface BotConfig {
   token: string;
@@ -52,6 +54,8 @@ export interface RunningBot {
   store: Store;
   outbox: OutboxStore;
   deliverer: Deliverer;
+  /** Tournaments (their messages follow a game changed from outside, e.g. annulled). */
+  tournaments: Tournaments;
   db: OpenDb;
   /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
@@ -96,18 +100,30 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   let planner: Planner | null = null;
   let deliverer: Deliverer | null = null;
   let contexts: Contexts | null = null;
+  let tournaments: Tournaments | null = null;
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
-    plan: (e) => planner!.plan(e),
+    plan: (e) => {
+      planner!.plan(e);
+      tournaments?.plan(e);
+    },
     committed: (point) => {
       if (config.crashAt?.includes(point)) crash();
       else deliverer?.kick();
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
-    ...(config.onAnnulled ? { onAnnulled: config.onAnnulled } : {}),
+    // An annulled game: a tournament it belonged to follows (it no longer counts there).
+    onAnnulled: (gameId) => {
+      try {
+        tournaments?.gameChanged(gameId);
+      } catch (e) {
+        log.error(`tournament: could not follow annulled game ${gameId}`, e);
+      }
+      config.onAnnulled?.(gameId);
+    },
   });
   contexts = new Contexts(store, service, config.defaultLocale);
   const caps = (channelId: string): ChannelCaps | null => {
@@ -182,6 +198,21 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   }
 
   const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
+  const tournamentStore = new TournamentStore(db.db);
+  const tournamentsReady = new Tournaments({
+    service,
+    store,
+    tstore: tournamentStore,
+    outbox,
+    contexts,
+    deliverer,
+    client,
+    log,
+    dealer: config.dealer ?? randomDealer,
+    now,
+  });
+  tournaments = tournamentsReady;
+  interactions.tournaments = tournamentsReady;
   client.on(Events.InteractionCreate, (i) => {
     if (!interactionsOff) void interactions.handle(i);
   });
@@ -216,6 +247,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // every open table and lobby is refreshed (one deleted while the bot was down is posted again).
   outbox.wakeStale();
   outbox.touchKept(now());
+  tournamentStore.touchMessages(now());
   deliverer.kick();
   const recovered = await service.recover();
   service.startCron();
@@ -238,6 +270,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     store,
     outbox,
     deliverer,
+    tournaments: tournamentsReady,
     db,
     async idle() {
       for (let i = 0; i < 100 && !crashed; i++) {

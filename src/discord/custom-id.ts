@@ -5,6 +5,8 @@
 //   v1:p:<game>:<panel>              public panels: my role, my actions, host help
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
 //   v1:h:<game>:<seq>:<op>[:<page>]  the host panel's controls (ephemeral; checked for the host again)
+//   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
+//                                      standings page:<n>, csv, mine (standings to the clicker)
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
 export type Panel = 'role' | 'actions';
 export type ActVerb =
@@ -34,7 +36,11 @@ export type CustomId =
   | { kind: 'lobby'; game: number; op: LobbyOp }
   | { kind: 'host'; game: number; seq: number; op: HostOp; page?: number }
   | { kind: 'panel'; game: number; panel: Panel }
-  | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb };
+  | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb }
+  | { kind: 'tour'; tournament: number; op: TourOp; a?: number; b?: number };
+
+export type TourOp = 'join' | 'leave' | 'draw' | 'final' | 'start' | 'page' | 'csv' | 'mine';
+const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 'page', 'csv', 'mine'];
 
 const LOBBY_OPS: readonly LobbyOp[] = ['join', 'leave', 'start', 'fallback', 'cancel'];
 const PANELS: readonly Panel[] = ['role', 'actions'];
@@ -56,6 +62,9 @@ export function encodeId(id: CustomId): string {
       break;
     case 'host':
       s = `v1:h:${id.game}:${id.seq}:${id.op}${id.page === undefined ? '' : `:${id.page}`}`;
+      break;
+    case 'tour':
+      s = `v1:t:${id.tournament}:${id.op}${id.a === undefined ? '' : `:${id.a}`}${id.a !== undefined && id.b !== undefined ? `:${id.b}` : ''}`;
       break;
   }
   if (s.length > 100) throw new Error(`custom id too long: ${s}`);
@@ -85,6 +94,14 @@ export function decodeId(raw: unknown): CustomId | null {
       if (!/^\d{1,4}$/.test(page)) return null;
       out.page = Number(page);
     }
+    return out;
+  }
+  if (kind === 't' && rest.length >= 1 && rest.length <= 3 && (TOUR_OPS as string[]).includes(rest[0]!)) {
+    const [op, a, b] = rest;
+    if ((a !== undefined && !/^\d{1,6}$/.test(a)) || (b !== undefined && !/^\d{1,6}$/.test(b))) return null;
+    const out: CustomId = { kind: 'tour', tournament: game, op: op as TourOp };
+    if (a !== undefined) out.a = Number(a);
+    if (b !== undefined) out.b = Number(b);
     return out;
   }
   if (kind === 'a' && (rest.length === 2 || rest.length === 3)) {

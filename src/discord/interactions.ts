@@ -28,6 +28,7 @@ import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from '
 import { HostTools } from './host-tools';
 import { SettingsCommand } from './settings-command';
 import { readSettings } from '../app/settings';
+import type { Tournaments } from './tournament';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 
@@ -72,6 +73,9 @@ export const randomDealer: Dealer = (members, ruleset) => ({
 });
 
 export class Interactions {
+  /** /tournament and the tournament's buttons (src/discord/tournament.ts). */
+  tournaments: Tournaments | null = null;
+
   constructor(
     private readonly service: GameService,
     private readonly store: Store,
@@ -146,6 +150,7 @@ export class Interactions {
   private async command(i: ChatInputCommandInteraction): Promise<void> {
     const loc = this.loc(i);
     if (!i.inGuild() || !i.channelId) return this.refuse(i, t(loc, 'refusal.input/guild-only'));
+    if (i.commandName === 'tournament' && this.tournaments) return this.tournaments.command(i, loc);
     const sub = i.options.getSubcommand(false);
     if (i.commandName === 'mafia' && i.options.getSubcommandGroup(false) === 'settings') return this.settingsCmd.handle(i, loc, sub ?? '');
     switch (`${i.commandName}/${sub ?? ''}`) {
@@ -327,6 +332,7 @@ export class Interactions {
     const loc = this.loc(i);
     const id = decodeId(i.customId);
     if (!id) return this.refuse(i, t(loc, 'refusal.input/forged'));
+    if (id.kind === 'tour') return this.tournaments ? this.tournaments.component(i, id) : this.refuse(i, t(loc, 'refusal.input/forged'));
     const game = this.store.getGame(id.game);
     if (!game) return this.refuse(i, t(loc, 'refusal.game/unknown'));
     // The host's controls may be used in any channel of the game's server (`game:`); checked there.

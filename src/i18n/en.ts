@@ -2,6 +2,7 @@
 // reveal it (a card shown on leaving in kiev-12, the final reveal): see N-13 and the secrecy test.
 import { hostToolkitEn } from './host-toolkit';
 
+import { tournamentEn } from './tournament';
 export const en = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'ChNU 2016 tournament (10)',
@@ -456,4 +457,5 @@ export const en = {
   'refusal.action/unknown-kind': 'I do not know that action: nothing was changed.',
   'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
   ...hostToolkitEn,
+  ...tournamentEn,
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -63,19 +63,20 @@ describe('npm start: configuration problems are one clear line', () => {
 });
 
 describe('npm run deploy-commands', () => {
-  it('registers /mafia, /host and /stats in the dev guild with uk and ru localizations', async () => {
+  it('registers /mafia, /host, /stats and /tournament in the dev guild with uk and ru localizations', async () => {
     fake = await FakeDiscord.start();
     const guild = fake.addGuild({ name: 'Dev' });
     const r = await run('src/cli/deploy-commands.ts', { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DISCORD_APP_ID: fake.applicationId, DEV_GUILD_ID: guild.id });
     expect(r.err).toBe('');
-    expect(r.out).toMatch(/registered 3 commands in guild/);
+    expect(r.out).toMatch(/registered 4 commands in guild/);
     const cmds = fake.commands(guild.id);
-    expect(cmds.map((c) => c.name).sort()).toEqual(['host', 'mafia', 'stats']);
+    expect(cmds.map((c) => c.name).sort()).toEqual(['host', 'mafia', 'stats', 'tournament']);
+    expect(cmds.find((c) => c.name === 'tournament')!.name_localizations).toMatchObject({ uk: 'турнір', ru: 'турнир' });
     const mafia = cmds.find((c) => c.name === 'mafia')!;
     expect(mafia.name_localizations).toMatchObject({ uk: 'мафія', ru: 'мафия' });
     expect(Object.keys(mafia.description_localizations ?? {}).sort()).toEqual(['ru', 'uk']);
     const global = await run('src/cli/deploy-commands.ts', { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase });
-    expect(global.out).toMatch(/registered 3 commands globally/);
-    expect(fake.commands().map((c) => c.name).sort()).toEqual(['host', 'mafia', 'stats']);
+    expect(global.out).toMatch(/registered 4 commands globally/);
+    expect(fake.commands().map((c) => c.name).sort()).toEqual(['host', 'mafia', 'stats', 'tournament']);
   });
 });

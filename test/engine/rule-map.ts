@@ -138,9 +138,13 @@ export const ASSERTED_BY: Readonly<Record<string, readonly string[]>> = {
   'S-5': [T('standings')],
 
   // ---- T. Tournament
-  'T-1': [T('standings')],
-  'T-2': [T('standings')],
-  'T-3': [T('standings')],
+  // Every player once a round, repeats at the lower bound for 20/30/40 players (a worse spread
+  // fails the histogram), the add/remove count; the e2e tournament checks the stored draw.
+  'T-1': [T('standings'), T('tournament'), 'test/e2e/tournament.test.ts'],
+  // The ten best after the qualifiers only (final points ignored), S-5 titles, the lot at a level cut.
+  'T-2': [T('standings'), T('tournament'), 'test/e2e/tournament.test.ts'],
+  // Points over all four games, level points by titles: the e2e winner is settled that way.
+  'T-3': [T('standings'), T('tournament'), 'test/e2e/tournament.test.ts'],
   // A non-behaviour: entry limits are not checked. standings.test.ts asserts it: the draw takes ten
   // players of the same faculty.
   'T-4': [T('standings')],

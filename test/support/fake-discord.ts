@@ -65,6 +65,7 @@ import type {
 } from './fake-discord/types.js';
 import {
   ApiError,
+  Errors,
   DEFAULT_BOT_PERMISSIONS,
   DEFAULT_EVERYONE_PERMISSIONS,
   Perm,
@@ -265,6 +266,14 @@ export class FakeDiscord {
     });
     const port = (server.address() as AddressInfo).port;
     return new FakeDiscord(server, port, opts);
+  }
+
+  /** The bytes of every uploaded file, by attachment id (what Discord's CDN would serve at its url). */
+  private readonly attachmentBytes = new Map<string, Buffer>();
+
+  /** An uploaded attachment's content as text (UTF-8), or undefined if no such upload. */
+  attachmentText(id: string): string | undefined {
+    return this.attachmentBytes.get(id)?.toString('utf8');
   }
 
   /** Close the HTTP server and all gateway sockets. Idempotent. (FAKE_DISCORD_REPORT=1: print `stats` first.) */
@@ -1035,6 +1044,10 @@ export class FakeDiscord {
       } else if (typeof value !== 'string') {
         const id = this.state.ids.next();
         const file = value as File;
+        // Discord's limits on uploads: at most 10 files, each within the attachment size limit.
+        if (files.length >= 10) throw Errors.invalidForm('files', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+        if (file.size > 10 * 1024 * 1024) throw new ApiError(413, 40005, 'Request entity too large');
+        this.attachmentBytes.set(id, Buffer.from(await file.arrayBuffer()));
         files.push({
           id,
           filename: file.name || key,
