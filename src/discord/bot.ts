@@ -1,5 +1,6 @@
 // Start-up and shutdown of the whole bot: database, game service, Discord client, recovery.
-import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel, type Interaction } from 'discord.js';
+import { performance } from 'node:perf_hooks';
 import { GameService, type CommitPoint } from '../app/game-service';
 import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
@@ -92,7 +93,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       // discord.js counts every request against this, interaction responses too, which Discord
       // does not: so it is set high here, and the deliverer (all other calls go through it) keeps
       // to Discord's global budget itself. A click's answer never waits behind the game output.
-      globalRequestsPerSecond: (config.requestsPerSecond ?? 50) * 10,
+      globalRequestsPerSecond: 10_000,
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });
@@ -213,9 +214,12 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   });
   tournaments = tournamentsReady;
   interactions.tournaments = tournamentsReady;
-  client.on(Events.InteractionCreate, (i) => {
+  // A burst of clicks (hundreds at once after a restart) is taken in slices of a few
+  // milliseconds, the event loop free in between: no other game's timer or answer waits long.
+  const intake = new Intake<Interaction>((i) => {
     if (!interactionsOff) void interactions.handle(i);
   });
+  client.on(Events.InteractionCreate, (i) => intake.push(i));
   client.on(Events.Error, (e) => log.error('discord client error', e));
   // A deleted table or lobby is posted again (and pinned); a deleted stage message is let go.
   const deleted = (messageId: string) => {
@@ -293,4 +297,44 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       db.close();
     },
   };
+}
+
+/**
+ * Runs queued work in slices of at most `sliceMs` of synchronous time, yielding to the event
+ * loop (setImmediate) between slices, in arrival order.
+ */
+export class Intake<T> {
+  private readonly queue: T[] = [];
+  private head = 0;
+  private scheduled = false;
+  constructor(
+    private readonly run: (item: T) => void,
+    private readonly sliceMs = 10,
+  ) {}
+
+  push(item: T): void {
+    this.queue.push(item);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    const start = performance.now();
+    while (this.head < this.queue.length && performance.now() - start < this.sliceMs) {
+      const item = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as T;
+      try {
+        this.run(item);
+      } catch {
+        // a handler's own errors are its own; the queue goes on
+      }
+    }
+    if (this.head >= this.queue.length) {
+      this.queue.length = 0;
+      this.head = 0;
+      this.scheduled = false;
+    } else setImmediate(() => this.drain());
+  }
 }

@@ -1,0 +1,155 @@
+// `npm run bench:resume -- --games N`: how fast the bot takes games back after a crash. N games
+// are set up mid-day (a speaker's turn open) by the bot in this process, against the project's fake
+// Discord; the bot is then killed as a SIGKILL would kill it, and started again as `npm start`
+// starts it (a child process, Discord's rate limits on). At the moment the new gateway session is
+// up, every game's speaker clicks "Thank you": the figure is how long after that each game accepted
+// it. Also printed: how long the process took to connect, and its event-loop delay while resuming.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBot } from '../src/discord/bot';
+import { rolePool } from '../src/engine/rulesets';
+import { allComponents, FakeDiscord, type StoredMessage } from '../test/support/fake-discord';
+import { botConfig } from '../test/e2e/world';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = createRequire(import.meta.url).resolve('tsx');
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function pct(xs: number[], p: number): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const i = argv.indexOf('--games');
+  const n = i >= 0 && /^\d+$/.test(argv[i + 1] ?? '') ? Number(argv[i + 1]) : 1000;
+  if (n < 1 || n > 5000 || argv.some((a) => a.startsWith('--') && a !== '--games') || (i < 0 && argv.length > 0)) {
+    process.stderr.write('bench:resume: use --games N (1..5000)\n');
+    process.exit(2);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mafia-resume-'));
+  const dbPath = join(dir, 'mafia.sqlite');
+  const metricsFile = join(dir, 'metrics.json');
+  const fake = await FakeDiscord.start({ interactionTimeout: 30_000, interactionDeadlineMs: 3_000, rateLimits: false });
+  const guild = fake.addGuild({ name: 'Resume', locale: 'en-US' });
+  const roles = rolePool('chnu-2016');
+
+  // Set-up: N games in day 1, each with a speaker's turn open, everything delivered.
+  const t0 = Date.now();
+  const bot = await startBot({ ...botConfig(fake, dbPath, { limits: 'off' }), requestsPerSecond: 5000 });
+  const games: { gameId: number; channelId: string; users: string[] }[] = [];
+  for (let g = 0; g < n; g++) {
+    const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
+    const host = fake.addUser({ username: `h${g + 1}`, guilds: [guild.id] });
+    const users = Array.from({ length: roles.length }, (_, k) => fake.addUser({ username: `g${g + 1}p${k + 1}`, guilds: [guild.id] }).id);
+    const game = bot.service.createLobby({ guildId: guild.id, channelId: channel.id, hostId: host.id, ruleset: 'chnu-2016', pace: 'async', options: {}, lobby: { members: users } });
+    games.push({ gameId: game.id, channelId: channel.id, users });
+  }
+  for (let k = 0; k < games.length; k += 50) {
+    await Promise.all(
+      games.slice(k, k + 50).map(async (g) => {
+        const r = await bot.service.start(g.gameId, g.users, roles);
+        if (!r.ok) throw new Error(`start ${g.gameId}: ${r.code}`);
+        const skip = await bot.service.dispatch(g.gameId, { kind: 'host-skip' }, 'host:bench');
+        if (!skip.ok) throw new Error(`skip ${g.gameId}: ${skip.code}`);
+      }),
+    );
+  }
+  await bot.idle();
+  const setupSeconds = Math.round((Date.now() - t0) / 1000);
+  await bot.kill();
+
+  // The restart, as npm start runs it, with Discord's limits.
+  fake.setRateLimits(true);
+  fake.resetStats();
+  const sessions = fake.stats.identifies;
+  const killedAt = Date.now();
+  // BENCH_CPU_PROF=<dir>: the restarted bot writes a CPU profile there when it stops.
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', TSX, join(ROOT, 'src/index.ts')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: dbPath, METRICS_FILE: metricsFile, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
+  while (fake.stats.identifies === sessions) {
+    if (Date.now() - killedAt > 120_000) throw new Error(`bench:resume: the bot never connected\n${stderr}`);
+    await sleep(5);
+  }
+  const readyAt = Date.now();
+  const benchCpu0 = process.cpuUsage();
+  // Every speaker clicks "Thank you" on his turn's message at once; a refused or failed click
+  // (the game not yet loaded) is tried again after a moment.
+  const accepted: number[] = [];
+  let retries = 0;
+  await Promise.all(
+    games.map(async (g) => {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const turn = latestTurn(fake, g.channelId, g.gameId);
+        const speaker = turn && /<@(\d+)>/.exec(turn.content.split('\n\n').find((p) => /<t:\d+:R>/.test(p)) ?? '')?.[1];
+        const pass = turn && allComponents(turn).find((c) => c.custom_id?.includes(':pass') && !c.disabled);
+        if (!turn || !speaker || !pass) throw new Error(`game ${g.gameId}: no open turn to click`);
+        try {
+          const r = await fake.click(speaker, turn, pass.custom_id!);
+          if (r.type === 6 || r.type === 7) {
+            accepted.push(Date.now() - readyAt);
+            return;
+          }
+        } catch {
+          // no answer in time: try again
+        }
+        retries++;
+        await sleep(1000);
+      }
+    }),
+  );
+  const benchCpu = process.cpuUsage(benchCpu0);
+  const resumeWallMs = Date.now() - readyAt;
+  await sleep(6000);
+  process.kill(child.pid!, 'SIGUSR2');
+  await sleep(500);
+  const metrics = existsSync(metricsFile) ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as Record<string, unknown>) : null;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  const limited: Record<string, number> = {};
+  for (const e of fake.log) if (e.status === 429) limited[`${e.method} ${e.route}`] = (limited[`${e.method} ${e.route}`] ?? 0) + 1;
+  await fake.stop();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    JSON.stringify(
+      {
+        node: process.version,
+        games: n,
+        setupSeconds,
+        connectedAfterStartMs: readyAt - killedAt,
+        acceptedAfterGatewayMs: { p50: pct(accepted, 50), p99: pct(accepted, 99), max: accepted.length ? Math.max(...accepted) : null, games: accepted.length },
+        retriedClicks: retries,
+        // The fake Discord and the simulated players run in this process: if its CPU time is
+        // close to the wall time, the figures above are the fake's limit, not the bot's.
+        benchProcess: { wallMs: resumeWallMs, cpuMs: Math.round((benchCpu.user + benchCpu.system) / 1000) },
+        rateLimited429: limited,
+        eventLoopDelayMs: metrics?.eventLoopDelayMs ?? null,
+        startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
+        rssMb: metrics?.rssMb ?? null,
+      },
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
+
+function latestTurn(fake: FakeDiscord, channelId: string, gameId: number): StoredMessage | null {
+  const msgs = fake.publicMessages(channelId);
+  for (let k = msgs.length - 1; k >= 0; k--) if (allComponents(msgs[k]!).some((c) => c.custom_id?.startsWith(`v1:a:${gameId}:`) && c.custom_id.includes(':pass') && !c.disabled)) return msgs[k]!;
+  return null;
+}
+
+await main();
