@@ -1,6 +1,8 @@
 // Ukrainian catalog: every key of en.ts (the compiler checks).
 import type { Catalog } from './index';
 
+import { statsUk } from './stats';
+
 export const uk: Catalog = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'Турнір ЧНУ 2016 (10)',
@@ -251,16 +253,6 @@ export const uk: Catalog = {
   'mafiaTalk.every-night': 'щоночі',
 
   // Stats
-  'stats.title': 'Рейтинг ({period})',
-  'stats.allTime': 'за весь час',
-  'stats.days': {
-    one: 'за останній {count} день',
-    few: 'за останні {count} дні',
-    many: 'за останні {count} днів',
-    other: 'за останні {count} дня',
-  },
-  'stats.line': '{place}. {user} — балів: {points} · ігор: {games} · перемог: {wins} · кращий ×{best}',
-  'stats.empty': 'Ще немає завершених ігор.',
 
   // Refusals (ephemeral, to the one who tried)
   'refusal.generic': 'Зараз це неможливо.',
@@ -421,10 +413,6 @@ export const uk: Catalog = {
   'cmd.opt.points.desc': 'Бонусні бали',
   'cmd.opt.user.name': 'користувач',
   'cmd.opt.user.desc': 'Новий гравець',
-  'cmd.opt.player.name': 'гравець',
-  'cmd.opt.player.desc': 'Показати лише одного гравця',
-  'cmd.opt.days.name': 'днів',
-  'cmd.opt.days.desc': 'Лише ігри за останні N днів',
 
   // Delivery and the new stage lines
   'table.cancelled': 'Гру скасовано.',
@@ -474,4 +462,5 @@ export const uk: Catalog = {
   'refusal.action/not-an-object': 'Запит хибний: нічого не змінено.',
   'refusal.action/unknown-kind': 'Я не знаю такої дії: нічого не змінено.',
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
+  ...statsUk,
 };

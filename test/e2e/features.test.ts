@@ -122,7 +122,7 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     // A server manager enforces the speaking order; games created after it keep it.
     const admin = w.fake.addRole(w.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     w.fake.setMemberRoles(w.guild.id, w.host.id, [admin.id]);
-    const set = await d.slash(w.host.id, 'mafia', 'settings', { speaking_order: 'enforced' });
+    const set = await d.slash(w.host.id, 'mafia', 'general', { speaking_order: 'enforced' }, 'settings');
     expect(set.content).toMatch(/Speaking order: enforced/);
     await d.createAndStart('chnu-2016');
     const can = (i: number) => (w!.fake.permissionsIn(w!.channel.id, w!.users[i]!.id) & SEND) === SEND;
