@@ -54,7 +54,7 @@ export class StatsCommands {
   private parsePeriod(guildId: string, raw: string | null): { code: StatsPeriodCode } | { error: string; value: string } {
     const v = (raw ?? '').trim();
     if (v === '' || /^all$/i.test(v)) return { code: 'a' };
-    const days = /^(\d{1,4})\s*d?$/i.exec(v);
+    const days = /^(\d{1,9})\s*d?$/i.exec(v);
     if (days) {
       const n = Number(days[1]);
       return n >= 1 && n <= 3650 ? { code: `d${n}` } : { error: 'period', value: v };

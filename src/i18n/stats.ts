@@ -54,8 +54,8 @@ export const statsEn = {
   // /stats top
   'st.top.title': '{ruleset} — standings, {period}',
   'st.top.titleElo': '{ruleset} — Elo, {period}',
-  'st.top.line': '**{place}.** {user} — {points} pts · {games} games · {wins} wins · best ×{best}',
-  'st.top.lineElo': '**{place}.** {user} — Elo {elo} · {games} games',
+  'st.top.line': '**{place}.** {user} — {points} pts · games: {games} · wins: {wins} · best player: {best}',
+  'st.top.lineElo': '**{place}.** {user} — Elo {elo} · games: {games}',
   'st.top.you': 'You',
   'st.top.footer': 'Page {page} of {pages} · {total} players',
   'st.top.empty': 'No counted games in {ruleset} ({period}) yet.',
@@ -215,7 +215,7 @@ export const statsUk: Shape = {
 
   'st.top.title': '{ruleset} — турнірна таблиця, {period}',
   'st.top.titleElo': '{ruleset} — Ело, {period}',
-  'st.top.line': '**{place}.** {user} — балів: {points} · ігор: {games} · перемог: {wins} · кращий ×{best}',
+  'st.top.line': '**{place}.** {user} — балів: {points} · ігор: {games} · перемог: {wins} · кращий гравець: {best}',
   'st.top.lineElo': '**{place}.** {user} — Ело {elo} · ігор: {games}',
   'st.top.you': 'Ви',
   'st.top.footer': 'Сторінка {page} з {pages} · гравців: {total}',
@@ -370,7 +370,7 @@ export const statsRu: Shape = {
 
   'st.top.title': '{ruleset} — турнирная таблица, {period}',
   'st.top.titleElo': '{ruleset} — Эло, {period}',
-  'st.top.line': '**{place}.** {user} — баллов: {points} · игр: {games} · побед: {wins} · лучший ×{best}',
+  'st.top.line': '**{place}.** {user} — баллов: {points} · игр: {games} · побед: {wins} · лучший игрок: {best}',
   'st.top.lineElo': '**{place}.** {user} — Эло {elo} · игр: {games}',
   'st.top.you': 'Вы',
   'st.top.footer': 'Страница {page} из {pages} · игроков: {total}',

@@ -246,3 +246,9 @@ export function unbuilt(db: Sqlite): { guildId: string; ruleset: string }[] {
     )
     .all() as { guildId: string; ruleset: string }[];
 }
+
+/** Issue 11's `onAnnulled(gameId)` hook: the annulled game's server and rule set are recomputed. */
+export function onGameAnnulled(db: Sqlite, gameId: number): void {
+  const g = db.prepare('SELECT guild_id, ruleset FROM games WHERE id = ?').get(gameId) as { guild_id: string; ruleset: string } | undefined;
+  if (g) recomputeRatings(db, g.guild_id, g.ruleset);
+}

@@ -1025,6 +1025,14 @@ export class FakeDiscord {
     res.end(json);
   }
 
+  /** Bytes of uploaded attachments by attachment id (what Discord's CDN would serve). */
+  private readonly attachmentData = new Map<string, Buffer>();
+
+  /** The bytes of an attachment the bot uploaded (undefined when unknown). */
+  attachmentBytes(id: string): Buffer | undefined {
+    return this.attachmentData.get(id);
+  }
+
   private async parseMultipart(buf: Buffer, contentType: string): Promise<{ body: unknown; files: FakeAttachment[] }> {
     const form = await new Response(buf, { headers: { 'content-type': contentType } }).formData();
     let body: unknown;
@@ -1035,11 +1043,16 @@ export class FakeDiscord {
       } else if (typeof value !== 'string') {
         const id = this.state.ids.next();
         const file = value as File;
+        const bytes = Buffer.from(await file.arrayBuffer());
+        this.attachmentData.set(id, bytes);
+        // Discord reports an image's size; a PNG's is in its IHDR chunk.
+        const png = bytes.length >= 24 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
         files.push({
           id,
           filename: file.name || key,
           size: file.size,
-          content_type: file.type || undefined,
+          ...(png ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : {}),
+          content_type: file.type || (png ? 'image/png' : undefined),
           url: `${this.apiBase}/attachments/${id}/${encodeURIComponent(file.name || key)}`,
           proxy_url: `${this.apiBase}/attachments/${id}/${encodeURIComponent(file.name || key)}`,
         });
