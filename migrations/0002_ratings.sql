@@ -7,6 +7,7 @@ CREATE TABLE `rating_history` (
 	`share` real NOT NULL,
 	`before` real NOT NULL,
 	`after` real NOT NULL,
+	`n` integer DEFAULT 0 NOT NULL,
 	`finished_at` integer NOT NULL,
 	PRIMARY KEY(`game_id`, `user_id`)
 );
@@ -18,6 +19,7 @@ CREATE TABLE `rating_settings` (
 	`elo_loss` real DEFAULT 15 NOT NULL,
 	`elo_start` real DEFAULT 1000 NOT NULL,
 	`min_moves` integer DEFAULT 0 NOT NULL,
+	`rebuilding` text,
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
@@ -42,6 +44,23 @@ CREATE TABLE `seasons` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `seasons_guild_name` ON `seasons` (`guild_id`,`name`);--> statement-breakpoint
+CREATE TABLE `standings_log` (
+	`guild_id` text NOT NULL,
+	`ruleset` text NOT NULL,
+	`user_id` text NOT NULL,
+	`finished_at` integer NOT NULL,
+	`game_id` integer NOT NULL,
+	`half_points` integer NOT NULL,
+	`games` integer NOT NULL,
+	`wins` integer NOT NULL,
+	`best_player` integer NOT NULL,
+	`wins_don` integer NOT NULL,
+	`wins_sheriff` integer NOT NULL,
+	`wins_mafia` integer NOT NULL,
+	`killed_night1` integer NOT NULL,
+	PRIMARY KEY(`guild_id`, `ruleset`, `user_id`, `finished_at`, `game_id`)
+);
+--> statement-breakpoint
 CREATE TABLE `standings` (
 	`guild_id` text NOT NULL,
 	`ruleset` text NOT NULL,
@@ -61,6 +80,7 @@ CREATE TABLE `standings` (
 CREATE INDEX `standings_rank` ON `standings` (`guild_id`,`ruleset`,`scope`,`half_points`);--> statement-breakpoint
 ALTER TABLE `games` ADD `annulled_at` integer;--> statement-breakpoint
 ALTER TABLE `games` ADD `tournament_id` integer;--> statement-breakpoint
+CREATE INDEX `games_tournament` ON `games` (`tournament_id`);--> statement-breakpoint
 ALTER TABLE `results` ADD `counts` integer DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE `results` ADD `no_day_vote` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `results` ADD `moves` integer DEFAULT 0 NOT NULL;--> statement-breakpoint

@@ -54,6 +54,7 @@ export const games = sqliteTable(
     index('games_status').on(t.status),
     index('games_guild_status').on(t.guildId, t.status),
     index('games_channel_status').on(t.channelId, t.status),
+    index('games_tournament').on(t.tournamentId),
   ],
 );
 
@@ -269,6 +270,8 @@ export const ratingSettings = sqliteTable('rating_settings', {
   eloLoss: real('elo_loss').notNull().default(15),
   eloStart: real('elo_start').notNull().default(1000),
   minMoves: integer('min_moves').notNull().default(0),
+  /** Rule sets whose ratings are being rebuilt (comma-separated); a crash leaves it for the next start. */
+  rebuilding: text('rebuilding'),
   updatedAt: integer('updated_at').notNull(),
 });
 
@@ -314,6 +317,8 @@ export const ratingHistory = sqliteTable(
     share: real('share').notNull(),
     before: real('before').notNull(),
     after: real('after').notNull(),
+    /** His rated games in this rule set so far, this one included (games in a period = a difference). */
+    n: integer('n').notNull().default(0),
     finishedAt: integer('finished_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.gameId, t.userId] }), index('rating_history_user').on(t.guildId, t.ruleset, t.userId, t.finishedAt)],
@@ -340,4 +345,29 @@ export const standingsTable = sqliteTable(
     killedNight1: integer('killed_night1').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.scope, t.userId] }), index('standings_rank').on(t.guildId, t.ruleset, t.scope, t.halfPoints)],
+);
+
+/**
+ * Each counted result with the player's running totals after it (all time): a period's standings
+ * are the totals at its end minus the totals at its start, two index seeks per player, whatever
+ * the period's length.
+ */
+export const standingsLog = sqliteTable(
+  'standings_log',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    userId: text('user_id').notNull(),
+    finishedAt: integer('finished_at').notNull(),
+    gameId: integer('game_id').notNull(),
+    halfPoints: integer('half_points').notNull(),
+    games: integer('games').notNull(),
+    wins: integer('wins').notNull(),
+    bestPlayer: integer('best_player').notNull(),
+    winsDon: integer('wins_don').notNull(),
+    winsSheriff: integer('wins_sheriff').notNull(),
+    winsMafia: integer('wins_mafia').notNull(),
+    killedNight1: integer('killed_night1').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId, t.finishedAt, t.gameId] })],
 );

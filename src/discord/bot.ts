@@ -2,7 +2,7 @@
 import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel } from 'discord.js';
 import { GameService, type CommitPoint } from '../app/game-service';
 import { openDatabase, type OpenDb } from '../db/client';
-import { recomputeRatings, unbuilt } from '../stats/record';
+import { interruptedRebuilds, recomputeRatings, unbuilt } from '../stats/record';
 import { Store } from '../db/store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../delivery/outbox-store';
@@ -77,7 +77,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const db = openDatabase(config.databasePath);
   const store = new Store(db.db);
   // Ratings of results stored before the ratings existed (an upgrade): built once, before any game runs.
-  for (const u of unbuilt(store.sqlite)) recomputeRatings(store.sqlite, u.guildId, u.ruleset);
+  // A rebuild a crash cut short is finished too.
+  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) recomputeRatings(store.sqlite, u.guildId, u.ruleset);
   const outbox = new OutboxStore(db.sqlite);
   const client = new Client({
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is

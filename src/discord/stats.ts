@@ -14,7 +14,7 @@ import { t, type Locale, type MessageKey } from '../i18n';
 import { renderChart } from '../stats/chart';
 import { gameRecord, type GameRecordView } from '../stats/game-record';
 import { latestRuleset, profile, seasonById, seasonByName, seasonsOf, top, type Period, type RankBy, type StatsFilter } from '../stats/queries';
-import { ratingSettings, rebuildSeason, recomputeRatings, saveRatingSettings } from '../stats/record';
+import { isRebuilding, ratingSettings, rebuildSeason, recomputeInBackground, saveRatingSettings } from '../stats/record';
 import type { Contexts } from './context';
 import { decodeStatsId, encodeStatsId, type StatsId, type StatsPeriodCode } from './custom-id';
 import { chunkLines } from './interactions';
@@ -149,6 +149,7 @@ export class StatsCommands {
       if (!rec) return { refusal: t(loc, 'st.refusal.game', { id: id.game }) };
       return this.gameView(rec, id.page, loc, publish, i.user.id);
     }
+    if (isRebuilding(this.db, guildId, id.ruleset)) return { refusal: t(loc, 'st.refusal.rebuilding') };
     const period = this.period(guildId, id.period);
     if (!period) return { refusal: t(loc, 'st.refusal.stale') };
     const filter: StatsFilter = { guildId, ruleset: id.ruleset as RulesetId, period, tournament: id.tournament || null, now: this.now() };
@@ -335,15 +336,15 @@ export class StatsCommands {
       if (bad(win, 100) || bad(loss, 100) || bad(start, 10_000) || bad(min, 10_000)) return void (await this.refuse(i, t(loc, 'st.rating.bad')));
       const next = { elo: { win: win ?? cur.elo.win, loss: loss ?? cur.elo.loss, start: start ?? cur.elo.start }, minMoves: min ?? cur.minMoves };
       const changed = win !== null || loss !== null || start !== null || min !== null;
+      let finished = true;
       if (changed) {
-        this.store.transaction(() => {
-          saveRatingSettings(this.db, guildId, next, this.now());
-          recomputeRatings(this.db, guildId);
-        });
-        this.onRecomputed(guildId);
+        saveRatingSettings(this.db, guildId, next, this.now());
+        // Rebuilt in small steps (games go on meanwhile); the answer waits a little for a small server.
+        const job = recomputeInBackground(this.db, guildId).then(() => this.onRecomputed(guildId));
+        finished = await Promise.race([job.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())]);
       }
       const show = t(loc, 'st.rating.show', { win: fmt(next.elo.win), loss: fmt(next.elo.loss), start: fmt(next.elo.start), min: next.minMoves });
-      return void (await say(changed ? `${t(loc, 'st.rating.saved')}\n${show}` : show));
+      return void (await say(changed ? `${t(loc, finished ? 'st.rating.saved' : 'st.rating.saving')}\n${show}` : show));
     }
     const action = i.options.getString('action', true);
     const name = (i.options.getString('name') ?? '').trim();

@@ -158,6 +158,8 @@ export const statsEn = {
   'st.season.alreadyEnded': 'Season "{name}" has already ended.',
   'st.rating.show': "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {min} moves.",
   'st.rating.saved': 'Saved, and the ratings were recomputed.',
+  'st.rating.saving': 'Saved. The ratings are being recomputed in the background; /stats shows them again in a minute or two.',
+  'st.refusal.rebuilding': 'The ratings of this rule set are being recomputed; try again in a minute.',
   'st.rating.bad': 'Factors must be between 0 and 100, the start rating between 0 and 10000, the minimum moves between 0 and 10000.',
 } as const;
 
@@ -315,6 +317,8 @@ export const statsUk: Shape = {
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершився.',
   'st.rating.show': 'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {min} ходів.',
   'st.rating.saved': 'Збережено, рейтинги перераховано.',
+  'st.rating.saving': 'Збережено. Рейтинги перераховуються у фоні; /stats знову покаже їх за хвилину-дві.',
+  'st.refusal.rebuilding': 'Рейтинги цих правил саме перераховуються; спробуйте за хвилину.',
   'st.rating.bad': 'Коефіцієнти — від 0 до 100, початковий рейтинг — від 0 до 10000, мінімум ходів — від 0 до 10000.',
 };
 
@@ -470,5 +474,7 @@ export const statsRu: Shape = {
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершился.',
   'st.rating.show': 'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {min} ходов.',
   'st.rating.saved': 'Сохранено, рейтинги пересчитаны.',
+  'st.rating.saving': 'Сохранено. Рейтинги пересчитываются в фоне; /stats снова покажет их через минуту-другую.',
+  'st.refusal.rebuilding': 'Рейтинги этих правил сейчас пересчитываются; попробуйте через минуту.',
   'st.rating.bad': 'Коэффициенты — от 0 до 100, начальный рейтинг — от 0 до 10000, минимум ходов — от 0 до 10000.',
 };

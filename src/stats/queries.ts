@@ -63,7 +63,13 @@ function range(f: StatsFilter): { from: number; to: number } {
 
 const TOURNAMENT = ' AND game_id IN (SELECT id FROM games WHERE tournament_id = @tournament)';
 
-/** The standings rows the ranking reads: maintained (all time, seasons) or summed over an index range. */
+const TOTALS = ['half_points', 'games', 'wins', 'best_player', 'wins_don', 'wins_sheriff', 'wins_mafia', 'killed_night1'];
+
+/**
+ * The standings rows the ranking reads. All time and seasons: the maintained rows. The last N
+ * days: each player's running totals now minus his totals before the period (two index seeks per
+ * player, whatever the period's length). A tournament: its games' results (few).
+ */
 function source(f: StatsFilter): { sql: string; params: Record<string, unknown> } {
   const base = { guild: f.guildId, ruleset: f.ruleset };
   const tournament = f.tournament ?? null;
@@ -72,13 +78,24 @@ function source(f: StatsFilter): { sql: string; params: Record<string, unknown> 
     return { sql: 'SELECT * FROM standings WHERE guild_id = @guild AND ruleset = @ruleset AND scope = @scope', params: { ...base, scope } };
   }
   const { from, to } = range(f);
+  if (tournament === null) {
+    const before = `SELECT l.rowid FROM standings_log l WHERE l.guild_id = @guild AND l.ruleset = @ruleset AND l.user_id = s.user_id AND l.finished_at < @from ORDER BY l.finished_at DESC, l.game_id DESC LIMIT 1`;
+    return {
+      sql: `SELECT s.user_id, ${TOTALS.map((c) => `s.${c} - coalesce(b.${c}, 0) AS ${c}`).join(', ')}
+        FROM standings s LEFT JOIN standings_log b ON b.rowid = (${before})
+        WHERE s.guild_id = @guild AND s.ruleset = @ruleset AND s.scope = 'all' AND s.games - coalesce(b.games, 0) > 0`,
+      params: { ...base, from },
+    };
+  }
+  // CROSS JOIN: SQLite walks the tournament's games first, then each game's results by its key.
   return {
-    sql: `SELECT user_id, sum(CAST(round(points * 2) AS INTEGER)) AS half_points, count(*) AS games, sum(outcome = 'win') AS wins,
-        sum(best_player) AS best_player, sum(outcome = 'win' AND role = 'don') AS wins_don, sum(outcome = 'win' AND role = 'sheriff') AS wins_sheriff,
-        sum(outcome = 'win' AND role = 'mafia') AS wins_mafia, sum(killed_night1) AS killed_night1
-      FROM results WHERE guild_id = @guild AND ruleset = @ruleset AND counts = 1 AND finished_at >= @from AND finished_at < @to${tournament === null ? '' : TOURNAMENT}
-      GROUP BY user_id`,
-    params: { ...base, from, to, ...(tournament === null ? {} : { tournament }) },
+    sql: `SELECT r.user_id, sum(CAST(round(r.points * 2) AS INTEGER)) AS half_points, count(*) AS games, sum(r.outcome = 'win') AS wins,
+        sum(r.best_player) AS best_player, sum(r.outcome = 'win' AND r.role = 'don') AS wins_don, sum(r.outcome = 'win' AND r.role = 'sheriff') AS wins_sheriff,
+        sum(r.outcome = 'win' AND r.role = 'mafia') AS wins_mafia, sum(r.killed_night1) AS killed_night1
+      FROM games g CROSS JOIN results r ON r.game_id = g.id
+      WHERE g.tournament_id = @tournament AND g.guild_id = @guild AND r.ruleset = @ruleset AND r.counts = 1 AND r.finished_at >= @from AND r.finished_at < @to
+      GROUP BY r.user_id`,
+    params: { ...base, from, to, tournament },
   };
 }
 
@@ -95,12 +112,24 @@ function eloSource(f: StatsFilter): { sql: string; params: Record<string, unknow
     };
   }
   const { from, to } = range(f);
+  if (tournament === null) {
+    // Per player: his last rated game before the period's end and his last before its start.
+    const seek = (bound: string) =>
+      `SELECT h.rowid FROM rating_history h WHERE h.guild_id = @guild AND h.ruleset = @ruleset AND h.user_id = r.user_id AND h.finished_at < ${bound} ORDER BY h.finished_at DESC LIMIT 1`;
+    return {
+      sql: `SELECT r.user_id, e.after AS elo, e.n - coalesce(b.n, 0) AS games, 0 AS wins, 0 AS best_player, 0 AS half_points
+        FROM ratings r JOIN rating_history e ON e.rowid = (${seek('@to')}) LEFT JOIN rating_history b ON b.rowid = (${seek('@from')})
+        WHERE r.guild_id = @guild AND r.ruleset = @ruleset AND e.n - coalesce(b.n, 0) > 0`,
+      params: { ...base, from, to },
+    };
+  }
   // SQLite: with max(), the other bare columns come from the row holding the maximum.
   return {
-    sql: `SELECT user_id, after AS elo, count(*) AS games, 0 AS wins, 0 AS best_player, 0 AS half_points, max(finished_at) AS last
-      FROM rating_history WHERE guild_id = @guild AND ruleset = @ruleset AND finished_at >= @from AND finished_at < @to${tournament === null ? '' : TOURNAMENT}
-      GROUP BY user_id`,
-    params: { ...base, from, to, ...(tournament === null ? {} : { tournament }) },
+    sql: `SELECT h.user_id, h.after AS elo, count(*) AS games, 0 AS wins, 0 AS best_player, 0 AS half_points, max(h.finished_at) AS last
+      FROM games g CROSS JOIN rating_history h ON h.game_id = g.id
+      WHERE g.tournament_id = @tournament AND g.guild_id = @guild AND h.ruleset = @ruleset AND h.finished_at >= @from AND h.finished_at < @to
+      GROUP BY h.user_id`,
+    params: { ...base, from, to, tournament },
   };
 }
 

@@ -114,7 +114,7 @@ function rateGame(rows: readonly ResultRow[], elo: EloSettings, current: (userId
   }
 }
 
-const HISTORY_INSERT = 'INSERT OR REPLACE INTO rating_history (game_id, user_id, guild_id, ruleset, seat, share, before, after, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const HISTORY_INSERT = 'INSERT OR REPLACE INTO rating_history (game_id, user_id, guild_id, ruleset, seat, share, before, after, n, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const RATING_UPSERT = `INSERT INTO ratings (guild_id, ruleset, user_id, elo, games, updated_at) VALUES (?, ?, ?, ?, 1, ?)
   ON CONFLICT(guild_id, ruleset, user_id) DO UPDATE SET elo = excluded.elo, games = games + 1, updated_at = excluded.updated_at`;
 
@@ -132,18 +132,38 @@ export function recordGame(db: Sqlite, gameId: number): void {
   const why = voidReason({ annulled: game?.annulled_at != null, noDayVote: first.no_day_vote === 1, moves: first.moves }, settings.minMoves);
   prep(db, 'UPDATE results SET counts = ? WHERE game_id = ?').run(why === null ? 1 : 0, gameId);
   if (why !== null) return;
-  const getRating = prep(db, 'SELECT elo FROM ratings WHERE guild_id = ? AND ruleset = ? AND user_id = ?');
-  const current = (u: string) => (getRating.get(first.guild_id, first.ruleset, u) as { elo: number } | undefined)?.elo ?? settings.elo.start;
+  // A rebuild of this rule set is under way: its replay reaches this game (the newest) by itself.
+  if (isRebuilding(db, first.guild_id, first.ruleset)) return;
+  rateAndTally(db, gameId, rows);
+}
+
+/** Elo, standings and running totals of one counted game (closing, or replayed in a rebuild). */
+function rateAndTally(db: Sqlite, gameId: number, given?: ResultRow[]): void {
+  const rows = given ?? (prep(db, 'SELECT * FROM results WHERE game_id = ? ORDER BY seat').all(gameId) as ResultRow[]);
+  if (rows.length === 0) return;
+  const first = rows[0]!;
+  const settings = ratingSettings(db, first.guild_id);
+  const getRating = prep(db, 'SELECT elo, games FROM ratings WHERE guild_id = ? AND ruleset = ? AND user_id = ?');
+  const rated = (u: string) => getRating.get(first.guild_id, first.ruleset, u) as { elo: number; games: number } | undefined;
   const history = prep(db, HISTORY_INSERT);
   const upsert = prep(db, RATING_UPSERT);
-  rateGame(rows, settings.elo, current, (u, before, after, share, seat) => {
-    history.run(gameId, u, first.guild_id, first.ruleset, seat, share, before, after, first.finished_at);
+  rateGame(rows, settings.elo, (u) => rated(u)?.elo ?? settings.elo.start, (u, before, after, share, seat) => {
+    history.run(gameId, u, first.guild_id, first.ruleset, seat, share, before, after, (rated(u)?.games ?? 0) + 1, first.finished_at);
     upsert.run(first.guild_id, first.ruleset, u, after, first.finished_at);
   });
   const standing = prep(db, STANDING_UPSERT);
+  const log = prep(db, LOG_INSERT);
   const scopes = ['all', ...seasonsAt(db, first.guild_id, first.finished_at).map((id) => `s${id}`)];
-  for (const r of rows) for (const scope of scopes) standing.run(standingParams(r, scope));
+  for (const r of rows) {
+    for (const scope of scopes) standing.run(standingParams(r, scope));
+    log.run({ guild: r.guild_id, ruleset: r.ruleset, user: r.user_id, at: r.finished_at, game: r.game_id });
+  }
 }
+
+/** The player's running totals after a counted result: his all-time standings row at that moment. */
+const LOG_INSERT = `INSERT OR REPLACE INTO standings_log (guild_id, ruleset, user_id, finished_at, game_id, half_points, games, wins, best_player, wins_don, wins_sheriff, wins_mafia, killed_night1)
+  SELECT guild_id, ruleset, user_id, @at, @game, half_points, games, wins, best_player, wins_don, wins_sheriff, wins_mafia, killed_night1
+  FROM standings WHERE guild_id = @guild AND ruleset = @ruleset AND scope = 'all' AND user_id = @user`;
 
 /** Rebuilds one scope of the standings (all time, or a season's range) in one indexed SQL statement. */
 function rebuildScope(db: Sqlite, guildId: string, ruleset: string | null, scope: string, from: number, to: number | null): void {
@@ -164,77 +184,136 @@ export function rebuildSeason(db: Sqlite, guildId: string, seasonId: number): vo
   rebuildScope(db, guildId, null, `s${seasonId}`, s.starts_at, s.ends_at);
 }
 
+/** Rebuilds in progress, by connection: `<guild>\u0000<ruleset>`. */
+const rebuilding = new WeakMap<Sqlite, Set<string>>();
+
+export function isRebuilding(db: Sqlite, guildId: string, ruleset: string): boolean {
+  return rebuilding.get(db)?.has(`${guildId}\u0000${ruleset}`) ?? false;
+}
+
+/** Games per step of the replay, game ids per step of the counts update, rows per delete. */
+const STEP_GAMES = 40;
+const STEP_IDS = 500;
+const STEP_DELETE = 4000;
+
 /**
- * After a game is annulled or the rating settings change: which games count is decided again,
- * the standings are rebuilt in SQL, and the Elo of the server's rule set (or all of them) is
- * replayed game by game in the order the games finished. The replay streams the results and
- * keeps only the current ratings in memory. One transaction.
+ * The rebuild of one server's rule set, as small steps (each a few milliseconds on any size of
+ * server): which games count is decided again, everything derived is deleted, and the counted
+ * games are replayed in the order they finished through the same per-game code as a closing game.
+ */
+function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<void> {
+  const p = { guild: guildId, ruleset };
+  const settings = ratingSettings(db, guildId);
+  const maxId = (db.prepare('SELECT max(game_id) AS m FROM results WHERE guild_id = @guild AND ruleset = @ruleset').get(p) as { m: number | null }).m ?? 0;
+  const counts = db.prepare(
+    `UPDATE results SET counts = CASE
+       WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN 0
+       WHEN no_day_vote = 1 THEN 0 WHEN moves < @min THEN 0 ELSE 1 END
+     WHERE game_id > @lo AND game_id <= @hi AND guild_id = @guild AND ruleset = @ruleset`,
+  );
+  for (let lo = 0; lo < maxId; lo += STEP_IDS) {
+    counts.run({ ...p, min: settings.minMoves, lo, hi: lo + STEP_IDS });
+    yield;
+  }
+  db.prepare('DELETE FROM standings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
+  db.prepare('DELETE FROM ratings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
+  for (const table of ['rating_history', 'standings_log']) {
+    const del = db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE guild_id = @guild AND ruleset = @ruleset LIMIT ${STEP_DELETE})`);
+    while (del.run(p).changes > 0) yield;
+  }
+  const next = db.prepare(
+    `SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = @guild AND ruleset = @ruleset AND counts = 1
+       AND (finished_at > @at OR (finished_at = @at AND game_id > @game)) ORDER BY finished_at, game_id LIMIT ${STEP_GAMES}`,
+  );
+  let cursor = { at: -1, game: 0 };
+  for (;;) {
+    const games = next.all({ ...p, ...cursor }) as { game_id: number; finished_at: number }[];
+    if (games.length === 0) return;
+    for (const g of games) rateAndTally(db, g.game_id);
+    const end = games[games.length - 1]!;
+    cursor = { at: end.finished_at, game: end.game_id };
+    yield;
+  }
+}
+
+function rulesetsOf(db: Sqlite, guildId: string, ruleset: string | null): string[] {
+  if (ruleset !== null) return [ruleset];
+  return (db.prepare('SELECT DISTINCT ruleset FROM standings WHERE guild_id = ? UNION SELECT DISTINCT ruleset FROM ratings WHERE guild_id = ?').all(guildId, guildId) as { ruleset: string }[])
+    .map((r) => r.ruleset)
+    .concat(['chnu-2016', 'classic-10', 'kiev-12'])
+    .filter((r, i, xs) => xs.indexOf(r) === i);
+}
+
+function setFlag(db: Sqlite, guildId: string, ruleset: string, on: boolean): void {
+  let set = rebuilding.get(db);
+  if (!set) rebuilding.set(db, (set = new Set()));
+  const key = `${guildId}\u0000${ruleset}`;
+  if (on) set.add(key);
+  else set.delete(key);
+  // Kept in the database too: a rebuild cut short by a crash is finished at the next start.
+  const flags = new Set((((db.prepare('SELECT rebuilding FROM rating_settings WHERE guild_id = ?').get(guildId) as { rebuilding: string | null } | undefined)?.rebuilding ?? '').split(',')).filter(Boolean));
+  if (on) flags.add(ruleset);
+  else flags.delete(ruleset);
+  db.prepare(
+    `INSERT INTO rating_settings (guild_id, rebuilding, updated_at) VALUES (?, ?, 0) ON CONFLICT(guild_id) DO UPDATE SET rebuilding = excluded.rebuilding`,
+  ).run(guildId, flags.size ? [...flags].join(',') : null);
+}
+
+/**
+ * After a game is annulled or the rating settings change, at once (one transaction): which games
+ * count is decided again, and standings and Elo are rebuilt by replaying the counted games in the
+ * order they finished. Used at start-up (before any game runs) and by tests; a running bot uses
+ * recomputeInBackground, which does the same in small steps.
  */
 export function recomputeRatings(db: Sqlite, guildId: string, ruleset: string | null = null): void {
-  const settings = ratingSettings(db, guildId);
-  const rs = ruleset === null ? '' : ' AND ruleset = @ruleset';
-  const p = { guild: guildId, ...(ruleset ? { ruleset } : {}) };
   db.transaction(() => {
-    db.prepare(
-      `UPDATE results SET counts = CASE
-         WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN 0
-         WHEN no_day_vote = 1 THEN 0 WHEN moves < @min THEN 0 ELSE 1 END
-       WHERE guild_id = @guild${rs}`,
-    ).run({ ...p, min: settings.minMoves });
-    rebuildScope(db, guildId, ruleset, 'all', 0, null);
-    for (const s of db.prepare('SELECT id, starts_at, ends_at FROM seasons WHERE guild_id = ?').all(guildId) as { id: number; starts_at: number; ends_at: number | null }[]) {
-      rebuildScope(db, guildId, ruleset, `s${s.id}`, s.starts_at, s.ends_at);
-    }
-    db.prepare(`DELETE FROM ratings WHERE guild_id = @guild${rs}`).run(p);
-    db.prepare(`DELETE FROM rating_history WHERE guild_id = @guild${rs}`).run(p);
-    const elo = new Map<string, { elo: number; games: number; at: number }>();
-    const key = (r: string, u: string) => `${r}\u0000${u}`;
-    const history = prep(db, HISTORY_INSERT);
-    let game: ResultRow[] = [];
-    const flush = () => {
-      if (game.length === 0) return;
-      const g = game[0]!;
-      rateGame(
-        game,
-        settings.elo,
-        (u) => elo.get(key(g.ruleset, u))?.elo ?? settings.elo.start,
-        (u, before, after, share, seat) => {
-          history.run(g.game_id, u, g.guild_id, g.ruleset, seat, share, before, after, g.finished_at);
-          const k = key(g.ruleset, u);
-          elo.set(k, { elo: after, games: (elo.get(k)?.games ?? 0) + 1, at: g.finished_at });
-        },
-      );
-      game = [];
-    };
-    // Streamed in chunks (a statement cannot write while another iterates on the connection),
-    // keyed on (finished_at, game_id) and cut at game boundaries.
-    const chunk = db.prepare(`SELECT game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, best_player, killed_night1, finished_at, removed, holders
-        FROM results WHERE guild_id = @guild${rs} AND counts = 1 AND (finished_at > @at OR (finished_at = @at AND game_id > @game))
-        ORDER BY finished_at, game_id, seat LIMIT 4000`);
-    let cursor = { at: -1, game: 0 };
-    for (;;) {
-      const rows = chunk.all({ ...p, ...cursor }) as ResultRow[];
-      if (rows.length === 0) break;
-      // Keep the last (possibly partial) game for the next chunk unless this chunk is the end.
-      const lastGame = rows[rows.length - 1]!.game_id;
-      const complete = rows.length < 4000 ? rows : rows.filter((r) => r.game_id !== lastGame);
-      const use = complete.length > 0 ? complete : rows;
-      for (const r of use) {
-        if (game.length > 0 && game[0]!.game_id !== r.game_id) flush();
-        game.push(r);
+    for (const rs of rulesetsOf(db, guildId, ruleset)) {
+      for (const _ of rebuildSteps(db, guildId, rs)) {
+        // all steps in this one transaction
       }
-      flush();
-      const end = use[use.length - 1]!;
-      cursor = { at: end.finished_at, game: end.game_id };
-      if (rows.length < 4000) break;
-    }
-    flush();
-    const put = db.prepare('INSERT INTO ratings (guild_id, ruleset, user_id, elo, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const [k, v] of elo) {
-      const [r, u] = k.split('\u0000') as [string, string];
-      put.run(guildId, r, u, v.elo, v.games, v.at);
+      setFlag(db, guildId, rs, false);
     }
   })();
+}
+
+const running = new WeakMap<Sqlite, Map<string, Promise<void>>>();
+
+/**
+ * The same rebuild while the bot runs: one small step per turn of the event loop (each its own
+ * transaction, a few milliseconds), so no game waits behind it. Meanwhile a closing game of that
+ * rule set only records whether it counts (the replay reaches it), and /stats says the ratings are
+ * being recomputed. Rebuilds of the same server and rule set run one after another.
+ */
+export function recomputeInBackground(db: Sqlite, guildId: string, ruleset: string | null = null): Promise<void> {
+  let byKey = running.get(db);
+  if (!byKey) running.set(db, (byKey = new Map()));
+  const jobs = rulesetsOf(db, guildId, ruleset).map((rs) => {
+    const key = `${guildId}\u0000${rs}`;
+    const prev = byKey.get(key) ?? Promise.resolve();
+    const job = prev.then(async () => {
+      db.transaction(() => setFlag(db, guildId, rs, true))();
+      const steps = rebuildSteps(db, guildId, rs);
+      for (;;) {
+        const done = db.transaction(() => steps.next().done)();
+        if (done) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      db.transaction(() => setFlag(db, guildId, rs, false))();
+    });
+    const tail = job.catch(() => undefined);
+    byKey.set(key, tail);
+    void tail.then(() => {
+      if (byKey.get(key) === tail) byKey.delete(key);
+    });
+    return job;
+  });
+  return Promise.all(jobs).then(() => undefined);
+}
+
+/** Rebuilds a crash interrupted (flags left in the database): finished at start-up. */
+export function interruptedRebuilds(db: Sqlite): { guildId: string; ruleset: string }[] {
+  const rows = db.prepare('SELECT guild_id, rebuilding FROM rating_settings WHERE rebuilding IS NOT NULL').all() as { guild_id: string; rebuilding: string }[];
+  return rows.flatMap((r) => r.rebuilding.split(',').filter(Boolean).map((ruleset) => ({ guildId: r.guild_id, ruleset })));
 }
 
 /** Rule sets (with results) of servers whose ratings were never built (results older than them). */
@@ -250,5 +329,5 @@ export function unbuilt(db: Sqlite): { guildId: string; ruleset: string }[] {
 /** Issue 11's `onAnnulled(gameId)` hook: the annulled game's server and rule set are recomputed. */
 export function onGameAnnulled(db: Sqlite, gameId: number): void {
   const g = db.prepare('SELECT guild_id, ruleset FROM games WHERE id = ?').get(gameId) as { guild_id: string; ruleset: string } | undefined;
-  if (g) recomputeRatings(db, g.guild_id, g.ruleset);
+  if (g) void recomputeInBackground(db, g.guild_id, g.ruleset);
 }

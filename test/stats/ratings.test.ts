@@ -14,7 +14,7 @@ import { parseScenario } from '../../src/scenario/parse';
 import { stepToAction } from '../../src/scenario/run';
 import { gameRecord } from '../../src/stats/game-record';
 import { PAGE_SIZE, profile, top, type StatsFilter } from '../../src/stats/queries';
-import { rebuildSeason, recomputeRatings, recordGame, saveRatingSettings } from '../../src/stats/record';
+import { interruptedRebuilds, isRebuilding, rebuildSeason, recomputeInBackground, recomputeRatings, recordGame, saveRatingSettings } from '../../src/stats/record';
 import { readJson, OWN_DIR } from '../support/scenario-files';
 import { join } from 'node:path';
 
@@ -231,6 +231,41 @@ describe('S-5 standings in SQL', () => {
     expect(now.rows.map((r) => [r.userId, r.points])).toEqual([['late', 5]]);
   });
 
+  it('the last N days and Elo in a period (running totals and index seeks) equal a direct count', () => {
+    const { store, db } = fresh();
+    const day = 86_400_000;
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const records: (GameRecord & { at: number })[] = [];
+    for (let g = 0; g < 150; g++) {
+      const at = Math.floor(g * 0.7 * day);
+      const users = new Set<string>();
+      while (users.size < 6) users.add(`u${Math.floor(rnd() * 20)}`);
+      const redWins = rnd() < 0.5;
+      const seats = [...users].map((user, i) => {
+        const black = i >= 4;
+        const won = black ? !redWins : redWins;
+        return { user, role: (black ? (i === 4 ? 'don' : 'mafia') : i === 0 ? 'sheriff' : 'civilian') as Role, points: won ? Math.round(rnd() * 8) / 2 : -Math.round(rnd() * 2) / 2, outcome: (won ? 'win' : 'loss') as 'win' | 'loss', best: rnd() < 0.15, n1: rnd() < 0.1 };
+      });
+      putGame(store, 'classic-10', at, seats);
+      for (const s of seats) records.push({ at, player: s.user, points: s.points, won: s.outcome === 'win', role: s.role, bestPlayer: s.best, killedNight1: s.n1 });
+    }
+    const now = 106 * day;
+    for (const days of [1, 5, 30, 90, 400]) {
+      const cutoff = now - days * day;
+      const want = standings('classic', records.filter((r) => r.at >= cutoff));
+      const got = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }));
+      expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])), `${days} days`).toEqual(
+        new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
+      );
+      const hist = db.prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at').all(cutoff) as { user_id: string; after: number }[];
+      const last = new Map<string, { elo: number; games: number }>();
+      for (const h of hist) last.set(h.user_id, { elo: h.after, games: (last.get(h.user_id)?.games ?? 0) + 1 });
+      const elo = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }), 'elo');
+      expect(new Map(elo.map((r) => [r.userId, { elo: r.elo!, games: r.games }])), `Elo, ${days} days`).toEqual(last);
+    }
+  });
+
   it('games that do not count are left out; the minimum moves and an annulment recompute everything', () => {
     const { store, db } = fresh();
     putGame(store, 'classic-10', 1, [
@@ -289,6 +324,40 @@ describe('S-5 standings in SQL', () => {
     const after = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
     expect(after).toEqual(before);
     expect(before.every((r) => Number(r[1]) >= 1000)).toBe(true);
+  });
+});
+
+describe('a rebuild while the bot runs', () => {
+  it('goes in small steps, takes in a game that closes meanwhile, and ends as a rebuild at once would', async () => {
+    const { store, db } = fresh();
+    const game = (at: number, a: string, b: string) =>
+      putGame(store, 'chnu-2016', at, [
+        { user: a, role: 'civilian', points: 4, outcome: 'win' },
+        { user: b, role: 'mafia', points: 0, outcome: 'loss' },
+      ]);
+    for (let g = 0; g < 300; g++) game(g + 1, `u${g % 7}`, `u${(g * 3 + 1) % 7 === g % 7 ? 0 : (g * 3 + 1) % 7}`);
+    saveRatingSettings(db, G, { elo: { win: 30, loss: 15, start: 1000 }, minMoves: 0 }, 0);
+    let steps = 0;
+    let done = false;
+    const job = recomputeInBackground(db, G, 'chnu-2016').then(() => (done = true));
+    await new Promise((r) => setImmediate(r));
+    expect(isRebuilding(db, G, 'chnu-2016')).toBe(true);
+    expect(interruptedRebuilds(db)).toEqual([{ guildId: G, ruleset: 'chnu-2016' }]); // a crash now: finished at the next start
+    game(10_000, 'late', 'u1'); // a game closes during the rebuild
+    while (!done) {
+      steps++;
+      await new Promise((r) => setImmediate(r));
+    }
+    await job;
+    expect(steps).toBeGreaterThan(3);
+    expect(isRebuilding(db, G, 'chnu-2016')).toBe(false);
+    expect(interruptedRebuilds(db)).toEqual([]);
+    const background = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
+    const points = allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games]);
+    expect(background.map((r) => r[0])).toContain('late');
+    recomputeRatings(db, G, 'chnu-2016');
+    expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(background);
+    expect(allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games])).toEqual(points);
   });
 });
 
