@@ -370,17 +370,18 @@ describe('through the game service (the game-closing transaction)', () => {
     const service = new GameService(store, { now: () => now });
     return {
       store,
-      async run() {
+      async run(substitute?: { atStep: number; seat: number; to: string }) {
         const game = service.createLobby({ guildId: G, channelId: 'c', hostId: 'host', ruleset: sc.ruleset, pace: sc.pace, options: sc.options });
         await service.start(game.id, sc.roles.map((_, i) => `u${i + 1}`), sc.roles);
-        for (const step of sc.steps) {
+        for (const [i, step] of sc.steps.entries()) {
+          if (substitute?.atStep === i) await service.substitute(game.id, substitute.seat, substitute.to, 'host:host', null);
           const state = service.state(game.id);
           if (!state) break;
           const action = stepToAction(step, state);
           if (!action) continue;
           if (action.kind === 'timeout' && state.deadline !== null) now = Math.max(now, state.deadline);
           now += 1000;
-          await service.dispatch(game.id, action, step.type === 'host' || step.type === 'timeout' ? 'host:host' : `user:u${(step as { seat: number }).seat}`);
+          await service.dispatch(game.id, action, step.type === 'host' || step.type === 'timeout' ? 'host:host' : `user:${(step as { seat: number }).seat}`);
         }
         await service.close();
         return { game: game.id, expect: sc.expect as { points: Record<string, number> } };
@@ -404,5 +405,25 @@ describe('through the game service (the game-closing transaction)', () => {
     const u1 = profile(db, filter('kiev-12'), 'u1');
     expect(u1.games).toBe(1);
     expect(u1.elo).not.toBeNull();
+  });
+
+  it('a substitute: both holders are rated for their share of the moves; the seat\'s points go to the holder at the end', async () => {
+    const w = play('chnu-red-full-strength.json');
+    const { game } = await w.run({ atStep: 10, seat: 4, to: 'sub' });
+    const db = w.store.sqlite;
+    const holders = JSON.parse((db.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as { holders: string }).holders) as { userId: string; share: number }[];
+    expect(holders.map((h) => h.userId)).toEqual(['u4', 'sub']);
+    expect(holders[0]!.share + holders[1]!.share).toBeCloseTo(1, 9);
+    expect(holders[0]!.share).toBeGreaterThan(0);
+    const hist = db.prepare('SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id').all(game) as { user_id: string; share: number; before: number; after: number }[];
+    expect(hist.map((h) => h.user_id)).toEqual(['sub', 'u4']);
+    // Red won: the seat's gain is split by shares.
+    const full = hist.reduce((sum, h) => sum + (h.after - h.before), 0);
+    for (const h of hist) expect(h.after - h.before).toBeCloseTo(full * h.share, 9);
+    const rows = allRows(db, filter('chnu-2016'));
+    expect(rows.find((r) => r.userId === 'sub')!.points).toBe(9);
+    expect(rows.find((r) => r.userId === 'u4')).toBeUndefined();
+    const rec = gameRecord(db, G, game)!;
+    expect(rec.seats.find((x) => x.seat === 4)!.holders!.map((h) => h.userId)).toEqual(['u4', 'sub']);
   });
 });
