@@ -318,12 +318,17 @@ export function interruptedRebuilds(db: Sqlite): { guildId: string; ruleset: str
 
 /** Rule sets (with results) of servers whose ratings were never built (results older than them). */
 export function unbuilt(db: Sqlite): { guildId: string; ruleset: string }[] {
-  return db
-    .prepare(
-      `SELECT DISTINCT guild_id AS guildId, ruleset FROM results r WHERE counts = 1
-       AND NOT EXISTS (SELECT 1 FROM standings s WHERE s.guild_id = r.guild_id AND s.ruleset = r.ruleset AND s.scope = 'all')`,
-    )
-    .all() as { guildId: string; ruleset: string }[];
+  // Index seeks per server and rule set, not a scan of the results.
+  const out: { guildId: string; ruleset: string }[] = [];
+  const has = db.prepare('SELECT 1 FROM results WHERE guild_id = ? AND ruleset = ? LIMIT 1');
+  const built = db.prepare("SELECT 1 FROM standings WHERE guild_id = ? AND ruleset = ? AND scope = 'all' LIMIT 1");
+  const rated = db.prepare('SELECT 1 FROM rating_history WHERE guild_id = ? AND ruleset = ? LIMIT 1');
+  for (const { guild_id } of db.prepare('SELECT guild_id FROM servers').all() as { guild_id: string }[]) {
+    for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12']) {
+      if (has.get(guild_id, ruleset) && !built.get(guild_id, ruleset) && !rated.get(guild_id, ruleset)) out.push({ guildId: guild_id, ruleset });
+    }
+  }
+  return out;
 }
 
 /** Issue 11's `onAnnulled(gameId)` hook: the annulled game's server and rule set are recomputed. */

@@ -14,7 +14,7 @@ import { parseScenario } from '../../src/scenario/parse';
 import { stepToAction } from '../../src/scenario/run';
 import { gameRecord } from '../../src/stats/game-record';
 import { PAGE_SIZE, profile, top, type StatsFilter } from '../../src/stats/queries';
-import { interruptedRebuilds, isRebuilding, rebuildSeason, recomputeInBackground, recomputeRatings, recordGame, saveRatingSettings } from '../../src/stats/record';
+import { interruptedRebuilds, isRebuilding, rebuildSeason, recomputeInBackground, recomputeRatings, recordGame, saveRatingSettings, unbuilt } from '../../src/stats/record';
 import { readJson, OWN_DIR } from '../support/scenario-files';
 import { join } from 'node:path';
 
@@ -358,6 +358,21 @@ describe('a rebuild while the bot runs', () => {
     recomputeRatings(db, G, 'chnu-2016');
     expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(background);
     expect(allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games])).toEqual(points);
+  });
+});
+
+describe('an upgrade', () => {
+  it('results stored before the ratings existed are found by index seeks and rated once', () => {
+    const { store, db } = fresh();
+    const game = store.createLobby({ guildId: G, channelId: 'c', hostId: 'h', ruleset: 'kiev-12', pace: 'live', options: {}, now: 1 });
+    db.prepare(
+      `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
+       VALUES (?, 1, ?, 'old', 'kiev-12', 'civilian', 'red', 'win', 3, '{}', 1, 0, 5)`,
+    ).run(game.id, G);
+    expect(unbuilt(db)).toEqual([{ guildId: G, ruleset: 'kiev-12' }]);
+    for (const u of unbuilt(db)) recomputeRatings(db, u.guildId, u.ruleset);
+    expect(unbuilt(db)).toEqual([]);
+    expect(allRows(db, filter('kiev-12')).map((r) => [r.userId, r.points])).toEqual([['old', 3]]);
   });
 });
 
