@@ -165,23 +165,30 @@ const LOG_INSERT = `INSERT OR REPLACE INTO standings_log (guild_id, ruleset, use
   SELECT guild_id, ruleset, user_id, @at, @game, half_points, games, wins, best_player, wins_don, wins_sheriff, wins_mafia, killed_night1
   FROM standings WHERE guild_id = @guild AND ruleset = @ruleset AND scope = 'all' AND user_id = @user`;
 
-/** Rebuilds one scope of the standings (all time, or a season's range) in one indexed SQL statement. */
-function rebuildScope(db: Sqlite, guildId: string, ruleset: string | null, scope: string, from: number, to: number | null): void {
-  const rs = ruleset === null ? '' : ' AND ruleset = @ruleset';
-  db.prepare(`DELETE FROM standings WHERE guild_id = @guild AND scope = @scope${rs}`).run({ guild: guildId, scope, ...(ruleset ? { ruleset } : {}) });
+const TOTALS = ['half_points', 'games', 'wins', 'best_player', 'wins_don', 'wins_sheriff', 'wins_mafia', 'killed_night1'];
+
+/**
+ * Rebuilds one scope of the standings for a range of time from the running totals: each player's
+ * totals at the range's end minus those at its start (two index seeks per player, whatever the
+ * range holds).
+ */
+function rebuildScope(db: Sqlite, guildId: string, scope: string, from: number, to: number | null): void {
+  db.prepare('DELETE FROM standings WHERE guild_id = @guild AND scope = @scope').run({ guild: guildId, scope });
+  const seek = (bound: string) =>
+    `SELECT l.rowid FROM standings_log l WHERE l.guild_id = s.guild_id AND l.ruleset = s.ruleset AND l.user_id = s.user_id AND l.finished_at < ${bound} ORDER BY l.finished_at DESC, l.game_id DESC LIMIT 1`;
   db.prepare(
-    `INSERT INTO standings (guild_id, ruleset, scope, user_id, half_points, games, wins, best_player, wins_don, wins_sheriff, wins_mafia, killed_night1)
-     SELECT guild_id, ruleset, @scope, user_id, sum(CAST(round(points * 2) AS INTEGER)), count(*), sum(outcome = 'win'), sum(best_player),
-       sum(outcome = 'win' AND role = 'don'), sum(outcome = 'win' AND role = 'sheriff'), sum(outcome = 'win' AND role = 'mafia'), sum(killed_night1)
-     FROM results WHERE guild_id = @guild${rs} AND counts = 1 AND finished_at >= @from AND finished_at < @to GROUP BY ruleset, user_id`,
-  ).run({ guild: guildId, scope, from, to: to ?? Number.MAX_SAFE_INTEGER, ...(ruleset ? { ruleset } : {}) });
+    `INSERT INTO standings (guild_id, ruleset, scope, user_id, ${TOTALS.join(', ')})
+     SELECT s.guild_id, s.ruleset, @scope, s.user_id, ${TOTALS.map((c) => `e.${c} - coalesce(b.${c}, 0)`).join(', ')}
+     FROM standings s JOIN standings_log e ON e.rowid = (${seek('@to')}) LEFT JOIN standings_log b ON b.rowid = (${seek('@from')})
+     WHERE s.guild_id = @guild AND s.scope = 'all' AND e.games - coalesce(b.games, 0) > 0`,
+  ).run({ guild: guildId, scope, from, to: to ?? Number.MAX_SAFE_INTEGER });
 }
 
 /** A season defined (or ended): its standings from the stored results. */
 export function rebuildSeason(db: Sqlite, guildId: string, seasonId: number): void {
   const s = prep(db, 'SELECT starts_at, ends_at FROM seasons WHERE id = ? AND guild_id = ?').get(seasonId, guildId) as { starts_at: number; ends_at: number | null } | undefined;
   if (!s) return;
-  rebuildScope(db, guildId, null, `s${seasonId}`, s.starts_at, s.ends_at);
+  rebuildScope(db, guildId, `s${seasonId}`, s.starts_at, s.ends_at);
 }
 
 /** Rebuilds in progress, by connection: `<guild>\u0000<ruleset>`. */
@@ -204,12 +211,13 @@ const STEP_DELETE = 4000;
 function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<void> {
   const p = { guild: guildId, ruleset };
   const settings = ratingSettings(db, guildId);
-  const maxId = (db.prepare('SELECT max(game_id) AS m FROM results WHERE guild_id = @guild AND ruleset = @ruleset').get(p) as { m: number | null }).m ?? 0;
+  // Game ids up to the newest (a rowid: no scan); ranges without this server's games cost nothing.
+  const maxId = (db.prepare('SELECT max(id) AS m FROM games').get() as { m: number | null }).m ?? 0;
   const counts = db.prepare(
     `UPDATE results SET counts = CASE
        WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN 0
        WHEN no_day_vote = 1 THEN 0 WHEN moves < @min THEN 0 ELSE 1 END
-     WHERE game_id > @lo AND game_id <= @hi AND guild_id = @guild AND ruleset = @ruleset`,
+     WHERE game_id > @lo AND game_id <= @hi AND +guild_id = @guild AND +ruleset = @ruleset`, // '+': walk the key's range, not the server's index
   );
   for (let lo = 0; lo < maxId; lo += STEP_IDS) {
     counts.run({ ...p, min: settings.minMoves, lo, hi: lo + STEP_IDS });
@@ -223,7 +231,7 @@ function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<
   }
   const next = db.prepare(
     `SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = @guild AND ruleset = @ruleset AND counts = 1
-       AND (finished_at > @at OR (finished_at = @at AND game_id > @game)) ORDER BY finished_at, game_id LIMIT ${STEP_GAMES}`,
+       AND finished_at >= @at AND NOT (finished_at = @at AND game_id <= @game) ORDER BY finished_at, game_id LIMIT ${STEP_GAMES}`,
   );
   let cursor = { at: -1, game: 0 };
   for (;;) {
