@@ -144,7 +144,12 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const tRe = performance.now();
-  await recomputeInBackground(db, GUILD, 'classic-10');
+  const stepMs: number[] = [];
+  const byKind: Record<string, number[]> = {};
+  await recomputeInBackground(db, GUILD, 'classic-10', (ms, kind) => {
+    stepMs.push(ms);
+    (byKind[kind] ??= []).push(ms);
+  });
   const rebuildSeconds = Math.round((performance.now() - tRe) / 100) / 10;
   loop.disable();
   const rebuildLongestStepMs = Math.round(loop.max / 1e5) / 10;
@@ -159,7 +164,7 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
     seasonDefineMs,
     queriesMs: queries,
     busiestPlayerGames: busiest.games,
-    rebuildAfterAnnul: { ruleset: 'classic-10', seconds: rebuildSeconds, longestEventLoopStallMs: rebuildLongestStepMs },
+    rebuildAfterAnnul: { ruleset: 'classic-10', seconds: rebuildSeconds, steps: stepMs.length, stepMs: stat(stepMs), stepMsByKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, { steps: v.length, ...stat(v) }])), longestEventLoopStallMs: rebuildLongestStepMs },
   };
 }
 

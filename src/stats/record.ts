@@ -199,16 +199,16 @@ export function isRebuilding(db: Sqlite, guildId: string, ruleset: string): bool
 }
 
 /** Games per step of the replay, game ids per step of the counts update, rows per delete. */
-const STEP_GAMES = 40;
-const STEP_IDS = 500;
-const STEP_DELETE = 4000;
+const STEP_GAMES = 6;
+const STEP_IDS = 200;
+const STEP_DELETE = 400;
 
 /**
  * The rebuild of one server's rule set, as small steps (each a few milliseconds on any size of
  * server): which games count is decided again, everything derived is deleted, and the counted
  * games are replayed in the order they finished through the same per-game code as a closing game.
  */
-function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<void> {
+function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<'counts' | 'delete' | 'replay'> {
   const p = { guild: guildId, ruleset };
   const settings = ratingSettings(db, guildId);
   // Game ids up to the newest (a rowid: no scan); ranges without this server's games cost nothing.
@@ -221,13 +221,13 @@ function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<
   );
   for (let lo = 0; lo < maxId; lo += STEP_IDS) {
     counts.run({ ...p, min: settings.minMoves, lo, hi: lo + STEP_IDS });
-    yield;
+    yield 'counts';
   }
   db.prepare('DELETE FROM standings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
   db.prepare('DELETE FROM ratings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
   for (const table of ['rating_history', 'standings_log']) {
     const del = db.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE guild_id = @guild AND ruleset = @ruleset LIMIT ${STEP_DELETE})`);
-    while (del.run(p).changes > 0) yield;
+    while (del.run(p).changes > 0) yield 'delete';
   }
   const next = db.prepare(
     `SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = @guild AND ruleset = @ruleset AND counts = 1
@@ -240,7 +240,7 @@ function* rebuildSteps(db: Sqlite, guildId: string, ruleset: string): Generator<
     for (const g of games) rateAndTally(db, g.game_id);
     const end = games[games.length - 1]!;
     cursor = { at: end.finished_at, game: end.game_id };
-    yield;
+    yield 'replay';
   }
 }
 
@@ -292,7 +292,7 @@ const running = new WeakMap<Sqlite, Map<string, Promise<void>>>();
  * rule set only records whether it counts (the replay reaches it), and /stats says the ratings are
  * being recomputed. Rebuilds of the same server and rule set run one after another.
  */
-export function recomputeInBackground(db: Sqlite, guildId: string, ruleset: string | null = null): Promise<void> {
+export function recomputeInBackground(db: Sqlite, guildId: string, ruleset: string | null = null, observe?: (stepMs: number, kind: string) => void): Promise<void> {
   let byKey = running.get(db);
   if (!byKey) running.set(db, (byKey = new Map()));
   const jobs = rulesetsOf(db, guildId, ruleset).map((rs) => {
@@ -302,8 +302,10 @@ export function recomputeInBackground(db: Sqlite, guildId: string, ruleset: stri
       db.transaction(() => setFlag(db, guildId, rs, true))();
       const steps = rebuildSteps(db, guildId, rs);
       for (;;) {
-        const done = db.transaction(() => steps.next().done)();
-        if (done) break;
+        const t0 = performance.now();
+        const step = db.transaction(() => steps.next())();
+        if (step.done) break;
+        observe?.(performance.now() - t0, step.value);
         await new Promise((r) => setImmediate(r));
       }
       db.transaction(() => setFlag(db, guildId, rs, false))();
