@@ -3,6 +3,7 @@
 import { benchDelivery } from './delivery-bench';
 import { benchEngine } from './engine-bench';
 import { benchPersistence } from './persistence-bench';
+import { benchStats } from './stats-bench';
 
 const games = Number(process.env.BENCH_GAMES ?? 3000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -19,5 +20,7 @@ for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) {
 // with Discord's rate limits on (a few minutes of wall time; BENCH_DELIVERY=0 skips it).
 const delivery = [];
 if (process.env.BENCH_DELIVERY !== '0') for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) delivery.push(await benchDelivery(ruleset));
-console.log(JSON.stringify({ node: process.version, engine, persistence, delivery }, null, 2));
+// /stats on a large server (100,000 games of 2,000 players; BENCH_STATS=0 skips it).
+const stats = process.env.BENCH_STATS !== '0' ? await benchStats() : null;
+console.log(JSON.stringify({ node: process.version, engine, persistence, delivery, stats }, null, 2));
 process.exit(0);

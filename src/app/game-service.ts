@@ -260,7 +260,7 @@ export class GameService {
       const now = this.now();
       this.store.transaction(() => {
         this.store.substitute(gameId, seat, userId);
-        this.store.addAudit({ gameId, at: now, actorId: by, action: 'substitute', detail: { seat, from: current.userId, to: userId }, reason });
+        this.store.addAudit({ gameId, at: now, actorId: by, action: 'substitute', detail: { seat, from: current.userId, to: userId, moves: this.state(gameId)?.moves ?? 0 }, reason });
         this.planEffect({ kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       });
       this.emitEffect(gameId, { kind: 'substituted', game, seat, from: current.userId, to: userId, by });

@@ -56,6 +56,7 @@ export const games = sqliteTable(
     index('games_status').on(t.status),
     index('games_guild_status').on(t.guildId, t.status),
     index('games_channel_status').on(t.channelId, t.status),
+    index('games_tournament').on(t.tournamentId),
   ],
 );
 
@@ -130,11 +131,26 @@ export const results = sqliteTable(
     bestPlayer: integer('best_player', { mode: 'boolean' }).notNull(),
     killedNight1: integer('killed_night1', { mode: 'boolean' }).notNull(),
     finishedAt: integer('finished_at').notNull(),
+    /** Whether the game counts in standings and ratings (not annulled, had a day vote, enough moves). */
+    counts: integer('counts', { mode: 'boolean' }).notNull().default(true),
+    /** The host ended the game before any day vote (such a game does not count). */
+    noDayVote: integer('no_day_vote', { mode: 'boolean' }).notNull().default(false),
+    /** The game's accepted actions (the minimum-moves setting). */
+    moves: integer('moves').notNull().default(0),
+    /** Warnings (F-2) or fouls (F-3) of the seat. */
+    fouls: integer('fouls').notNull().default(0),
+    /** Removed from the game for fouls or by disqualification. */
+    removed: integer('removed', { mode: 'boolean' }).notNull().default(false),
+    /** D-10: black seats named in this seat's best move; null when it made none. */
+    bestMoveBlack: integer('best_move_black'),
+    /** Everyone who held the seat with his share of the game's moves (JSON), when a substitute played. */
+    holders: text('holders'),
   },
   (t) => [
     primaryKey({ columns: [t.gameId, t.seat] }),
     index('results_guild_ruleset_date').on(t.guildId, t.ruleset, t.finishedAt),
     index('results_user_ruleset').on(t.userId, t.ruleset),
+    index('results_guild_user_date').on(t.guildId, t.userId, t.finishedAt),
   ],
 );
 
@@ -320,4 +336,115 @@ export const tournamentTables = sqliteTable(
     subs: text('subs').notNull().default('{}'),
   },
   (t) => [primaryKey({ columns: [t.tournamentId, t.round, t.table] }), index('tournament_tables_game').on(t.gameId)],
+);
+
+// Ratings and /stats: maintained in the transaction that closes a game (src/stats).
+
+/** A server's rating settings: the Elo constants and the minimum moves for a game to count. */
+export const ratingSettings = sqliteTable('rating_settings', {
+  guildId: text('guild_id').primaryKey(),
+  eloWin: real('elo_win').notNull().default(20),
+  eloLoss: real('elo_loss').notNull().default(15),
+  eloStart: real('elo_start').notNull().default(1000),
+  minMoves: integer('min_moves').notNull().default(0),
+  /** Rule sets whose ratings are being rebuilt (comma-separated); a crash leaves it for the next start. */
+  rebuilding: text('rebuilding'),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** Seasons a server defines: games finished in [startsAt, endsAt) belong to it. */
+export const seasons = sqliteTable(
+  'seasons',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    guildId: text('guild_id').notNull(),
+    name: text('name').notNull(),
+    startsAt: integer('starts_at').notNull(),
+    /** null: still running. */
+    endsAt: integer('ends_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('seasons_guild_name').on(t.guildId, t.name)],
+);
+
+/** Current Elo per server, rule set and player. */
+export const ratings = sqliteTable(
+  'ratings',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    userId: text('user_id').notNull(),
+    elo: real('elo').notNull(),
+    games: integer('games').notNull().default(0),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId] }), index('ratings_rank').on(t.guildId, t.ruleset, t.elo)],
+);
+
+/** Each rated player's Elo before and after each counted game (the trend and the chart). */
+export const ratingHistory = sqliteTable(
+  'rating_history',
+  {
+    gameId: integer('game_id').notNull(),
+    userId: text('user_id').notNull(),
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    seat: integer('seat').notNull(),
+    /** The part of the game he played (a substitute's share of the moves). */
+    share: real('share').notNull(),
+    before: real('before').notNull(),
+    after: real('after').notNull(),
+    /** His rated games in this rule set so far, this one included (games in a period = a difference). */
+    n: integer('n').notNull().default(0),
+    finishedAt: integer('finished_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.userId] }), index('rating_history_user').on(t.guildId, t.ruleset, t.userId, t.finishedAt)],
+);
+
+/**
+ * S-5 standings kept up to date game by game: scope `all` (all time) or `s<id>` (a season). Points
+ * are stored in half points (every scoring item is a multiple of 0.5), so sums are exact.
+ */
+export const standingsTable = sqliteTable(
+  'standings',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    scope: text('scope').notNull(),
+    userId: text('user_id').notNull(),
+    halfPoints: integer('half_points').notNull().default(0),
+    games: integer('games').notNull().default(0),
+    wins: integer('wins').notNull().default(0),
+    bestPlayer: integer('best_player').notNull().default(0),
+    winsDon: integer('wins_don').notNull().default(0),
+    winsSheriff: integer('wins_sheriff').notNull().default(0),
+    winsMafia: integer('wins_mafia').notNull().default(0),
+    killedNight1: integer('killed_night1').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.scope, t.userId] }), index('standings_rank').on(t.guildId, t.ruleset, t.scope, t.halfPoints)],
+);
+
+/**
+ * Each counted result with the player's running totals after it (all time): a period's standings
+ * are the totals at its end minus the totals at its start, two index seeks per player, whatever
+ * the period's length.
+ */
+export const standingsLog = sqliteTable(
+  'standings_log',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    userId: text('user_id').notNull(),
+    finishedAt: integer('finished_at').notNull(),
+    gameId: integer('game_id').notNull(),
+    halfPoints: integer('half_points').notNull(),
+    games: integer('games').notNull(),
+    wins: integer('wins').notNull(),
+    bestPlayer: integer('best_player').notNull(),
+    winsDon: integer('wins_don').notNull(),
+    winsSheriff: integer('wins_sheriff').notNull(),
+    winsMafia: integer('wins_mafia').notNull(),
+    killedNight1: integer('killed_night1').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId, t.finishedAt, t.gameId] })],
 );

@@ -1,7 +1,10 @@
 // Repository over the schema: the only place with SQL. Hot paths use prepared statements.
+import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { teamOf } from '../engine/rulesets';
 import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
+import { seatShares } from '../engine/rating';
+import { recordGame } from '../stats/record';
 import type { Db } from './client';
 import { actions, audit, deadlines, games, players, results, servers, type GameStatus } from './schema';
 
@@ -143,6 +146,11 @@ export class Store {
       .orderBy(asc(players.seat))
       .prepare();
     this.selectDeadline = db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
+  }
+
+  /** The better-sqlite3 connection under drizzle (the stats queries use it directly). */
+  get sqlite(): Database.Database {
+    return (this.db as unknown as { $client: Database.Database }).$client;
   }
 
   transaction<T>(fn: () => T): T {
@@ -387,6 +395,7 @@ export class Store {
       const team = teamOf(player.role);
       const outcome = res.winner === 'draw' ? 'draw' : res.winner === team ? 'win' : 'loss';
       const killedNight1 = state.out.some((o) => o.seat === p.seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1);
+      const bm = state.history.bestMove;
       return {
         gameId: game.id,
         seat: p.seat,
@@ -401,10 +410,40 @@ export class Store {
         bestPlayer: res.bestPlayer === p.seat,
         killedNight1,
         finishedAt: now,
+        // Ratings and /stats (src/stats): the facts that decide whether and how the game is rated.
+        noDayVote: res.reason === 'host' && !this.dayVoteHeld(game.id, state),
+        moves: state.moves,
+        fouls: player.fouls,
+        removed: state.out.some((o) => o.seat === p.seat && o.by === 'removed'),
+        bestMoveBlack: bm?.seat === p.seat ? bm.targets.filter((x) => teamOf(state.players[x - 1]!.role) === 'black').length : null,
+        holders: this.seatHolders(game.id, p.seat, userBySeat.get(p.seat) ?? '', state.moves),
       };
     });
     this.db.insert(results).values(rows).run();
     this.db.update(games).set({ winner: res.winner, finishedAt: now }).where(eq(games.id, game.id)).run();
+    recordGame(this.sqlite, game.id);
+  }
+
+  /** Whether a day vote was held: a ballot was cast, or someone left by the vote. */
+  private dayVoteHeld(gameId: number, state: GameState): boolean {
+    if (state.out.some((o) => o.by === 'vote')) return true;
+    return this.sqlite.prepare("SELECT 1 FROM actions WHERE game_id = ? AND kind IN ('vote', 'voteAll') LIMIT 1").get(gameId) !== undefined;
+  }
+
+  /** A substituted seat's holders and their shares of the moves (JSON), or null (one holder). */
+  private seatHolders(gameId: number, seat: number, finalUser: string, moves: number): string | null {
+    const subs = this.sqlite
+      .prepare("SELECT detail, at FROM audit WHERE game_id = ? AND action = 'substitute' ORDER BY id")
+      .all(gameId) as { detail: string; at: number }[];
+    const changes: { atMove: number; to: string; from: string }[] = [];
+    for (const r of subs) {
+      const d = JSON.parse(r.detail) as { seat?: number; from?: string; to?: string; moves?: number };
+      if (d.seat !== seat || typeof d.to !== 'string' || typeof d.from !== 'string') continue;
+      const atMove = typeof d.moves === 'number' ? d.moves : (this.sqlite.prepare('SELECT count(*) AS n FROM actions WHERE game_id = ? AND at <= ?').get(gameId, r.at) as { n: number }).n;
+      changes.push({ atMove, to: d.to, from: d.from });
+    }
+    if (changes.length === 0) return null;
+    return JSON.stringify(seatShares(changes[0]!.from, changes, moves).filter((h) => h.userId !== '' || finalUser === ''));
   }
 
   resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {

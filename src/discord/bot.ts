@@ -3,6 +3,7 @@ import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes
 import { performance } from 'node:perf_hooks';
 import { GameService, type CommitPoint } from '../app/game-service';
 import { openDatabase, type OpenDb } from '../db/client';
+import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { Store } from '../db/store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../delivery/outbox-store';
@@ -83,6 +84,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const log = config.logger ?? consoleLogger();
   const db = openDatabase(config.databasePath);
   const store = new Store(db.db);
+  // Ratings of results stored before the ratings existed (an upgrade): built once, before any game runs.
+  // A rebuild a crash cut short is finished too.
+  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) recomputeRatings(store.sqlite, u.guildId, u.ruleset);
   const outbox = new OutboxStore(db.sqlite);
   const client = new Client({
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
@@ -116,12 +120,18 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
-    // An annulled game: a tournament it belonged to follows (it no longer counts there).
+    // An annulled game: a tournament it belonged to follows (it no longer counts there), and so do the ratings.
     onAnnulled: (gameId) => {
       try {
         tournaments?.gameChanged(gameId);
       } catch (e) {
         log.error(`tournament: could not follow annulled game ${gameId}`, e);
+      }
+      // Its points and ratings no longer count: the rule set's ratings are rebuilt in the background.
+      try {
+        onGameAnnulled(db.sqlite, gameId);
+      } catch (e) {
+        log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e);
       }
       config.onAnnulled?.(gameId);
     },

@@ -118,3 +118,67 @@ export function decodeId(raw: unknown): CustomId | null {
   }
   return null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// /stats views (issue 12): stateless, so pages and "show to the channel" work after a restart.
+//   v1:s:t:<ruleset>:<period>:<by>:<tournament|0>:<page>   /stats top (T: show to the channel)
+//   v1:s:p:<ruleset>:<period>:<user>:<tournament|0>        /stats player (P: show)
+//   v1:s:g:<game>:<page>                                   /stats game (G: show)
+// <period>: `a` (all time), `d<N>` (last N days), `s<id>` (a season).
+
+export type StatsPeriodCode = 'a' | `d${number}` | `s${number}`;
+
+export type StatsId =
+  | { view: 'top'; show: boolean; ruleset: string; period: StatsPeriodCode; by: 'points' | 'elo'; tournament: number; page: number }
+  | { view: 'player'; show: boolean; ruleset: string; period: StatsPeriodCode; user: string; tournament: number }
+  | { view: 'game'; show: boolean; game: number; page: number };
+
+const RULESET_RE = /^(chnu-2016|classic-10|kiev-12)$/;
+const PERIOD_RE = /^(a|d[1-9]\d{0,3}|s[1-9]\d{0,9})$/;
+const NUM_RE = /^(0|[1-9]\d{0,9})$/;
+const SNOWFLAKE_RE = /^\d{1,25}$/;
+
+export function encodeStatsId(id: StatsId): string {
+  let s: string;
+  switch (id.view) {
+    case 'top':
+      s = `v1:s:${id.show ? 'T' : 't'}:${id.ruleset}:${id.period}:${id.by}:${id.tournament}:${id.page}`;
+      break;
+    case 'player':
+      s = `v1:s:${id.show ? 'P' : 'p'}:${id.ruleset}:${id.period}:${id.user}:${id.tournament}`;
+      break;
+    case 'game':
+      s = `v1:s:${id.show ? 'G' : 'g'}:${id.game}:${id.page}`;
+      break;
+  }
+  if (s.length > 100) throw new Error(`custom id too long: ${s}`);
+  return s;
+}
+
+/** Parses a /stats custom id; anything malformed gives null. */
+export function decodeStatsId(raw: unknown): StatsId | null {
+  if (typeof raw !== 'string' || raw.length > 100) return null;
+  const p = raw.split(':');
+  if (p[0] !== 'v1' || p[1] !== 's') return null;
+  const v = p[2] ?? '';
+  const show = v === v.toUpperCase();
+  switch (v.toLowerCase()) {
+    case 't': {
+      const [, , , ruleset, period, by, tournament, page] = p;
+      if (p.length !== 8 || !RULESET_RE.test(ruleset!) || !PERIOD_RE.test(period!) || (by !== 'points' && by !== 'elo') || !NUM_RE.test(tournament!) || !NUM_RE.test(page!)) return null;
+      if (Number(page) > 100_000) return null;
+      return { view: 'top', show, ruleset: ruleset!, period: period as StatsPeriodCode, by, tournament: Number(tournament), page: Number(page) };
+    }
+    case 'p': {
+      const [, , , ruleset, period, user, tournament] = p;
+      if (p.length !== 7 || !RULESET_RE.test(ruleset!) || !PERIOD_RE.test(period!) || !SNOWFLAKE_RE.test(user!) || !NUM_RE.test(tournament!)) return null;
+      return { view: 'player', show, ruleset: ruleset!, period: period as StatsPeriodCode, user: user!, tournament: Number(tournament) };
+    }
+    case 'g': {
+      const [, , , game, page] = p;
+      if (p.length !== 5 || !POSITIVE.test(game!) || !NUM_RE.test(page!) || Number(page) > 1000) return null;
+      return { view: 'game', show, game: Number(game), page: Number(page) };
+    }
+  }
+  return null;
+}

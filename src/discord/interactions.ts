@@ -14,7 +14,6 @@ import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { optionOverridesSchema } from '../engine/options';
 import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
-import { standings, type GameRecord, type ScoringSystem } from '../engine/standings';
 import type { Action, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
 import { seatView } from '../engine/view';
 import { t, toLocale, type Locale, type MessageKey } from '../i18n';
@@ -23,6 +22,7 @@ import type { Deliverer, DeliveryLogger as Logger } from '../delivery/deliverer'
 import type { OutboxStore } from '../delivery/outbox-store';
 import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
 import { decodeId, type CustomId } from './custom-id';
+import { StatsCommands } from './stats';
 import { mentions, row, seatSelect, type GameCtx, type Payload } from './render/common';
 import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from './render/game';
 import { HostTools } from './host-tools';
@@ -89,10 +89,12 @@ export class Interactions {
   ) {
     this.tools = new HostTools(service, store, contexts);
     this.settingsCmd = new SettingsCommand(store, () => service.now());
+    this.statsUi = new StatsCommands(store, contexts, () => service.now());
   }
 
   private readonly tools: HostTools;
   private readonly settingsCmd: SettingsCommand;
+  private readonly statsUi: StatsCommands;
 
   async handle(i: Interaction): Promise<void> {
     try {
@@ -152,7 +154,11 @@ export class Interactions {
     if (!i.inGuild() || !i.channelId) return this.refuse(i, t(loc, 'refusal.input/guild-only'));
     if (i.commandName === 'tournament' && this.tournaments) return this.tournaments.command(i, loc);
     const sub = i.options.getSubcommand(false);
-    if (i.commandName === 'mafia' && i.options.getSubcommandGroup(false) === 'settings') return this.settingsCmd.handle(i, loc, sub ?? '');
+    if (i.commandName === 'mafia' && i.options.getSubcommandGroup(false) === 'settings') {
+      // The ratings' seasons and constants belong to /stats; the rest are the server's settings.
+      if (sub === 'season' || sub === 'rating') return this.statsUi.settings(i, loc, sub);
+      return this.settingsCmd.handle(i, loc, sub ?? '');
+    }
     switch (`${i.commandName}/${sub ?? ''}`) {
       case 'mafia/create':
         return this.create(i, loc);
@@ -160,8 +166,10 @@ export class Interactions {
         return this.myRole(i, loc);
       case 'mafia/table':
         return this.repostTable(i, loc);
-      case 'stats/':
-        return this.stats(i, loc);
+      case 'stats/player':
+      case 'stats/top':
+      case 'stats/game':
+        return this.statsUi.command(i, loc, sub!);
       default:
         if (i.commandName === 'host') return this.host(i, loc, sub ?? '');
         return this.refuse(i, t(loc, 'refusal.input/unknown'));
@@ -297,39 +305,12 @@ export class Interactions {
     await this.say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
   }
 
-  /** /stats: the server's standings (S-5) from stored results. */
-  private async stats(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    const ruleset = (i.options.getString('ruleset') ?? null) as RulesetId | null;
-    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.input/bad-choice'));
-    const user = i.options.getUser('player');
-    const days = i.options.getInteger('days');
-    const since = days ? this.service.now() - days * 86_400_000 : undefined;
-    const sets = ruleset ? [ruleset] : RULESET_IDS;
-    const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
-    const blocks: string[] = [];
-    for (const rs of sets) {
-      const rows = this.store.resultsFor({ guildId: i.guildId!, ruleset: rs, ...(since !== undefined ? { since } : {}) });
-      if (rows.length === 0) continue;
-      const records: GameRecord[] = rows.map((r) => ({ player: r.userId, points: r.points, won: r.outcome === 'win', role: r.role as Role, bestPlayer: r.bestPlayer, killedNight1: r.killedNight1 }));
-      const table = standings(RULESETS[rs].scoring as ScoringSystem, records);
-      const shown = user ? table.filter((r) => r.player === user.id) : table.slice(0, 10);
-      if (shown.length === 0) continue;
-      const lines = shown.map((r) => t(pub, 'stats.line', { place: r.place, user: `<@${r.player}>`, points: r.points, games: r.games, wins: r.wins, best: r.bestPlayer }));
-      blocks.push(`**${rulesetName(pub, rs)}**\n${lines.join('\n')}`);
-    }
-    const title = t(pub, 'stats.title', { period: days ? t(pub, 'stats.days', { count: days }) : t(pub, 'stats.allTime') });
-    if (blocks.length === 0) return void (await i.reply({ content: t(loc, 'stats.empty'), allowedMentions: { parse: [] } }));
-    // Never cut in the middle of a line (or a mention): whole lines, in as many messages as needed.
-    const pages = chunkLines([title, '', ...blocks.flatMap((b) => [...b.split('\n'), ''])], 1990);
-    await i.reply({ content: pages[0]!, allowedMentions: { parse: [] } });
-    for (const page of pages.slice(1, 5)) await i.followUp({ content: page, allowedMentions: { parse: [] } });
-  }
-
   // -------------------------------------------------------------------------------------------
   // Components
 
   private async component(i: Component): Promise<void> {
     const loc = this.loc(i);
+    if (i.customId.startsWith('v1:s:')) return i.isButton() ? this.statsUi.component(i, loc) : this.refuse(i, t(loc, 'refusal.input/forged'));
     const id = decodeId(i.customId);
     if (!id) return this.refuse(i, t(loc, 'refusal.input/forged'));
     if (id.kind === 'tour') return this.tournaments ? this.tournaments.component(i, id) : this.refuse(i, t(loc, 'refusal.input/forged'));

@@ -3,6 +3,8 @@
 import { hostToolkitEn } from './host-toolkit';
 
 import { tournamentEn } from './tournament';
+import { statsEn } from './stats';
+
 export const en = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'ChNU 2016 tournament (10)',
@@ -238,11 +240,6 @@ export const en = {
   'mafiaTalk.every-night': 'every night',
 
   // Stats
-  'stats.title': 'Standings ({period})',
-  'stats.allTime': 'all time',
-  'stats.days': { one: 'last {count} day', other: 'last {count} days' },
-  'stats.line': '{place}. {user} — {points} pts · games: {games} · wins: {wins} · best player: {best}',
-  'stats.empty': 'No finished games yet.',
 
   // Refusals (ephemeral, to the one who tried)
   'refusal.generic': 'That is not possible right now.',
@@ -403,10 +400,6 @@ export const en = {
   'cmd.opt.points.desc': 'Bonus points',
   'cmd.opt.user.name': 'user',
   'cmd.opt.user.desc': 'The new player',
-  'cmd.opt.player.name': 'player',
-  'cmd.opt.player.desc': 'Show one player only',
-  'cmd.opt.days.name': 'days',
-  'cmd.opt.days.desc': 'Only games of the last N days',
 
   // Delivery and the new stage lines
   'table.cancelled': 'The game was cancelled.',
@@ -458,4 +451,5 @@ export const en = {
   'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
   ...hostToolkitEn,
   ...tournamentEn,
+  ...statsEn,
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -3,6 +3,8 @@ import { hostToolkitRu } from './host-toolkit';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './index';
 
+import { statsRu } from './stats';
+
 export const ru: Catalog = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'Турнир ЧНУ 2016 (10)',
@@ -253,16 +255,6 @@ export const ru: Catalog = {
   'mafiaTalk.every-night': 'каждую ночь',
 
   // Stats
-  'stats.title': 'Рейтинг ({period})',
-  'stats.allTime': 'за всё время',
-  'stats.days': {
-    one: 'за последний {count} день',
-    few: 'за последние {count} дня',
-    many: 'за последние {count} дней',
-    other: 'за последние {count} дня',
-  },
-  'stats.line': '{place}. {user} — очков: {points} · игр: {games} · побед: {wins} · лучший ×{best}',
-  'stats.empty': 'Завершённых игр пока нет.',
 
   // Refusals (ephemeral, to the one who tried)
   'refusal.generic': 'Сейчас это невозможно.',
@@ -423,10 +415,6 @@ export const ru: Catalog = {
   'cmd.opt.points.desc': 'Бонусные очки',
   'cmd.opt.user.name': 'пользователь',
   'cmd.opt.user.desc': 'Новый игрок',
-  'cmd.opt.player.name': 'игрок',
-  'cmd.opt.player.desc': 'Показать только одного игрока',
-  'cmd.opt.days.name': 'дней',
-  'cmd.opt.days.desc': 'Только игры за последние N дней',
 
   // Delivery and the new stage lines
   'table.cancelled': 'Игра отменена.',
@@ -478,4 +466,5 @@ export const ru: Catalog = {
   'refusal.storage/failed': 'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
   ...hostToolkitRu,
   ...tournamentRu,
+  ...statsRu,
 };

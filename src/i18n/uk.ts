@@ -3,6 +3,8 @@ import { hostToolkitUk } from './host-toolkit';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './index';
 
+import { statsUk } from './stats';
+
 export const uk: Catalog = {
   // Rule sets, paces, teams, roles
   'ruleset.chnu-2016': 'Турнір ЧНУ 2016 (10)',
@@ -253,16 +255,6 @@ export const uk: Catalog = {
   'mafiaTalk.every-night': 'щоночі',
 
   // Stats
-  'stats.title': 'Рейтинг ({period})',
-  'stats.allTime': 'за весь час',
-  'stats.days': {
-    one: 'за останній {count} день',
-    few: 'за останні {count} дні',
-    many: 'за останні {count} днів',
-    other: 'за останні {count} дня',
-  },
-  'stats.line': '{place}. {user} — балів: {points} · ігор: {games} · перемог: {wins} · кращий ×{best}',
-  'stats.empty': 'Ще немає завершених ігор.',
 
   // Refusals (ephemeral, to the one who tried)
   'refusal.generic': 'Зараз це неможливо.',
@@ -423,10 +415,6 @@ export const uk: Catalog = {
   'cmd.opt.points.desc': 'Бонусні бали',
   'cmd.opt.user.name': 'користувач',
   'cmd.opt.user.desc': 'Новий гравець',
-  'cmd.opt.player.name': 'гравець',
-  'cmd.opt.player.desc': 'Показати лише одного гравця',
-  'cmd.opt.days.name': 'днів',
-  'cmd.opt.days.desc': 'Лише ігри за останні N днів',
 
   // Delivery and the new stage lines
   'table.cancelled': 'Гру скасовано.',
@@ -478,4 +466,5 @@ export const uk: Catalog = {
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
   ...hostToolkitUk,
   ...tournamentUk,
+  ...statsUk,
 };

@@ -40,8 +40,8 @@ export class Driver {
     return out;
   }
 
-  async slash(userId: string, name: string, sub: string, options: Record<string, string | number> = {}): Promise<InteractionResult> {
-    const r = await this.w.fake.slash(userId, this.w.channel.id, name, { sub, options });
+  async slash(userId: string, name: string, sub: string, options: Record<string, string | number> = {}, group?: string): Promise<InteractionResult> {
+    const r = await this.w.fake.slash(userId, this.w.channel.id, name, { sub, options, ...(group ? { group } : {}) });
     await r.settled();
     await this.w.bot.idle();
     return r;

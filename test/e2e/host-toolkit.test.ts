@@ -383,13 +383,16 @@ describe('revive and annul in /stats', () => {
     expect(store.getGame(id)!.status).toBe('over');
     const five = store.resultsFor({ guildId: w!.guild.id }).find((r) => r.seat === 5)!;
     expect(JSON.parse(five.breakdown)).not.toHaveProperty('removal');
-    const stats = await slash(w!, w!.host.id, 'stats', '');
-    expect(text(stats)).toContain(`<@${w!.users[4]!.id}>`);
+    const full = (r: InteractionResult) => [text(r), ...(r.message?.embeds ?? []).map((e) => e.description ?? '')].join('\n');
+    // Ended by a ruling before any day vote: on record, but it would not count for points or Elo
+    // anyway (the ratings' rule); the annulment takes it out of the results altogether.
+    expect(store.resultsFor({ guildId: w!.guild.id }).length).toBe(10);
     // Annul: the game (channel's latest) stays, its points go.
     done(await slash(w!, w!.host.id, 'host', 'annul', { reason: 'wrong rule set' }));
     expect(store.getGame(id)!.annulledAt).not.toBeNull();
     expect(store.getGame(id)!.status).toBe('over');
-    expect(text(await slash(w!, w!.host.id, 'stats', ''))).toMatch(/No finished games yet/);
+    expect(store.resultsFor({ guildId: w!.guild.id })).toEqual([]);
+    expect(full(await slash(w!, w!.host.id, 'stats', 'top', { ruleset: 'classic-10' }))).toMatch(/No counted games in/);
     refused(await slash(w!, w!.host.id, 'host', 'annul'), /already annulled/);
     expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`Game #${id} was annulled`))).toBe(true);
     const log = text(await slash(w!, w!.host.id, 'host', 'log'));

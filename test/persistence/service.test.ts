@@ -122,7 +122,8 @@ describe('game service', () => {
     expect(audit).toEqual([
       ['foul', 'talked at night', { kind: 'host-foul', target: 2, count: 1 }],
       ['kill', 'left the server', { kind: 'host-kill', target: 7 }],
-      ['substitute', 'connection lost', { seat: 5, from: 'u5', to: 'u99' }],
+      // moves: the accepted actions before the substitution (a substitute is rated for his part).
+      ['substitute', 'connection lost', { seat: 5, from: 'u5', to: 'u99', moves: 2 }],
     ]);
     expect(store.players(id)[4]).toEqual({ seat: 5, userId: 'u99', role: 'civilian' });
   });

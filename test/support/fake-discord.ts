@@ -268,12 +268,9 @@ export class FakeDiscord {
     return new FakeDiscord(server, port, opts);
   }
 
-  /** The bytes of every uploaded file, by attachment id (what Discord's CDN would serve at its url). */
-  private readonly attachmentBytes = new Map<string, Buffer>();
-
   /** An uploaded attachment's content as text (UTF-8), or undefined if no such upload. */
   attachmentText(id: string): string | undefined {
-    return this.attachmentBytes.get(id)?.toString('utf8');
+    return this.attachmentData.get(id)?.toString('utf8');
   }
 
   /** Close the HTTP server and all gateway sockets. Idempotent. (FAKE_DISCORD_REPORT=1: print `stats` first.) */
@@ -1034,6 +1031,14 @@ export class FakeDiscord {
     res.end(json);
   }
 
+  /** Bytes of uploaded attachments by attachment id (what Discord's CDN would serve). */
+  private readonly attachmentData = new Map<string, Buffer>();
+
+  /** The bytes of an attachment the bot uploaded (undefined when unknown). */
+  attachmentBytes(id: string): Buffer | undefined {
+    return this.attachmentData.get(id);
+  }
+
   private async parseMultipart(buf: Buffer, contentType: string): Promise<{ body: unknown; files: FakeAttachment[] }> {
     const form = await new Response(buf, { headers: { 'content-type': contentType } }).formData();
     let body: unknown;
@@ -1047,12 +1052,16 @@ export class FakeDiscord {
         // Discord's limits on uploads: at most 10 files, each within the attachment size limit.
         if (files.length >= 10) throw Errors.invalidForm('files', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
         if (file.size > 10 * 1024 * 1024) throw new ApiError(413, 40005, 'Request entity too large');
-        this.attachmentBytes.set(id, Buffer.from(await file.arrayBuffer()));
+        const bytes = Buffer.from(await file.arrayBuffer());
+        this.attachmentData.set(id, bytes);
+        // Discord reports an image's size; a PNG's is in its IHDR chunk.
+        const png = bytes.length >= 24 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
         files.push({
           id,
           filename: file.name || key,
           size: file.size,
-          content_type: file.type || undefined,
+          ...(png ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : {}),
+          content_type: file.type || (png ? 'image/png' : undefined),
           url: `${this.apiBase}/attachments/${id}/${encodeURIComponent(file.name || key)}`,
           proxy_url: `${this.apiBase}/attachments/${id}/${encodeURIComponent(file.name || key)}`,
         });

@@ -142,18 +142,58 @@ function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
   );
   g.addSubcommand((s) => loc(s, 'settings.resultsChannel').addChannelOption((o) => loc(o, 'opt.channel').setRequired(false).addChannelTypes(ChannelType.GuildText)));
   g.addSubcommand((s) => loc(s, 'settings.reset'));
+  ratingSettingsSubcommands(g);
   return g;
 }
 
+const rulesetChoices = () => [choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')];
+
+/** Issue 12: `/mafia settings season` and `/mafia settings rating`. */
+export function ratingSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder) {
+  g.addSubcommand((s) => {
+    loc(s, 'mafia.settings.season');
+    s.addStringOption((o) =>
+      loc(o, 'opt.seasonAction').setRequired(true).addChoices(choice('define', 'season.action.define'), choice('end', 'season.action.end'), choice('list', 'season.action.list')),
+    );
+    s.addStringOption((o) => loc(o, 'opt.seasonName').setRequired(false).setMaxLength(40));
+    s.addStringOption((o) => loc(o, 'opt.seasonStart').setRequired(false).setMaxLength(10));
+    s.addStringOption((o) => loc(o, 'opt.seasonEnd').setRequired(false).setMaxLength(10));
+    return s;
+  });
+  g.addSubcommand((s) => {
+    loc(s, 'mafia.settings.rating');
+    s.addNumberOption((o) => loc(o, 'opt.eloWin').setRequired(false).setMinValue(0).setMaxValue(100));
+    s.addNumberOption((o) => loc(o, 'opt.eloLoss').setRequired(false).setMinValue(0).setMaxValue(100));
+    s.addNumberOption((o) => loc(o, 'opt.eloStart').setRequired(false).setMinValue(0).setMaxValue(10000));
+    s.addIntegerOption((o) => loc(o, 'opt.minMoves').setRequired(false).setMinValue(0).setMaxValue(10000));
+    return s;
+  });
+  return g;
+}
+
+/** Issue 12: `/stats player`, `/stats top`, `/stats game`. */
 export function statsCommand() {
   const b = loc(new SlashCommandBuilder(), 'stats').setDMPermission(false);
-  b.addStringOption((o) =>
-    loc(o, 'opt.ruleset')
-      .setRequired(false)
-      .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
-  );
-  b.addUserOption((o) => loc(o, 'opt.player').setRequired(false));
-  b.addIntegerOption((o) => loc(o, 'opt.days').setMinValue(1).setMaxValue(3650).setRequired(false));
+  const period = (s: SlashCommandSubcommandBuilder) => s.addStringOption((o) => loc(o, 'opt.period').setRequired(false).setMaxLength(40));
+  const tournament = (s: SlashCommandSubcommandBuilder) => s.addIntegerOption((o) => loc(o, 'opt.tournament').setRequired(false).setMinValue(1));
+  b.addSubcommand((s) => {
+    loc(s, 'stats.player');
+    s.addUserOption((o) => loc(o, 'opt.member').setRequired(false));
+    s.addStringOption((o) => loc(o, 'opt.ruleset').setRequired(false).addChoices(...rulesetChoices()));
+    period(s);
+    return tournament(s);
+  });
+  b.addSubcommand((s) => {
+    loc(s, 'stats.top');
+    s.addStringOption((o) => loc(o, 'opt.ruleset').setRequired(false).addChoices(...rulesetChoices()));
+    period(s);
+    s.addStringOption((o) => loc(o, 'opt.by').setRequired(false).addChoices(choice('points', 'stats.by.points'), choice('elo', 'stats.by.elo')));
+    return tournament(s);
+  });
+  b.addSubcommand((s) => {
+    loc(s, 'stats.game');
+    return s.addIntegerOption((o) => loc(o, 'opt.gameId').setRequired(true).setMinValue(1));
+  });
   return b;
 }
 

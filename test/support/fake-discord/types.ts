@@ -41,6 +41,9 @@ export interface FakeAttachment {
   url: string;
   proxy_url: string;
   content_type?: string;
+  /** Images: pixel size, as Discord reports it. */
+  width?: number;
+  height?: number;
 }
 
 /**
