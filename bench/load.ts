@@ -174,7 +174,8 @@ class GameAgent {
         if (l) await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));
       }),
     );
-    // The host starts once the lobby shows Start enabled.
+    // The host starts once the lobby shows Start enabled; a player whose join did not land (no
+    // answer in time) sees he is not on the list and joins again.
     for (let tries = 0; tries < 100 && !this.dealtAt; tries++) {
       await this.think();
       const l = lobby();
@@ -182,6 +183,9 @@ class GameAgent {
       if (l && start) {
         await this.call(() => this.fake.click(this.host.id, l, start.custom_id!));
         break;
+      }
+      if (l && tries % 3 === 2) {
+        for (const u of this.users) if (!l.content.includes(`<@${u.id}>`) && !(l.embeds[0]?.description ?? '').includes(`<@${u.id}>`)) await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));
       }
     }
   }

@@ -261,7 +261,23 @@ export class Deliverer {
    * Before a deal: can the bot DM this user? A user who got a DM from the bot in the last
    * `freshMs` is taken as reachable without another message. Not game output, so not in the outbox.
    */
-  async probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000): Promise<boolean> {
+  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000): Promise<boolean> {
+    // One check at a time per user (he joins, and the host starts while it is on its way).
+    const inFlight = this.probing.get(userId);
+    if (inFlight) return inFlight;
+    this.running++;
+    const p = this.probeOnce(userId, payload, freshMs).finally(() => {
+      this.probing.delete(userId);
+      this.running--;
+      this.kick();
+    });
+    this.probing.set(userId, p);
+    return p;
+  }
+
+  private readonly probing = new Map<string, Promise<boolean>>();
+
+  private async probeOnce(userId: string, payload: Payload, freshMs: number): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
     const ch = await this.channelOf(`dm:${userId}`);

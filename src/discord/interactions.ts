@@ -343,10 +343,14 @@ export class Interactions {
           return { ...l, members: [...l.members, userId], names: { ...l.names, [userId]: name.slice(0, 60) }, locales: { ...l.locales, [userId]: i.locale } };
         });
         // The lobby itself shows who joined (and that Start is ready): no reply to read.
-        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
+        if (!r.ok) return this.refuse(i, refusalText(loc, r.code));
+        // His DMs are checked now, while the lobby fills, not all at once when the host starts:
+        // Start then deals at once, and a player whose DMs are closed is named in the lobby early.
+        void this.checkDmOnJoin(r.game, userId, uiOf(game).locale ?? loc);
+        return this.showSlot(i, game.id, 'lobby');
       }
       case 'leave': {
-        const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
+        const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId), unreachable: (l.unreachable ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
         return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
       }
       case 'cancel': {
@@ -389,6 +393,18 @@ export class Interactions {
   }
 
   /** DM checks before the deal, a few at a time; returns who cannot be reached. */
+  private async checkDmOnJoin(game: GameRow, userId: string, fallbackLoc: Locale): Promise<void> {
+    try {
+      const ok = await this.deliverer.probeDm(userId, { content: t(toLocale(game.lobby.locales?.[userId]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
+      if (ok) return;
+      await this.service.updateLobby(game.id, (l) =>
+        l.members.includes(userId) && !(l.unreachable ?? []).includes(userId) ? { ...l, unreachable: [...(l.unreachable ?? []), userId] } : 'lobby/unchanged',
+      );
+    } catch (e) {
+      this.log.warn(`lobby ${game.id}: DM check of ${userId} failed (${(e as Error).message})`);
+    }
+  }
+
   private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
     const out: string[] = [];
     const queue = [...users];

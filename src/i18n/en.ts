@@ -221,7 +221,7 @@ export const en = {
   'lobby.unreachable': '⚠️ I cannot send direct messages to: {users}.',
   'lobby.howToFix': 'Fix: Server menu → Privacy Settings → allow Direct Messages, then press Start again; or the host starts anyway and they play with the channel buttons.',
   'lobby.unreachableHost': 'I cannot DM {users}. They can allow DMs from this server, or you can start anyway: they will use the “My role” and “My actions” buttons.',
-  'lobby.dmCheck': 'Game #{id} is about to start: your role card will come here.',
+  'lobby.dmCheck': 'You are in game #{id}: your role card will come here when the game starts.',
   'lobby.status.started': 'The game has started.',
   'lobby.status.expired': 'This lobby has expired.',
   'lobby.status.cancelled': 'This game was cancelled.',

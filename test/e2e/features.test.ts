@@ -17,15 +17,39 @@ afterEach(async () => {
 });
 
 describe('lobby', () => {
+  it('DMs are checked as players join; a start right after the last join sends no second check', async () => {
+    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
+    const d = new Driver(w);
+    const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'chnu-2016' });
+    d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
+    for (const u of w.users.slice(0, 9)) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    await w.bot.idle();
+    // The last player joins and the host presses Start in the same moment (his check is on its way).
+    const last = w.users[9]!;
+    const join = await w.fake.click(last.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    const start = await w.fake.click(w.host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
+    await join.settled();
+    await start.settled();
+    await w.bot.idle();
+    expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
+    for (const u of w.users) {
+      const checks = w.fake.dms(u.id).filter((m) => /role card will come here/.test(m.content));
+      expect(checks, u.username).toHaveLength(1);
+    }
+  });
+
   it('a player the bot cannot DM is named with the fix; the host may start anyway and he plays from the channel', async () => {
     w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
     const d = new Driver(w);
     const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'chnu-2016' });
     d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
-    for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
-    await w.bot.idle();
     const sheriff = w.users[3]!;
     w.fake.setDmsOpen(sheriff.id, false);
+    for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    await w.bot.idle();
+    // Each player's DMs are checked when he joins: the lobby names the one it cannot reach at once.
+    expect(d.lobbyMessage().embeds[0]!.description).toMatch(new RegExp(`cannot send direct messages to: <@${sheriff.id}>`));
+    expect(w.fake.dms(w.users[0]!.id).some((m) => /role card will come here/.test(m.content))).toBe(true);
     // Only the host may start.
     const notHost = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
     expect(notHost.type).toBe(4);
