@@ -23,6 +23,7 @@ import { t, toLocale, type Locale } from '../i18n';
 import type { Contexts } from './context';
 import type { CustomId } from './custom-id';
 import { TIMER_OPTIONS } from './commands/definitions';
+import { TIMER_KEYS } from './interactions';
 import type { Dealer } from './interactions';
 import { channelDest } from './planner';
 import { mentions, type Payload } from './render/common';
@@ -36,15 +37,6 @@ type TourId = Extract<CustomId, { kind: 'tour' }>;
 /** The 10-player rule sets: T-1's tables are of 10. */
 export const TOURNAMENT_RULESETS: readonly RulesetId[] = ['chnu-2016', 'classic-10'];
 
-const TIMER_KEYS: Record<(typeof TIMER_OPTIONS)[number], (keyof Timers)[]> = {
-  night: ['night0', 'night'],
-  speech: ['speech'],
-  discussion: ['discussion'],
-  accusation: ['accusation'],
-  vote: ['vote'],
-  last_words: ['lastWords'],
-  shootout: ['shootout'],
-};
 
 /**
  * Who may run tournaments: Manage Server, or the server's host role (issue 11's setting, where the

@@ -58,15 +58,31 @@ function typed(v: unknown, type: FieldType): boolean {
   }
 }
 
-/** The shapes as flat lists, compiled once: the check below allocates nothing. */
-interface Compiled {
-  readonly required: readonly (readonly [string, FieldType])[];
-  readonly optional: readonly (readonly [string, FieldType])[];
+type Check = (o: Record<string, unknown>) => string | null;
+
+/** Each shape compiled once into a check that allocates nothing. */
+function compile(shape: Shape): Check {
+  const required = Object.entries(shape.required);
+  const optional = Object.entries(shape.optional);
+  const allowed = new Set(['kind', ...required.map(([n]) => n), ...optional.map(([n]) => n)]);
+  return (o) => {
+    for (let i = 0; i < required.length; i++) {
+      const [name, type] = required[i]!;
+      const v = o[name];
+      if (v === undefined) return 'action/missing-field';
+      if (!typed(v, type)) return 'action/bad-field';
+    }
+    for (let i = 0; i < optional.length; i++) {
+      const [name, type] = optional[i]!;
+      const v = o[name];
+      if (v !== undefined && !typed(v, type)) return 'action/bad-field';
+    }
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) if (!allowed.has(keys[i]!)) return 'action/extra-field';
+    return null;
+  };
 }
-const COMPILED: ReadonlyMap<string, Compiled> = new Map(
-  Object.entries(SHAPES).map(([kind, shape]) => [kind, { required: Object.entries(shape.required), optional: Object.entries(shape.optional) }]),
-);
-const hasOwn = Object.prototype.hasOwnProperty;
+const CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries(SHAPES).map(([kind, shape]) => [kind, compile(shape)]));
 
 /**
  * Why this value is not a well-formed action, as a stable refusal code, or null when it is one:
@@ -77,21 +93,7 @@ export function actionShapeProblem(a: unknown): string | null {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'action/not-an-object';
   const o = a as Record<string, unknown>;
   const kind = o.kind;
-  const shape = typeof kind === 'string' ? COMPILED.get(kind) : undefined;
-  if (!shape) return 'action/unknown-kind';
-  let known = 1; // kind
-  for (const [name, type] of shape.required) {
-    if (!(name in o) || o[name] === undefined) return 'action/missing-field';
-    if (!typed(o[name], type)) return 'action/bad-field';
-    known++;
-  }
-  for (const [name, type] of shape.optional) {
-    if (!(name in o)) continue;
-    known++;
-    if (o[name] !== undefined && !typed(o[name], type)) return 'action/bad-field';
-  }
-  let keys = 0;
-  for (const k in o) if (hasOwn.call(o, k)) keys++;
-  if (keys !== known) return 'action/extra-field';
-  return null;
+  const check = typeof kind === 'string' ? CHECKS.get(kind) : undefined;
+  if (!check) return 'action/unknown-kind';
+  return check(o);
 }
