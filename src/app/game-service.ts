@@ -222,7 +222,7 @@ export class GameService {
         return g;
       });
       this.states.set(gameId, state);
-      this.scheduler.arm(gameId, state.seq, state.deadline);
+      this.armStage(gameId, state);
       this.emitEffect(gameId, { kind: 'started', game: started, state, seats });
       return { ok: true as const, state };
     });
@@ -386,7 +386,10 @@ export class GameService {
   private armStage(gameId: number, state: GameState): void {
     const ext = this.extended.get(gameId);
     if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
-    const due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    let due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    // A later end written with the change itself (issue 10: a deadline moved out of quiet hours).
+    const row = due === null ? null : this.store.deadlineOf(gameId);
+    if (due !== null && row && row.stageSeq === state.seq) due = Math.max(due, row.dueAt);
     this.scheduler.arm(gameId, state.seq, due);
   }
 

@@ -12,6 +12,8 @@ import { Notices } from './notices';
 import { Planner, type ChannelCaps } from './planner';
 import { Tournaments } from './tournament';
 import { TournamentStore } from '../db/tournament-store';
+import { AsyncStore } from '../db/async-store';
+import { AsyncPlay } from './async-play';
 
 export interface BotConfig {
   token: string;
@@ -101,17 +103,23 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   let deliverer: Deliverer | null = null;
   let contexts: Contexts | null = null;
   let tournaments: Tournaments | null = null;
+  let asyncPlay: AsyncPlay | null = null;
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
     plan: (e) => {
+      asyncPlay!.before(e);
       planner!.plan(e);
+      asyncPlay!.after(e);
       tournaments?.plan(e);
     },
-    committed: (point) => {
+    committed: (point, gameId) => {
       if (config.crashAt?.includes(point)) crash();
-      else deliverer?.kick();
+      else {
+        asyncPlay?.arm(gameId);
+        deliverer?.kick();
+      }
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
@@ -138,6 +146,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     };
   };
   planner = new Planner(outbox, contexts, caps, now);
+  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick());
   const notices = new Notices(outbox, store, contexts, service, log);
   deliverer = new Deliverer(outbox, client.rest, {
     now,
@@ -172,6 +181,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     crashed = true;
     deliverer?.stop();
     service.scheduler.stop();
+    asyncPlay?.scheduler.stop();
     interactionsOff = true;
     db.close(); // whatever the dying process was still doing can write nothing more
   }
@@ -213,6 +223,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   });
   tournaments = tournamentsReady;
   interactions.tournaments = tournamentsReady;
+  interactions.asyncPlay = asyncPlay;
   client.on(Events.InteractionCreate, (i) => {
     if (!interactionsOff) void interactions.handle(i);
   });
@@ -250,6 +261,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   tournamentStore.touchMessages(now());
   deliverer.kick();
   const recovered = await service.recover();
+  asyncPlay.recover();
   service.startCron();
   log.info(`mafia-bot: ready as ${client.user?.tag ?? '?'}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${outbox.pendingCount()} messages to deliver`);
 
@@ -287,6 +299,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         await client.destroy();
         return;
       }
+      asyncPlay?.scheduler.stop();
       await service.close();
       deliverer!.stop();
       await client.destroy();
