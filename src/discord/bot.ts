@@ -1,6 +1,7 @@
 // Start-up and shutdown of the whole bot: database, game service, Discord client, recovery.
 import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel } from 'discord.js';
 import { GameService, type CommitPoint } from '../app/game-service';
+import type { TimerHost } from '../app/scheduler';
 import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
@@ -25,6 +26,8 @@ export interface BotConfig {
   logger?: DeliveryLogger & { info(msg: string): void };
   /** Clock for the game service (tests); defaults to Date.now. */
   now?: () => number;
+  /** Timers of the stage deadlines and reminders (tests drive a fake clock with them). */
+  timers?: TimerHost;
   /** After a host annulled a finished game (issue 11; the ratings recompute is wired here). */
   onAnnulled?: (gameId: number) => void;
   /** How seats and roles are dealt (tests fix it; the default is crypto-random, G-1). */
@@ -108,6 +111,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
+    ...(config.timers ? { timers: config.timers } : {}),
     plan: (e) => {
       asyncPlay!.before(e);
       planner!.plan(e);
@@ -146,7 +150,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     };
   };
   planner = new Planner(outbox, contexts, caps, now);
-  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick());
+  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick(), config.timers);
   const notices = new Notices(outbox, store, contexts, service, log);
   deliverer = new Deliverer(outbox, client.rest, {
     now,
