@@ -20,4 +20,6 @@ export const asyncSettingsShape = {
   absentAfter: z.number().int().min(0).max(10).default(2),
   /** The first volunteer of a substitute call takes the seat at once (else the host picks). */
   autoSubstitute: z.boolean().default(false),
+  /** The spectators' thread is told every role at the start (off: public facts only; a dead player could pass it on). */
+  spectatorRoles: z.boolean().default(false),
 };

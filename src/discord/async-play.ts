@@ -43,6 +43,8 @@ export class AsyncPlay {
     private readonly now: () => number,
     private readonly kick: () => void,
     timers?: TimerHost,
+    /** Whether the bot may create private threads in a channel (null: unknown). */
+    private readonly threads: (channelId: string) => boolean | null = () => null,
   ) {
     this.scheduler = new Scheduler((gameId) => this.fire(gameId), now, timers);
   }
@@ -76,9 +78,59 @@ export class AsyncPlay {
     }
   }
 
-  /** After the planner (the newcomer's role card goes first). */
+  /** After the planner (the newcomer's role card goes first; the table's messages before the thread). */
   after(e: GameEffect): void {
     if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
+    else if (e.kind === 'started') this.spectatorsThread(e.game, e.state);
+    else if (e.kind === 'action') {
+      // M-3: who leaves the table joins the spectators; one brought back (G-7) leaves them.
+      const ctx = this.ctx(e.game, e.state);
+      const left: string[] = [];
+      const back: string[] = [];
+      for (const p of e.state.players) {
+        const was = e.prev.players[p.seat - 1]!.alive;
+        const u = userOf(ctx, p.seat);
+        if (!u) continue;
+        if (was && !p.alive) left.push(u);
+        else if (!was && p.alive) back.push(u);
+      }
+      if (left.length > 0) this.members(e.game, left, false);
+      if (back.length > 0) this.members(e.game, back, true);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The spectators' thread (M-3): private, so living players cannot read it
+
+  private spectatorsThread(game: GameRow, state: GameState): void {
+    if (this.threads(game.channelId) !== true) return;
+    const ctx = this.ctx(game, state);
+    const loc = ctx.pub;
+    const lines = [t(loc, 'spectators.welcome', { id: game.id })];
+    if (gameSettings(game).spectatorRoles) {
+      lines.push('', t(loc, 'spectators.roles'));
+      for (const p of state.players) lines.push(`${seatTag(ctx, p.seat)} — ${t(loc, `role.${p.role}` as MessageKey)}`);
+    } else lines.push(t(loc, 'spectators.publicOnly'));
+    const now = this.now();
+    const welcome: Payload = { content: lines.join('\n'), allowed_mentions: mentions() };
+    this.outbox.add(game.id, channelDest(game.channelId), 'thread', { name: t(loc, 'spectators.name', { id: game.id }), members: [], welcome, slot: 'spectators' }, now, { meta: { what: 'spectators' }, key: 'spectators' });
+    this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, { locked: false }, now);
+    this.outbox.sentSlot(game.id, 'spectators', 1);
+  }
+
+  private hasSpectators(gameId: number): boolean {
+    return this.outbox.slot(gameId, 'spectators') !== null;
+  }
+
+  /** Adds (or removes) members of the spectators' thread, in order after its creation. */
+  private members(game: GameRow, users: string[], remove: boolean, key?: string): void {
+    if (!this.hasSpectators(game.id)) return;
+    this.outbox.add(game.id, channelDest(game.channelId), 'thread', { members: users, slot: 'spectators', ...(remove ? { remove: true } : {}) }, this.now(), { meta: { what: 'spectators' }, ...(key ? { key } : {}) });
+  }
+
+  /** Whether a user pressed Watch in this game. */
+  private watched(gameId: number, userId: string): boolean {
+    return this.outbox.rows(gameId).some((r) => r.key === `watch:${userId}`);
   }
 
   /** A stage began: in async its deadline leaves quiet hours; its reminders are set. */
@@ -130,6 +182,8 @@ export class AsyncPlay {
     const state = this.service.state(game.id) ?? this.store.getState(game.id);
     const now = this.now();
     this.astore.replaceHolder(game.id, seat, from, to, state?.moves ?? game.moves);
+    // A living player cannot read the spectators' thread: one who watched before taking the seat leaves it.
+    if (this.watched(game.id, to) && state?.players[seat - 1]?.alive) this.members(game, [to], true);
     for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);
     if (!state) return;
     const ctx = this.ctx(game, state);
@@ -267,7 +321,23 @@ export class AsyncPlay {
       case 'vol':
       case 'pick':
         return this.volunteer(i, loc, game, id.n ?? 0, id.op, isHost);
+      case 'watch':
+        return this.watch(i, loc, game);
     }
+  }
+
+  /** "Watch": a member who is not at the table joins the spectators' thread (M-3). */
+  private async watch(i: Component, loc: Locale, game: GameRow): Promise<void> {
+    if (!i.inGuild()) return this.reply(i, `⛔ ${t(loc, 'refusal.input/forged')}`);
+    const state = this.service.state(game.id);
+    if (!state || (game.status !== 'running' && game.status !== 'post-game')) return this.reply(i, `⛔ ${t(loc, 'refusal.subcall/not-running')}`);
+    const seat = this.store.players(game.id).find((p) => p.userId === i.user.id)?.seat;
+    if (seat !== undefined && state.players[seat - 1]!.alive && !state.result) return this.reply(i, `⛔ ${t(loc, 'refusal.spectators/living')}`);
+    if (!this.hasSpectators(game.id)) return this.reply(i, `⛔ ${t(loc, 'refusal.spectators/none')}`);
+    this.store.transaction(() => this.members(game, [i.user.id], false, `watch:${i.user.id}`));
+    this.kick();
+    const thread = this.outbox.slot(game.id, 'spectators')?.messageId;
+    return this.reply(i, `✅ ${t(loc, 'spectators.added', { id: game.id })}${thread ? ` <#${thread}>` : ''}`);
   }
 
   private async call(i: Component, loc: Locale, game: GameRow, seat: number, isHost: () => boolean): Promise<void> {
@@ -307,6 +377,8 @@ export class AsyncPlay {
     // The host sees every role (his panel): he may not take a seat; players are already seated.
     if (userId === game.hostId || this.store.players(game.id).some((p) => p.userId === userId)) return this.reply(i, `⛔ ${t(loc, 'refusal.subcall/playing')}`);
     if (call.volunteers.includes(userId)) return this.reply(i, `⛔ ${t(loc, 'refusal.subcall/already')}`);
+    // N-13: one who has seen every role in the spectators' thread may not play the game.
+    if (settings.spectatorRoles && this.watched(game.id, userId)) return this.reply(i, `⛔ ${t(loc, 'refusal.subcall/watched')}`);
     if (settings.autoSubstitute) {
       const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');
       if (!r.ok) return this.reply(i, `⛔ ${refusalText(loc, r.code)}`);

@@ -150,7 +150,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     };
   };
   planner = new Planner(outbox, contexts, caps, now);
-  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick(), config.timers);
+  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick(), config.timers, (channelId) => caps(channelId)?.threads ?? null);
   const notices = new Notices(outbox, store, contexts, service, log);
   deliverer = new Deliverer(outbox, client.rest, {
     now,
@@ -165,7 +165,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       if (!ch || !('permissionOverwrites' in ch)) return null;
       return [...ch.permissionOverwrites.cache.values()].map((o) => ({ id: o.id, type: o.type as 0 | 1, allow: o.allow.bitfield.toString(), deny: o.deny.bitfield.toString() }));
     },
-    threadOf: (gameId) => outbox.slot(gameId, 'thread')?.messageId ?? null,
+    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
     ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),

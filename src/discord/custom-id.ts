@@ -42,8 +42,8 @@ export type CustomId =
   | { kind: 'async'; game: number; op: AsyncOp; n?: number };
 
 /** Issue 10: the "Game so far" button, a host's call for a substitute, volunteering, the host's pick. */
-export type AsyncOp = 'sofar' | 'call' | 'vol' | 'pick';
-const ASYNC_OPS: readonly AsyncOp[] = ['sofar', 'call', 'vol', 'pick'];
+export type AsyncOp = 'sofar' | 'call' | 'vol' | 'pick' | 'watch';
+const ASYNC_OPS: readonly AsyncOp[] = ['sofar', 'call', 'vol', 'pick', 'watch'];
 
 export type TourOp = 'join' | 'leave' | 'draw' | 'final' | 'start' | 'page' | 'csv' | 'mine';
 const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 'page', 'csv', 'mine'];

@@ -138,6 +138,18 @@ describe('asynchronous play over days', () => {
     expect(s.stage.kind).toBe('lastWords');
     expect(s.players[4]!.alive).toBe(false);
 
+    // M-3: the spectators' thread is private; the player who left is in it, the living are not.
+    const spectators = () => world.fake.threads(world.channel.id).find((th) => th.name === `Game #${g} — spectators`)!;
+    expect(spectators().type).toBe(12);
+    expect(spectators().members).toContain(user(5));
+    for (const seat of [1, 2, 3, 4, 6, 7, 8, 9, 10]) expect(spectators().members).not.toContain(user(seat));
+    const welcome = world.fake.publicMessages(spectators().id)[0]!;
+    expect(welcome.content).toContain('Living players cannot read it');
+    expect(welcome.content).not.toMatch(/Sheriff|Don|Mafia/); // public facts only by default
+    const tableNow = d.tableMessage();
+    const livingWatch = await world.fake.click(user(2), tableNow, `v1:y:${g}:watch`);
+    expect(text(livingWatch)).toMatch(/^⛔.*cannot watch/);
+
     // Two owed actions in a row (the window, the vote): the host is told privately, per seat.
     const flags = world.fake.dms(world.host.id).filter((m) => m.content.includes('owed actions in a row'));
     expect(flags).toHaveLength(2);
@@ -190,6 +202,13 @@ describe('asynchronous play over days', () => {
     expect(world.fake.publicMessages(world.channel.id).find((m) => m.id === calls[0]!.id)!.content).toContain(`taken over by <@${v1.id}>`);
     d.seats.set(9, v1.id);
     d.seats.set(10, v2.id);
+    // The one who left the seat is no longer at the table: he may watch; the newcomer may not read it.
+    const outWatch = await world.fake.click(user(9), d.tableMessage(), `v1:y:${g}:watch`);
+    await outWatch.settled();
+    await idle();
+    expect(text(outWatch)).toMatch(/^✅/);
+    expect(spectators().members).toContain(user(9));
+    expect(spectators().members).not.toContain(v1.id);
     // Who held each seat from which move (the ratings credit each for his part).
     const holders = astore.holders(g).filter((h) => h.seat === 9);
     expect(holders.map((h) => [h.userId, h.fromMove, h.toMove])).toEqual([
@@ -224,6 +243,12 @@ describe('asynchronous play over days', () => {
     s = state(world, g);
     expect(s.clock).toEqual({ phase: 'day', n: 2 });
     expect(s.players[0]!.alive).toBe(false);
+    // Killed at night: in the spectators' thread from the morning on.
+    await idle();
+    expect(spectators().members).toContain(user(1));
+    for (const seat of [2, 3, 4, 6, 7, 8]) expect(spectators().members).not.toContain(user(seat));
+    expect(spectators().members).not.toContain(v1.id);
+    expect(spectators().members).not.toContain(v2.id);
 
     // Every reminder of the game came outside quiet hours.
     expect(reminders.length).toBeGreaterThan(0);
@@ -256,7 +281,7 @@ describe('asynchronous play over days', () => {
   });
 
   it('the first volunteer takes the seat when the server chose so; reminders are off when the server says so', { timeout: 120_000 }, async () => {
-    const { d, clock } = await setup(Date.parse('2026-12-01T07:00:00Z'), { auto_substitute: { auto_substitute: true }, reminders: { reminders: 'off' }, pings: { pings: 'off' } });
+    const { d, clock } = await setup(Date.parse('2026-12-01T07:00:00Z'), { auto_substitute: { auto_substitute: true }, reminders: { reminders: 'off' }, pings: { pings: 'off' }, spectators: { roles: true } });
     const world = w!;
     const idle = () => world.bot.idle();
     await d.createAndStart('classic-10', 'async', { night: '1h', discussion: '2h', vote: '2h' });
@@ -281,6 +306,16 @@ describe('asynchronous play over days', () => {
     await idle();
     const call = world.fake.publicMessages(world.channel.id).find((m) => m.content.includes('Seat #5 needs a substitute'))!;
     expect(call.content).toContain('The first volunteer takes the seat.');
+    // With every role shown to spectators, one who watched may not take a seat.
+    const onlooker = world.fake.addUser({ username: 'ira', guilds: [world.guild.id] });
+    await (await world.fake.click(onlooker.id, d.tableMessage(), `v1:y:${g}:watch`)).settled();
+    await idle();
+    const th = world.fake.threads(world.channel.id).find((x) => x.name === `Game #${g} — spectators`)!;
+    expect(th.members).toContain(onlooker.id);
+    expect(world.fake.publicMessages(th.id)[0]!.content).toContain('#4 <@');
+    expect(world.fake.publicMessages(th.id)[0]!.content).toContain('Sheriff');
+    const refusedWatcher = await world.fake.click(onlooker.id, call, allComponents(call).find((c) => c.custom_id?.includes(':vol:'))!.custom_id!);
+    expect(text(refusedWatcher)).toMatch(/^⛔.*cannot take a seat/);
     const v = world.fake.addUser({ username: 'taras', guilds: [world.guild.id] });
     const r = await world.fake.click(v.id, call, allComponents(call).find((c) => c.custom_id?.includes(':vol:'))!.custom_id!);
     await r.settled();

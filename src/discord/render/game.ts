@@ -118,7 +118,7 @@ export function tablePayload(ctx: GameCtx): Payload {
   const closed = s.stage.kind === 'over' || g.status === 'cancelled' || g.status === 'expired';
   return {
     embeds: [embed],
-    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary), button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary))],
+    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary), button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary), button({ kind: 'async', game: g.id, op: 'watch' }, t(loc, 'button.watch'), ButtonStyle.Secondary))],
     allowed_mentions: mentions(),
   };
 }
