@@ -20,6 +20,8 @@ export const asyncSettingsShape = {
   absentAfter: z.number().int().min(0).max(10).default(2),
   /** The first volunteer of a substitute call takes the seat at once (else the host picks). */
   autoSubstitute: z.boolean().default(false),
+  /** At a deadline the stage ends with the rule set's defaults (D-5, P-3); off: it waits for the host, who is told who is missing. */
+  autoEnd: z.boolean().default(true),
   /** The spectators' thread is told every role at the start (off: public facts only; a dead player could pass it on). */
   spectatorRoles: z.boolean().default(false),
 };

@@ -198,6 +198,31 @@ export class AsyncPlay {
     this.outbox.add(game.id, dmDest(from), 'post', { content: t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id }), allowed_mentions: mentions() }, now, { meta: { what: 'substitute' } });
   }
 
+  /**
+   * The server does not auto-end turns: a stage whose time is up while someone still owes an action
+   * waits for the host, who is told (once) who is missing. A host who plays is never told who has
+   * not acted at night (N-13): the night then ends by its timer as usual.
+   */
+  holdTimeout(gameId: number, seq: number): boolean {
+    const game = this.store.getGame(gameId);
+    const state = this.service.state(gameId);
+    if (!game || !state || game.status !== 'running' || state.seq !== seq || gameSettings(game).autoEnd) return false;
+    const owed = owedSeats(state);
+    if (owed.length === 0) return false;
+    const hostPlays = this.store.players(gameId).some((p) => p.userId === game.hostId);
+    if (hostPlays && owedIsSecret(state)) return false;
+    const ctx = this.ctx(game, state);
+    const loc = userLocale(ctx, game.hostId);
+    const payload: Payload = {
+      content: t(loc, 'overdue.host', { id: game.id, stage: stageLine(ctx, loc, null), who: owed.map((x) => seatTag(ctx, x)).join(', ') }),
+      components: [row(...owed.slice(0, 5).map((x) => button({ kind: 'async', game: game.id, op: 'call', n: x }, t(loc, 'absent.call', { seat: x }), ButtonStyle.Secondary)))],
+      allowed_mentions: mentions(),
+    };
+    this.store.transaction(() => this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, this.now(), { key: `overdue:${seq}`, meta: { what: 'overdue' } }));
+    this.kick();
+    return true;
+  }
+
   // -------------------------------------------------------------------------------------------
   // Reminders: durable rows, one timer per game for its earliest pending one
 

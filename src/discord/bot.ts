@@ -126,6 +126,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       }
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
+    holdTimeout: (gameId, seq) => asyncPlay?.holdTimeout(gameId, seq) ?? false,
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
     // An annulled game: a tournament it belonged to follows (it no longer counts there).
     onAnnulled: (gameId) => {

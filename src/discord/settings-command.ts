@@ -39,6 +39,7 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
       { name: t(loc, 'settings.quietHours'), value: s.quietHours ? t(loc, 'settings.quietHoursValue', { ...s.quietHours }) : none, inline: true },
       { name: t(loc, 'settings.absent'), value: s.absentAfter > 0 ? t(loc, 'settings.absentValue', { count: s.absentAfter }) : t(loc, 'settings.absentNever'), inline: true },
       { name: t(loc, 'settings.autoSubstitute'), value: t(loc, s.autoSubstitute ? 'settings.autoSubstitute.on' : 'settings.autoSubstitute.off'), inline: true },
+      { name: t(loc, 'settings.autoEnd'), value: t(loc, s.autoEnd ? 'settings.autoEnd.on' : 'settings.autoEnd.off'), inline: true },
       { name: t(loc, 'settings.spectators'), value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'), inline: true },
     ],
     footer: { text: t(loc, 'settings.footer') },
@@ -125,6 +126,9 @@ export class SettingsCommand {
         break;
       case 'auto_substitute':
         patch = { autoSubstitute: i.options.getBoolean('auto_substitute', true) };
+        break;
+      case 'auto_end':
+        patch = { autoEnd: i.options.getBoolean('auto_end', true) };
         break;
       case 'spectators':
         patch = { spectatorRoles: i.options.getBoolean('roles', true) };

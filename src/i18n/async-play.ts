@@ -115,6 +115,14 @@ export const asyncPlayEn = {
   'refusal.spectators/living': 'Players at the table cannot watch: the spectators’ thread is for those who left and for onlookers.',
   'refusal.spectators/none': 'This game has no spectators’ thread (the bot may not create private threads here).',
   'refusal.subcall/watched': 'You watched this game with every role shown, so you cannot take a seat in it.',
+  'cmd.settings.autoEnd.name': 'auto_end',
+  'cmd.settings.autoEnd.desc': 'At a deadline, end the turn with the rule set’s defaults (off: wait for the host)',
+  'cmd.opt.autoEnd.name': 'auto_end',
+  'cmd.opt.autoEnd.desc': 'True: turns end at their deadline; false: the host decides',
+  'settings.autoEnd': 'At a deadline',
+  'settings.autoEnd.on': 'the turn ends with the rule set’s defaults',
+  'settings.autoEnd.off': 'the host is told and decides',
+  'overdue.host': '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. `/host skip` ends it with the rule set’s defaults, `/host extend` gives more time, or call a substitute.',
 } as const;
 
 type Keys = keyof typeof asyncPlayEn;
@@ -232,6 +240,14 @@ export const asyncPlayUk: Record<Keys, string> = {
   'refusal.spectators/living': 'Гравці за столом не можуть дивитися: гілка глядачів — для тих, хто вибув, і для сторонніх.',
   'refusal.spectators/none': 'У цієї гри немає гілки глядачів (бот не може створювати тут приватні гілки).',
   'refusal.subcall/watched': 'Ви дивилися цю гру з відкритими ролями, тож не можете сісти за її стіл.',
+  'cmd.settings.autoEnd.name': 'автозавершення',
+  'cmd.settings.autoEnd.desc': 'Після дедлайну завершувати хід за правилами (вимкнено — чекати на ведучого)',
+  'cmd.opt.autoEnd.name': 'автозавершення',
+  'cmd.opt.autoEnd.desc': 'Так — хід завершується з дедлайном; ні — вирішує ведучий',
+  'settings.autoEnd': 'Після дедлайну',
+  'settings.autoEnd.on': 'хід завершується за правилами',
+  'settings.autoEnd.off': 'ведучому повідомляють, він вирішує',
+  'overdue.host': '⏳ **Гра №{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
 };
 
 export const asyncPlayRu: Record<Keys, string> = {
@@ -347,4 +363,12 @@ export const asyncPlayRu: Record<Keys, string> = {
   'refusal.spectators/living': 'Игроки за столом не могут смотреть: ветка зрителей — для выбывших и для посторонних.',
   'refusal.spectators/none': 'У этой игры нет ветки зрителей (бот не может создавать здесь приватные ветки).',
   'refusal.subcall/watched': 'Вы смотрели эту игру с открытыми ролями, поэтому не можете сесть за её стол.',
+  'cmd.settings.autoEnd.name': 'автозавершение',
+  'cmd.settings.autoEnd.desc': 'После дедлайна завершать ход по правилам (выключено — ждать ведущего)',
+  'cmd.opt.autoEnd.name': 'автозавершение',
+  'cmd.opt.autoEnd.desc': 'Да — ход завершается с дедлайном; нет — решает ведущий',
+  'settings.autoEnd': 'После дедлайна',
+  'settings.autoEnd.on': 'ход завершается по правилам',
+  'settings.autoEnd.off': 'ведущему сообщают, он решает',
+  'overdue.host': '⏳ **Игра №{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
 };

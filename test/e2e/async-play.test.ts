@@ -9,7 +9,8 @@ import { AsyncStore } from '../../src/db/async-store';
 import type { GameState, Role } from '../../src/engine/types';
 import { allComponents, Perm, type InteractionResult, type StoredMessage } from '../support/fake-discord';
 import { Driver } from './driver';
-import { FakeClock, fixedDealer, makeWorld, type World } from './world';
+import { startBot } from '../../src/discord/bot';
+import { botConfig, FakeClock, fixedDealer, makeWorld, type World } from './world';
 
 /** Seats 3 and 8 mafia, 6 the Don, 4 the Sheriff. */
 const TEN: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
@@ -323,5 +324,61 @@ describe('asynchronous play over days', () => {
     expect(world.bot.store.players(g).find((p) => p.seat === 5)!.userId).toBe(v.id);
     expect(world.fake.publicMessages(world.channel.id).find((m) => m.id === call.id)!.components).toEqual([]);
     expect(world.fake.dms(v.id).some((m) => / — seat 5$/.test(m.embeds[0]?.title ?? ''))).toBe(true);
+  });
+
+  it('a server that does not auto-end turns: the time is up, the stage waits and the host is told who is missing', { timeout: 120_000 }, async () => {
+    const { d, clock } = await setup(Date.parse('2026-12-01T07:00:00Z'), { auto_end: { auto_end: false } });
+    const world = w!;
+    const idle = () => world.bot.idle();
+    await d.createAndStart('classic-10', 'async', { night: '1h', discussion: '2h', vote: '2h' });
+    const g = d.gameId;
+    // Night 0 owes nothing: it ends on its timer as always.
+    await clock.advanceTo(clock.now() + H + MIN, idle);
+    const s = state(world, g);
+    expect(s.stage.kind).toBe('window');
+    for (let seat = 1; seat <= 8; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
+    await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
+    // Held open: the same stage; the host alone is told, once, with a button per missing seat.
+    expect(state(world, g).seq).toBe(s.seq);
+    await world.bot.service.sweep();
+    await idle();
+    const told = world.fake.dms(world.host.id).filter((m) => m.content.includes('its time is up'));
+    expect(told).toHaveLength(1);
+    expect(told[0]!.content).toContain(`#9 <@${world.users[8]!.id}>, #10 <@${world.users[9]!.id}>`);
+    expect(allComponents(told[0]!).map((c) => c.custom_id).filter(Boolean)).toEqual([`v1:y:${g}:call:9`, `v1:y:${g}:call:10`]);
+    expect(world.fake.publicMessages(world.channel.id).some((m) => m.content.includes('its time is up'))).toBe(false);
+    // The host ends it: the rule set's defaults apply.
+    const skip = await world.fake.slash(world.host.id, world.channel.id, 'host', { sub: 'skip', options: {} });
+    await skip.settled();
+    await idle();
+    expect(state(world, g).seq).not.toBe(s.seq);
+  });
+
+  it('reminders are durable: one due while the bot was down is sent at start-up, once; the rest on time', { timeout: 120_000 }, async () => {
+    const { d, clock } = await setup(Date.parse('2026-12-01T07:00:00Z'), {});
+    const world = w!;
+    const idle = () => world.bot.idle();
+    await d.createAndStart('classic-10', 'async', { night: '1h', discussion: '2h', vote: '6h' });
+    const g = d.gameId;
+    await clock.advanceTo(clock.now() + H + MIN, idle);
+    expect(await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 5 })).toBe('ok');
+    expect(await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 7 })).toBe('ok');
+    for (let seat = 1; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
+    const s = state(world, g);
+    expect(s.stage.kind).toBe('vote');
+    for (let seat = 1; seat <= 8; seat++) expect(await d.step({ type: 'player', seat, verb: 'vote', target: 5 })).toBe('ok');
+    const start = world.bot.store.deadlineOf(g)!.dueAt - 6 * H;
+    const count = (seat: number) => world.fake.dms(world.users[seat - 1]!.id).filter((m) => m.content.startsWith('⏰')).length;
+    // Down from before halfway until after it.
+    await world.bot.stop();
+    await clock.advanceTo(start + 4 * H, async () => {});
+    world.bot = await startBot(botConfig(world.fake, world.dbPath, { dealer: fixedDealer(TEN), clock: { now: clock.now, timers: clock } }));
+    await clock.advanceTo(clock.now() + 1000, idle);
+    expect([count(9), count(10), count(1)]).toEqual([1, 1, 0]);
+    await clock.advanceTo(start + 5 * H + MIN, idle);
+    expect([count(9), count(10), count(1)]).toEqual([2, 2, 0]);
+    await clock.advanceTo(start + 6 * H + MIN, idle);
+    expect(state(world, g).seq).not.toBe(s.seq);
+    expect([count(9), count(10)]).toEqual([2, 2]);
   });
 });

@@ -165,6 +165,7 @@ function asyncSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder) {
   });
   g.addSubcommand((s) => loc(s, 'settings.absent').addIntegerOption((o) => loc(o, 'opt.absentAfter').setRequired(true).setMinValue(0).setMaxValue(10)));
   g.addSubcommand((s) => loc(s, 'settings.autoSubstitute').addBooleanOption((o) => loc(o, 'opt.autoSubstitute').setRequired(true)));
+  g.addSubcommand((s) => loc(s, 'settings.autoEnd').addBooleanOption((o) => loc(o, 'opt.autoEnd').setRequired(true)));
   g.addSubcommand((s) => loc(s, 'settings.spectators').addBooleanOption((o) => loc(o, 'opt.spectatorRoles').setRequired(true)));
 }
 
