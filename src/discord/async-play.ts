@@ -150,13 +150,15 @@ export class AsyncPlay {
   /** A stage's timer ran out: whoever still owed an action let one more pass. */
   private missed(game: GameRow, prev: GameState): void {
     const settings = gameSettings(game);
-    if (settings.absentAfter === 0) return;
+    // Live games are watched by their host in the moment; a speech left to its timer is no absence there.
+    if (settings.absentAfter === 0 || prev.pace !== 'async') return;
     const seats = this.store.players(game.id);
     // N-13: a host who plays must not learn who acts at night from this.
     const hostPlays = seats.some((s) => s.userId === game.hostId);
     if (hostPlays && owedIsSecret(prev)) return;
     const now = this.now();
     for (const seat of owedSeats(prev)) {
+      if (!prev.players[seat - 1]!.alive) continue; // last words left unsaid: he has left anyway
       const n = this.astore.miss(game.id, seat);
       const holder = this.astore.holder(game.id, seat);
       if (n < settings.absentAfter || !holder || holder.flaggedAt !== null) continue;
@@ -218,7 +220,7 @@ export class AsyncPlay {
       components: [row(...owed.slice(0, 5).map((x) => button({ kind: 'async', game: game.id, op: 'call', n: x }, t(loc, 'absent.call', { seat: x }), ButtonStyle.Secondary)))],
       allowed_mentions: mentions(),
     };
-    this.store.transaction(() => this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, this.now(), { key: `overdue:${seq}`, meta: { what: 'overdue' } }));
+    this.store.transaction(() => this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, this.now(), { key: `overdue:${seq}:${this.store.deadlineOf(gameId)?.dueAt ?? 0}`, meta: { what: 'overdue' } }));
     this.kick();
     return true;
   }
