@@ -62,6 +62,9 @@ export class AsyncPlay {
       case 'action': {
         const { game, prev, state, action } = e;
         if ('seat' in action && action.kind !== 'best') this.astore.acted(game.id, action.seat);
+        if (state.result && !prev.result) for (const c of this.astore.openCalls(game.id)) this.closeCall(game, c, null);
+        // G-7: the host moved the stage's end (or resumed it): its reminders follow the new end.
+        if (state.seq === prev.seq && (action.kind === 'host-resume' || action.kind === 'host-extend')) this.setStageReminders(game, state);
         if (state.seq === prev.seq) return;
         if (action.kind === 'timeout') this.missed(game, prev);
         if (state.stage.kind === 'over' || state.result) this.astore.clearReminders(game.id, this.now());
@@ -136,11 +139,17 @@ export class AsyncPlay {
   /** A stage began: in async its deadline leaves quiet hours; its reminders are set. */
   private stageBegan(game: GameRow, state: GameState): void {
     const settings = gameSettings(game);
-    const now = this.now();
     if (state.deadline !== null && !state.paused) {
       const shifted = quietDeadline(state.deadline, state.pace, settings.quietHours);
       if (shifted !== null && shifted > state.deadline) this.store.extendDeadline(game.id, state.seq, shifted);
     }
+    this.setStageReminders(game, state);
+  }
+
+  /** The reminders of the current stage, from now to its (stored) end. */
+  private setStageReminders(game: GameRow, state: GameState): void {
+    const settings = gameSettings(game);
+    const now = this.now();
     const row = this.store.deadlineOf(game.id);
     const end = state.deadline === null || state.paused ? null : row && row.stageSeq === state.seq ? Math.max(row.dueAt, state.deadline) : state.deadline;
     const owes = owedSeats(state).length > 0;
