@@ -10,7 +10,7 @@ import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from '../app/as
 import { inQuietHours } from '../app/quiet-hours';
 import { Scheduler, type TimerHost } from '../app/scheduler';
 import { parseSettings, type ServerSettings } from '../app/settings';
-import type { AsyncStore, SubstituteCall } from '../db/async-store';
+import type { AsyncStore, SeatHolder, SubstituteCall } from '../db/async-store';
 import type { GameRow, Store } from '../db/store';
 import type { OutboxStore } from '../delivery/outbox-store';
 import { createGame } from '../engine/apply';
@@ -437,12 +437,12 @@ export class AsyncPlay {
   private async soFar(i: Component, loc: Locale, game: GameRow): Promise<void> {
     if (!game.deal || game.startedAt === null) return this.reply(i, `⛔ ${t(loc, 'refusal.game/not-started')}`);
     const ctx = this.ctx(game);
-    await i.reply({ ...soFarReply(ctx, loc, game, this.store), flags: MessageFlags.Ephemeral });
+    await i.reply({ ...soFarReply(ctx, loc, game, this.store, this.astore.holders(game.id)), flags: MessageFlags.Ephemeral });
   }
 }
 
 /** The "Game so far" text: every public fact, grouped by day and night (the same for /stats game). */
-export function soFarText(ctx: GameCtx, loc: Locale, game: GameRow, store: Store): string {
+export function soFarText(ctx: GameCtx, loc: Locale, game: GameRow, store: Store, holders: readonly SeatHolder[] = []): string {
   const initial = createGame(game.ruleset, { roles: game.deal! }, game.options, game.pace, { now: game.startedAt! });
   const facts = publicFacts(initial, store.log(game.id));
   const c = { ...ctx, pub: loc };
@@ -460,12 +460,18 @@ export function soFarText(ctx: GameCtx, loc: Locale, game: GameRow, store: Store
     lines.push(text);
   }
   if (lines.length === 0) lines.push(t(loc, 'sofar.nothing'));
+  // Substitutions were announced in the channel: who held each seat, in order.
+  const subs = [...new Set(holders.filter((h) => h.fromMove > 0).map((h) => h.seat))].sort((a, b) => a - b);
+  if (subs.length > 0) {
+    lines.push('', t(loc, 'sofar.subsHead'));
+    for (const seat of subs) lines.push(t(loc, 'sofar.subs', { seat, who: holders.filter((h) => h.seat === seat).map((h) => `<@${h.userId}>`).join(' → ') }));
+  }
   if (ctx.state && ctx.state.stage.kind !== 'over') lines.push('', t(loc, 'sofar.now', { stage: stageLine(c, loc, ctx.state.deadline) }));
   return lines.join('\n');
 }
 
-function soFarReply(ctx: GameCtx, loc: Locale, game: GameRow, store: Store): { embeds: NonNullable<Payload['embeds']>; allowedMentions: { parse: [] } } {
-  let text = soFarText(ctx, loc, game, store);
+function soFarReply(ctx: GameCtx, loc: Locale, game: GameRow, store: Store, holders: readonly SeatHolder[]): { embeds: NonNullable<Payload['embeds']>; allowedMentions: { parse: [] } } {
+  let text = soFarText(ctx, loc, game, store, holders);
   if (text.length > 4000) text = `${t(loc, 'sofar.cut')}\n${text.slice(text.length - 3900)}`;
   return { embeds: [{ title: t(loc, 'sofar.title', { id: game.id }), description: text, color: 0x7f8c8d }], allowedMentions: { parse: [] } };
 }

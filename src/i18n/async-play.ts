@@ -90,6 +90,8 @@ export const asyncPlayEn = {
   'sofar.winner': '🏁 {winner}',
   'sofar.now': 'Now: {stage}',
   'sofar.cut': '… (older facts left out)',
+  'sofar.subsHead': '**Substitutes**',
+  'sofar.subs': 'Seat #{seat}: {who}',
 
   'lobby.composition': 'Roles: {roles}',
   'lobby.timers': 'Timers: {timers}',
@@ -215,6 +217,8 @@ export const asyncPlayUk: Record<Keys, string> = {
   'sofar.winner': '🏁 {winner}',
   'sofar.now': 'Зараз: {stage}',
   'sofar.cut': '… (старіші події пропущено)',
+  'sofar.subsHead': '**Заміни**',
+  'sofar.subs': 'Місце №{seat}: {who}',
 
   'lobby.composition': 'Ролі: {roles}',
   'lobby.timers': 'Таймери: {timers}',
@@ -338,6 +342,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'sofar.winner': '🏁 {winner}',
   'sofar.now': 'Сейчас: {stage}',
   'sofar.cut': '… (более ранние события опущены)',
+  'sofar.subsHead': '**Замены**',
+  'sofar.subs': 'Место №{seat}: {who}',
 
   'lobby.composition': 'Роли: {roles}',
   'lobby.timers': 'Таймеры: {timers}',

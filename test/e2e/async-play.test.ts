@@ -278,6 +278,8 @@ describe('asynchronous play over days', () => {
     expect(summary).toContain(`**#5 <@${user(5)}> leaves the table.**`);
     expect(summary).toContain('Morning after night 1.');
     expect(summary).toContain(`#1 <@${user(1)}> left the table tonight.`);
+    expect(summary).toContain(`Seat #9: <@${user(9)}> → <@${v1.id}>`);
+    expect(summary).toContain(`Seat #10: <@${user(10)}> → <@${v2.id}>`);
     expect(summary).not.toMatch(/Sheriff|Don\b|Mafia/);
   });
 
