@@ -193,6 +193,10 @@ export class AsyncPlay {
     const state = this.service.state(game.id) ?? this.store.getState(game.id);
     const now = this.now();
     this.astore.replaceHolder(game.id, seat, from, to, state?.moves ?? game.moves);
+    // The volunteer's name, for the menus that label seats by name.
+    const name = this.astore.openCalls(game.id).find((c) => c.seat === seat)?.names[to];
+    const fresh = this.store.getGame(game.id);
+    if (name && fresh) this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
     // A living player cannot read the spectators' thread: one who watched before taking the seat leaves it.
     if (this.watched(game.id, to) && state?.players[seat - 1]?.alive) this.members(game, [to], true);
     for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);

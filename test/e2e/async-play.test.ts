@@ -196,6 +196,7 @@ describe('asynchronous play over days', () => {
     const players = world.bot.store.players(g);
     expect(players.find((p) => p.seat === 9)!.userId).toBe(v1.id);
     expect(players.find((p) => p.seat === 10)!.userId).toBe(v2.id);
+    expect(world.bot.store.getGame(g)!.lobby.names?.[v1.id]).toBe('nova'); // menus label seat 9 by his name
     // The newcomer got the seat's role card and a welcome; the call says the seat is taken.
     expect(world.fake.dms(v1.id).some((m) => / — seat 9$/.test(m.embeds[0]?.title ?? ''))).toBe(true);
     expect(world.fake.dms(v1.id).some((m) => m.content.includes('You take over seat #9'))).toBe(true);
