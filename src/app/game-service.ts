@@ -75,6 +75,11 @@ export interface ServiceOptions {
   archiveAfterMs?: number;
   /** After a host annulled a finished game (the ratings recompute is wired here). */
   onAnnulled?(gameId: number): void;
+  /**
+   * A stage's timer ran out: true holds it open for the host instead of ending it (issue 10: a
+   * server that does not auto-end turns). Called again by the sweep, so it must be idempotent.
+   */
+  holdTimeout?(gameId: number, seq: number): boolean;
 }
 
 const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'host-pause', 'host-resume', 'host-extend', 'host-revive', 'host-undo']);
@@ -222,7 +227,7 @@ export class GameService {
         return g;
       });
       this.states.set(gameId, state);
-      this.scheduler.arm(gameId, state.seq, state.deadline);
+      this.armStage(gameId, state);
       this.emitEffect(gameId, { kind: 'started', game: started, state, seats });
       return { ok: true as const, state };
     });
@@ -386,7 +391,10 @@ export class GameService {
   private armStage(gameId: number, state: GameState): void {
     const ext = this.extended.get(gameId);
     if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
-    const due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    let due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    // A later end written with the change itself (issue 10: a deadline moved out of quiet hours).
+    const row = due === null ? null : this.store.deadlineOf(gameId);
+    if (due !== null && row && row.stageSeq === state.seq) due = Math.max(due, row.dueAt);
     this.scheduler.arm(gameId, state.seq, due);
   }
 
@@ -407,12 +415,22 @@ export class GameService {
 
   /** A timer fired. A failing store never ends the process: the timeout is tried again later. */
   private onTimer(gameId: number, seq: number, dueAt: number): void {
+    if (this.held(gameId, seq)) return;
     this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
       (r) => {
         if (!r.ok && r.code === 'timeout/early') this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
       },
       (e: unknown) => this.storageFailed(gameId, seq, e),
     );
+  }
+
+  private held(gameId: number, seq: number): boolean {
+    try {
+      return this.opts.holdTimeout?.(gameId, seq) ?? false;
+    } catch (e) {
+      this.logger.error(`game ${gameId}: could not decide whether to hold the timeout`, e);
+      return false;
+    }
   }
 
   private readonly storageWarned = new Map<number, number>();
@@ -445,6 +463,7 @@ export class GameService {
     let rearmed = 0;
     for (const d of this.store.pendingDeadlines()) {
       if (d.dueAt <= this.now()) {
+        if (this.held(d.gameId, d.stageSeq)) continue;
         const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
           this.storageFailed(d.gameId, d.stageSeq, e);
           return { ok: false as const, code: 'storage/failed' };
@@ -475,6 +494,7 @@ export class GameService {
     for (const d of this.store.dueDeadlines(now)) {
       const armed = this.scheduler.armed(d.gameId);
       if (armed?.seq === d.stageSeq && armed.dueAt > now) continue;
+      if (this.held(d.gameId, d.stageSeq)) continue;
       const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
         this.storageFailed(d.gameId, d.stageSeq, e);
         return { ok: false as const, code: 'storage/failed' };

@@ -6,6 +6,7 @@ import type { Store } from '../db/store';
 import { timersSchema } from '../engine/options';
 import { RULESET_IDS } from '../engine/rulesets';
 import type { RulesetId } from '../engine/types';
+import { asyncSettingsShape } from './async-settings';
 
 const snowflake = z.string().regex(/^\d{15,21}$/);
 
@@ -26,6 +27,7 @@ export const serverSettingsSchema = z.object({
   speakingOrder: z.enum(['free', 'enforced']).default('free'),
   /** Every finished game's points are also posted here (null: only in the game's channel). */
   resultsChannel: snowflake.nullable().default(null),
+  ...asyncSettingsShape,
 });
 
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;

@@ -448,3 +448,65 @@ export const standingsLog = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId, t.finishedAt, t.gameId] })],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Asynchronous play (issue 10): reminders, who held each seat, substitute calls, spectators.
+
+/** DM reminders before a stage's deadline (durable: re-armed at start-up like deadlines). */
+export const reminders = sqliteTable(
+  'reminders',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    stageSeq: integer('stage_seq').notNull(),
+    /** `half` (halfway through the stage) or `hour` (one hour before its end). */
+    kind: text('kind').notNull(),
+    dueAt: integer('due_at').notNull(),
+    /** When it was sent (or let go: the stage moved on, quiet hours); null while pending. */
+    doneAt: integer('done_at'),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.stageSeq, t.kind] }), index('reminders_due').on(t.doneAt, t.dueAt)],
+);
+
+/**
+ * Who held each seat, from which move (the log's sequence number) to which: the ratings credit
+ * each player for his part. `misses` counts the owed actions in a row he let pass.
+ */
+export const seatHolders = sqliteTable(
+  'seat_holders',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    seat: integer('seat').notNull(),
+    userId: text('user_id').notNull(),
+    fromMove: integer('from_move').notNull(),
+    /** Null while he holds the seat. */
+    toMove: integer('to_move'),
+    misses: integer('misses').notNull().default(0),
+    /** When the host was told he is absent (once per run of misses). */
+    flaggedAt: integer('flagged_at'),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.seat, t.fromMove] }), index('seat_holders_user').on(t.userId)],
+);
+
+/** A call for a substitute: members not in the game volunteer; the host picks (or the first takes it). */
+export const substituteCalls = sqliteTable(
+  'substitute_calls',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    seat: integer('seat').notNull(),
+    /** `open`, `filled` or `closed`. */
+    status: text('status').notNull(),
+    /** Volunteers' user ids in order (JSON). */
+    volunteers: text('volunteers').notNull().default('[]'),
+    /** Their display names (JSON object), for the host's menu. */
+    names: text('names').notNull().default('{}'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('substitute_calls_game').on(t.gameId, t.seat, t.status)],
+);

@@ -47,7 +47,7 @@ export interface DelivererOptions {
   /** The channel's current permission overwrites (from the gateway cache), or null if unknown. */
   overwrites?: (channelId: string) => Overwrite[] | null;
   /** The thread id of a game's mafia thread, once it exists. */
-  threadOf?: (gameId: number) => string | null;
+  threadOf?: (gameId: number, slot?: string) => string | null;
   /** The bot's id, to avoid touching its own overwrite. */
   selfId?: () => string | null;
   /** Longest wait between two tries of a failing operation. */
@@ -531,10 +531,20 @@ export class Deliverer {
     this.store.done(row.id, null, this.now());
   }
 
-  /** M-2: the private thread, its members and the welcome, resumable step by step after a crash. */
+  /**
+   * M-2: the private thread, its members and the welcome, resumable step by step after a crash.
+   * The same op serves other private threads of a game (issue 10: the spectators', slot
+   * `spectators`), and adds or removes members of one that exists (no welcome then).
+   */
   private async thread(row: OutboxRow, meta: PostMeta & { step?: number; threadId?: string }, channelId: string): Promise<void> {
-    const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome: Payload };
-    let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId) ?? null;
+    const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome?: Payload; slot?: string; remove?: boolean };
+    const key = p.slot ?? 'thread';
+    let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId, key) ?? null;
+    if (!threadId && !p.welcome) {
+      // Members of a thread that was never made (the bot may not make threads there): nothing to do.
+      this.store.done(row.id, null, this.now());
+      return;
+    }
     if (!threadId) {
       await this.spend(true);
       this.count('POST /channels/:id/threads');
@@ -542,14 +552,23 @@ export class Deliverer {
       threadId = th.id;
       this.store.sqlite.transaction(() => {
         this.store.setMeta(row.id, { ...meta, threadId, step: 0 });
-        this.store.sentSlot(row.gameId, 'thread', 0, threadId, threadId);
+        this.store.sentSlot(row.gameId, key, 0, threadId, threadId);
       })();
     }
     for (let i = meta.step ?? 0; i < p.members.length; i++) {
       await this.spend(false);
-      this.count('PUT /channels/:id/thread-members/:uid');
-      await this.rest.put(Routes.threadMembers(threadId, p.members[i]!));
+      if (p.remove) {
+        this.count('DELETE /channels/:id/thread-members/:uid');
+        await this.rest.delete(Routes.threadMembers(threadId, p.members[i]!));
+      } else {
+        this.count('PUT /channels/:id/thread-members/:uid');
+        await this.rest.put(Routes.threadMembers(threadId, p.members[i]!));
+      }
       this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
+    }
+    if (!p.welcome) {
+      this.store.done(row.id, null, this.now());
+      return;
     }
     await this.spend(true);
     this.count('POST /channels/:id/messages');

@@ -2,6 +2,7 @@
 import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel, type Interaction } from 'discord.js';
 import { performance } from 'node:perf_hooks';
 import { GameService, type CommitPoint } from '../app/game-service';
+import type { TimerHost } from '../app/scheduler';
 import { openDatabase, type OpenDb } from '../db/client';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { Store } from '../db/store';
@@ -14,6 +15,8 @@ import { Notices } from './notices';
 import { Planner, type ChannelCaps } from './planner';
 import { Tournaments } from './tournament';
 import { TournamentStore } from '../db/tournament-store';
+import { AsyncStore } from '../db/async-store';
+import { AsyncPlay } from './async-play';
 
 export interface BotConfig {
   token: string;
@@ -25,6 +28,8 @@ export interface BotConfig {
   logger?: DeliveryLogger & { info(msg: string): void };
   /** Clock for the game service (tests); defaults to Date.now. */
   now?: () => number;
+  /** Timers of the stage deadlines and reminders (tests drive a fake clock with them). */
+  timers?: TimerHost;
   /** After a host annulled a finished game (issue 11; the ratings recompute is wired here). */
   onAnnulled?: (gameId: number) => void;
   /** How seats and roles are dealt (tests fix it; the default is crypto-random, G-1). */
@@ -106,19 +111,27 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   let deliverer: Deliverer | null = null;
   let contexts: Contexts | null = null;
   let tournaments: Tournaments | null = null;
+  let asyncPlay: AsyncPlay | null = null;
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
+    ...(config.timers ? { timers: config.timers } : {}),
     plan: (e) => {
+      asyncPlay!.before(e);
       planner!.plan(e);
+      asyncPlay!.after(e);
       tournaments?.plan(e);
     },
-    committed: (point) => {
+    committed: (point, gameId) => {
       if (config.crashAt?.includes(point)) crash();
-      else deliverer?.kick();
+      else {
+        asyncPlay?.arm(gameId);
+        deliverer?.kick();
+      }
     },
     onStorageError: (gameId, e) => void notifyStorage(gameId, e),
+    holdTimeout: (gameId, seq) => asyncPlay?.holdTimeout(gameId, seq) ?? false,
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
     // An annulled game: a tournament it belonged to follows (it no longer counts there), and so do the ratings.
     onAnnulled: (gameId) => {
@@ -149,6 +162,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     };
   };
   planner = new Planner(outbox, contexts, caps, now);
+  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick(), config.timers, (channelId) => caps(channelId)?.threads ?? null);
   const notices = new Notices(outbox, store, contexts, service, log);
   deliverer = new Deliverer(outbox, client.rest, {
     now,
@@ -163,7 +177,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       if (!ch || !('permissionOverwrites' in ch)) return null;
       return [...ch.permissionOverwrites.cache.values()].map((o) => ({ id: o.id, type: o.type as 0 | 1, allow: o.allow.bitfield.toString(), deny: o.deny.bitfield.toString() }));
     },
-    threadOf: (gameId) => outbox.slot(gameId, 'thread')?.messageId ?? null,
+    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
     ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
@@ -183,6 +197,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     crashed = true;
     deliverer?.stop();
     service.scheduler.stop();
+    asyncPlay?.scheduler.stop();
     interactionsOff = true;
     db.close(); // whatever the dying process was still doing can write nothing more
   }
@@ -224,6 +239,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   });
   tournaments = tournamentsReady;
   interactions.tournaments = tournamentsReady;
+  interactions.asyncPlay = asyncPlay;
   // A burst of clicks (hundreds at once after a restart) is taken in slices of a few
   // milliseconds, the event loop free in between: no other game's timer or answer waits long.
   const intake = new Intake<Interaction>((i) => {
@@ -264,6 +280,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   tournamentStore.touchMessages(now());
   deliverer.kick();
   const recovered = await service.recover();
+  asyncPlay.recover();
   service.startCron();
   log.info(`mafia-bot: ready as ${client.user?.tag ?? '?'}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${outbox.pendingCount()} messages to deliver`);
 
@@ -301,6 +318,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         await client.destroy();
         return;
       }
+      asyncPlay?.scheduler.stop();
       await service.close();
       deliverer!.stop();
       await client.destroy();

@@ -5,6 +5,7 @@
 //   v1:p:<game>:<panel>              public panels: my role, my actions, host help
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
 //   v1:h:<game>:<seq>:<op>[:<page>]  the host panel's controls (ephemeral; checked for the host again)
+//   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>
 //   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
 //                                      standings page:<n>, csv, mine (standings to the clicker)
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
@@ -37,7 +38,12 @@ export type CustomId =
   | { kind: 'host'; game: number; seq: number; op: HostOp; page?: number }
   | { kind: 'panel'; game: number; panel: Panel }
   | { kind: 'act'; game: number; seq: number; verb: ActVerb; arg?: number | 'y' | 'n' | ActVerb }
-  | { kind: 'tour'; tournament: number; op: TourOp; a?: number; b?: number };
+  | { kind: 'tour'; tournament: number; op: TourOp; a?: number; b?: number }
+  | { kind: 'async'; game: number; op: AsyncOp; n?: number };
+
+/** Issue 10: the "Game so far" button, a host's call for a substitute, volunteering, the host's pick. */
+export type AsyncOp = 'sofar' | 'call' | 'vol' | 'pick' | 'watch';
+const ASYNC_OPS: readonly AsyncOp[] = ['sofar', 'call', 'vol', 'pick', 'watch'];
 
 export type TourOp = 'join' | 'leave' | 'draw' | 'final' | 'start' | 'page' | 'csv' | 'mine';
 const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 'page', 'csv', 'mine'];
@@ -62,6 +68,9 @@ export function encodeId(id: CustomId): string {
       break;
     case 'host':
       s = `v1:h:${id.game}:${id.seq}:${id.op}${id.page === undefined ? '' : `:${id.page}`}`;
+      break;
+    case 'async':
+      s = `v1:y:${id.game}:${id.op}${id.n === undefined ? '' : `:${id.n}`}`;
       break;
     case 'tour':
       s = `v1:t:${id.tournament}:${id.op}${id.a === undefined ? '' : `:${id.a}`}${id.a !== undefined && id.b !== undefined ? `:${id.b}` : ''}`;
@@ -93,6 +102,14 @@ export function decodeId(raw: unknown): CustomId | null {
     if (page !== undefined) {
       if (!/^\d{1,4}$/.test(page)) return null;
       out.page = Number(page);
+    }
+    return out;
+  }
+  if (kind === 'y' && (rest.length === 1 || rest.length === 2) && (ASYNC_OPS as string[]).includes(rest[0]!)) {
+    const out: CustomId = { kind: 'async', game, op: rest[0] as AsyncOp };
+    if (rest[1] !== undefined) {
+      if (!POSITIVE.test(rest[1])) return null;
+      out.n = Number(rest[1]);
     }
     return out;
   }

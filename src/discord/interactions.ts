@@ -29,6 +29,7 @@ import { HostTools } from './host-tools';
 import { SettingsCommand } from './settings-command';
 import { readSettings } from '../app/settings';
 import type { Tournaments } from './tournament';
+import type { AsyncPlay } from './async-play';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 
@@ -75,6 +76,8 @@ export const randomDealer: Dealer = (members, ruleset) => ({
 export class Interactions {
   /** /tournament and the tournament's buttons (src/discord/tournament.ts). */
   tournaments: Tournaments | null = null;
+  /** Asynchronous play (src/discord/async-play.ts): Game so far, substitute calls. */
+  asyncPlay: AsyncPlay | null = null;
 
   constructor(
     private readonly service: GameService,
@@ -320,6 +323,7 @@ export class Interactions {
     if (id.kind === 'host') return this.tools.component(i, loc, game, id);
     // A component in a server must belong to that channel's game; DMs are checked by seat below.
     if (i.inGuild() && i.channelId !== game.channelId) return this.refuse(i, t(loc, 'refusal.input/forged'));
+    if (id.kind === 'async') return this.asyncPlay ? this.asyncPlay.component(i, loc, game, id, () => this.isHost(i, game)) : this.refuse(i, t(loc, 'refusal.input/forged'));
     switch (id.kind) {
       case 'lobby':
         return this.lobby(i, loc, game, id.op);

@@ -33,6 +33,14 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
       { name: t(loc, 'settings.resultsChannel'), value: s.resultsChannel ? `<#${s.resultsChannel}>` : none, inline: true },
       { name: t(loc, 'settings.mafiaTalk'), value: t(loc, `mafiaTalk.${s.mafiaTalk}` as MessageKey) },
       { name: t(loc, 'settings.speakingOrder'), value: t(loc, `speakingOrder.${s.speakingOrder}` as MessageKey) },
+      // Issue 10: asynchronous play.
+      { name: t(loc, 'settings.pings'), value: t(loc, `pings.${s.pings}` as MessageKey), inline: true },
+      { name: t(loc, 'settings.reminders'), value: t(loc, `reminders.${s.reminders}` as MessageKey), inline: true },
+      { name: t(loc, 'settings.quietHours'), value: s.quietHours ? t(loc, 'settings.quietHoursValue', { ...s.quietHours }) : none, inline: true },
+      { name: t(loc, 'settings.absent'), value: s.absentAfter > 0 ? t(loc, 'settings.absentValue', { count: s.absentAfter }) : t(loc, 'settings.absentNever'), inline: true },
+      { name: t(loc, 'settings.autoSubstitute'), value: t(loc, s.autoSubstitute ? 'settings.autoSubstitute.on' : 'settings.autoSubstitute.off'), inline: true },
+      { name: t(loc, 'settings.autoEnd'), value: t(loc, s.autoEnd ? 'settings.autoEnd.on' : 'settings.autoEnd.off'), inline: true },
+      { name: t(loc, 'settings.spectators'), value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'), inline: true },
     ],
     footer: { text: t(loc, 'settings.footer') },
   };
@@ -98,6 +106,33 @@ export class SettingsCommand {
         patch = { timers: { ...current, [pace]: next } };
         break;
       }
+      case 'pings':
+        patch = { pings: i.options.getString('pings', true) };
+        break;
+      case 'reminders':
+        patch = { reminders: i.options.getString('reminders', true) };
+        break;
+      case 'quiet_hours': {
+        const start = i.options.getString('start');
+        const end = i.options.getString('end');
+        const tz = i.options.getString('time_zone');
+        const given = [start, end, tz].filter((x) => x !== null).length;
+        if (given !== 0 && given !== 3) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/quiet')}`);
+        patch = { quietHours: given === 0 ? null : { start: start!.trim(), end: end!.trim(), tz: tz!.trim() } };
+        break;
+      }
+      case 'absent':
+        patch = { absentAfter: i.options.getInteger('after', true) };
+        break;
+      case 'auto_substitute':
+        patch = { autoSubstitute: i.options.getBoolean('auto_substitute', true) };
+        break;
+      case 'auto_end':
+        patch = { autoEnd: i.options.getBoolean('auto_end', true) };
+        break;
+      case 'spectators':
+        patch = { spectatorRoles: i.options.getBoolean('roles', true) };
+        break;
       case 'reset':
         patch = { ...DEFAULT_SETTINGS };
         break;

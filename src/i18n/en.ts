@@ -1,6 +1,7 @@
 // The English catalog defines every key. Public text never names a role except where the rules
 // reveal it (a card shown on leaving in kiev-12, the final reveal): see N-13 and the secrecy test.
 import { hostToolkitEn } from './host-toolkit';
+import { asyncPlayEn } from './async-play';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -450,6 +451,7 @@ export const en = {
   'refusal.action/unknown-kind': 'I do not know that action: nothing was changed.',
   'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
   ...hostToolkitEn,
+  ...asyncPlayEn,
   ...tournamentEn,
   ...statsEn,
 } as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;

@@ -1,5 +1,6 @@
 // Russian catalog: every key of en.ts (the compiler checks).
 import { hostToolkitRu } from './host-toolkit';
+import { asyncPlayRu } from './async-play';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './index';
 
@@ -465,6 +466,7 @@ export const ru: Catalog = {
   'refusal.action/unknown-kind': 'Я не знаю такого действия: ничего не изменено.',
   'refusal.storage/failed': 'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
   ...hostToolkitRu,
+  ...asyncPlayRu,
   ...tournamentRu,
   ...statsRu,
 };

@@ -1,5 +1,6 @@
 // Ukrainian catalog: every key of en.ts (the compiler checks).
 import { hostToolkitUk } from './host-toolkit';
+import { asyncPlayUk } from './async-play';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './index';
 
@@ -465,6 +466,7 @@ export const uk: Catalog = {
   'refusal.action/unknown-kind': 'Я не знаю такої дії: нічого не змінено.',
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
   ...hostToolkitUk,
+  ...asyncPlayUk,
   ...tournamentUk,
   ...statsUk,
 };

@@ -35,6 +35,6 @@ describe('slash commands', () => {
     const mafia = allCommands().find((c) => c.name === 'mafia')! as { options: (Opt & { type: number })[] };
     const group = mafia.options.find((o) => o.name === 'settings')!;
     expect(group.type).toBe(2);
-    expect(group.options!.map((o) => o.name)).toEqual(['show', 'language', 'ruleset', 'pace', 'timers', 'host_role', 'mafia_talk', 'speaking_order', 'results_channel', 'reset', 'season', 'rating']);
+    expect(group.options!.map((o) => o.name)).toEqual(['show', 'language', 'ruleset', 'pace', 'timers', 'host_role', 'mafia_talk', 'speaking_order', 'results_channel', 'pings', 'reminders', 'quiet_hours', 'absent', 'auto_substitute', 'auto_end', 'spectators', 'reset', 'season', 'rating']);
   });
 });

@@ -157,9 +157,11 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     };
     // Night 0: nobody writes; the mafia have their thread.
     expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false));
+    // The mafia's thread, and (issue 10) the spectators' thread, empty until someone leaves the table.
     const threads = w.fake.threads(w.channel.id);
-    expect(threads).toHaveLength(1);
-    const thread = threads[0]!;
+    expect(threads.map((x) => x.name).sort()).toEqual([`Game #${d.gameId} — spectators`, `Night talk #${d.gameId}`].sort());
+    expect(threads.find((x) => x.name.startsWith('Game #'))!.members).toEqual([w.fake.botUser.id]);
+    const thread = threads.find((x) => x.name.startsWith('Night talk'))!;
     expect(thread.type).toBe(12);
     expect([...thread.members].sort()).toEqual([w.users[2]!.id, w.users[5]!.id, w.users[7]!.id, w.fake.botUser.id].sort());
     expect(thread.locked).toBe(false);

@@ -22,6 +22,15 @@ const ROLE_WORDS: { role: Role; word: RegExp }[] = ROLES.flatMap((role) =>
   [en, uk, ru].map((c) => ({ role, word: new RegExp(`(?<![\\p{L}])${String(c[`role.${role}`]).toLowerCase()}(?![\\p{L}])`, 'iu') })),
 );
 
+const COMPOSITION = [en, uk, ru].map((c) => String(c['lobby.composition']).replace('{roles}', ''));
+const stripComposition = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => !COMPOSITION.some((p) => l.startsWith(p)))
+    .join('\n');
+/** What would tell who is awaited: the "waiting for" line and a reminder's clock, in every language. */
+const NIGHT_TELLS = [...[en, uk, ru].map((c) => String(c['stage.waitingFor']).replace('{who}', '').trim()), '⏰'];
+
 /** Everything a user can read in a message: text, embeds, components (labels and ids). */
 function visibleText(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
   const parts = [m.content];
@@ -47,7 +56,10 @@ function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Ma
     for (const v of versions.slice(from)) {
       changed++;
       if (process.env.E2E_DEBUG) console.log(where, m.id, JSON.stringify(v).slice(0, 300));
-      const text = visibleText(v as never);
+      // The lobby lists the rule set's composition (issue 10): public by design, it names nobody's role.
+      const text = stripComposition(visibleText(v as never));
+      // Nothing public during a night says who has or has not acted (N-13): no "waiting for", no reminder.
+      if (state.stage.kind === 'night' && prevState.stage.kind === 'night' && NIGHT_TELLS.some((x) => text.includes(x))) throw new Error(`${where}: a public message at night says who is awaited:\n${text}`);
       for (const { role, word } of ROLE_WORDS) {
         if (!revealed.has(role) && word.test(text)) throw new Error(`${where}: public message names "${role}" before the rules reveal it:\n${text}`);
       }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
 import type { Dealer } from '../../src/discord/interactions';
+import type { TimerHost } from '../../src/app/scheduler';
 import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from '../support/fake-discord';
 import type { RateLimitOptions } from '../support/fake-discord/ratelimit';
 
@@ -46,6 +47,8 @@ export interface WorldOptions {
    * `fast` (the same counts per 0.5 s, the default: same behaviour, tests ten times quicker), `off`.
    */
   limits?: 'real' | 'fast' | 'off';
+  /** A fake clock: the bot's time and its stage and reminder timers (issue 10's days in seconds). */
+  clock?: { now: () => number; timers: TimerHost };
 }
 
 /** The fake's rate limits for a test world. */
@@ -56,7 +59,7 @@ export function limitsOf(kind: WorldOptions['limits'] = 'fast'): RateLimitOption
 }
 
 /** The bot's settings in a test world (a restart uses the same). */
-export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOptions, 'dealer' | 'requestsPerSecond' | 'deliveryDebounceMs' | 'crashAt' | 'crashAfterSends' | 'limits'> = {}): BotConfig {
+export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOptions, 'dealer' | 'requestsPerSecond' | 'deliveryDebounceMs' | 'crashAt' | 'crashAfterSends' | 'limits' | 'clock'> = {}): BotConfig {
   return {
     token: 'test-token',
     databasePath: dbPath,
@@ -72,6 +75,7 @@ export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOption
     ...(o.crashAt ? { crashAt: o.crashAt } : {}),
     ...(o.crashAfterSends ? { crashAfterSends: o.crashAfterSends } : {}),
     ...(o.dealer ? { dealer: o.dealer } : {}),
+    ...(o.clock ? { now: o.clock.now, timers: o.clock.timers } : {}),
   };
 }
 
@@ -104,3 +108,64 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
 export const fixedDealer =
   (roles: readonly string[]): Dealer =>
   (members) => ({ seats: [...members], roles: roles as never });
+
+/**
+ * A fake clock for games over days: time flows as in reality (so the deliverer's pacing works) plus
+ * the jumps a test makes; the bot's stage and reminder timers are held here and fire, in order,
+ * only when the test moves the clock past them.
+ */
+export class FakeClock implements TimerHost {
+  private jumped = 0;
+  private readonly realStart = Date.now();
+  private seq = 0;
+  private readonly pending = new Map<number, { at: number; fn: () => void }>();
+  constructor(private readonly base: number) {}
+
+  readonly now = (): number => this.base + this.jumped + (Date.now() - this.realStart);
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = ++this.seq;
+    if (ms <= 0) {
+      const t = setTimeout(() => {
+        if (this.pending.delete(id)) fn();
+      }, 0);
+      t.unref?.();
+    }
+    this.pending.set(id, { at: this.now() + ms, fn });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+
+  private jumpTo(t: number): void {
+    const d = t - this.now();
+    if (d > 0) this.jumped += d;
+  }
+
+  /** The earliest timer still waiting (tests read it). */
+  next(): number | null {
+    let best: number | null = null;
+    for (const p of this.pending.values()) if (best === null || p.at < best) best = p.at;
+    return best;
+  }
+
+  /** Moves the clock to `t`, firing every timer due by then in order, each after the last has settled. */
+  async advanceTo(t: number, settle: () => Promise<void>, onFire?: (at: number) => void): Promise<void> {
+    for (;;) {
+      let id: number | null = null;
+      let at = Infinity;
+      for (const [k, p] of this.pending) if (p.at < at) [id, at] = [k, p.at];
+      if (id === null || at > t) break;
+      const p = this.pending.get(id)!;
+      this.pending.delete(id);
+      this.jumpTo(at);
+      p.fn();
+      await settle();
+      onFire?.(at);
+    }
+    this.jumpTo(t);
+    await settle();
+  }
+}

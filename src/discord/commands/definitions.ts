@@ -141,6 +141,7 @@ function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
     loc(s, 'settings.speakingOrder').addStringOption((o) => loc(o, 'opt.speakingOrder').setRequired(true).addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced'))),
   );
   g.addSubcommand((s) => loc(s, 'settings.resultsChannel').addChannelOption((o) => loc(o, 'opt.channel').setRequired(false).addChannelTypes(ChannelType.GuildText)));
+  asyncSettingsSubcommands(g);
   g.addSubcommand((s) => loc(s, 'settings.reset'));
   ratingSettingsSubcommands(g);
   return g;
@@ -172,6 +173,29 @@ export function ratingSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder)
 }
 
 /** Issue 12: `/stats player`, `/stats top`, `/stats game`. */
+/** Issue 10: the settings of asynchronous play. */
+function asyncSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder) {
+  g.addSubcommand((s) => loc(s, 'settings.pings').addStringOption((o) => loc(o, 'opt.pings').setRequired(true).addChoices(choice('on', 'pings.on'), choice('off', 'pings.off'))));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.reminders').addStringOption((o) =>
+      loc(o, 'opt.reminders')
+        .setRequired(true)
+        .addChoices(choice('auto', 'reminders.auto'), choice('off', 'reminders.off'), choice('halfway', 'reminders.halfway'), choice('hour', 'reminders.hour'), choice('both', 'reminders.both')),
+    ),
+  );
+  g.addSubcommand((s) => {
+    loc(s, 'settings.quietHours');
+    s.addStringOption((o) => loc(o, 'opt.quietStart').setRequired(false).setMaxLength(5));
+    s.addStringOption((o) => loc(o, 'opt.quietEnd').setRequired(false).setMaxLength(5));
+    s.addStringOption((o) => loc(o, 'opt.timeZone').setRequired(false).setMaxLength(64));
+    return s;
+  });
+  g.addSubcommand((s) => loc(s, 'settings.absent').addIntegerOption((o) => loc(o, 'opt.absentAfter').setRequired(true).setMinValue(0).setMaxValue(10)));
+  g.addSubcommand((s) => loc(s, 'settings.autoSubstitute').addBooleanOption((o) => loc(o, 'opt.autoSubstitute').setRequired(true)));
+  g.addSubcommand((s) => loc(s, 'settings.autoEnd').addBooleanOption((o) => loc(o, 'opt.autoEnd').setRequired(true)));
+  g.addSubcommand((s) => loc(s, 'settings.spectators').addBooleanOption((o) => loc(o, 'opt.spectatorRoles').setRequired(true)));
+}
+
 export function statsCommand() {
   const b = loc(new SlashCommandBuilder(), 'stats').setDMPermission(false);
   const period = (s: SlashCommandSubcommandBuilder) => s.addStringOption((o) => loc(o, 'opt.period').setRequired(false).setMaxLength(40));

@@ -118,7 +118,7 @@ export function tablePayload(ctx: GameCtx): Payload {
   const closed = s.stage.kind === 'over' || g.status === 'cancelled' || g.status === 'expired';
   return {
     embeds: [embed],
-    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary))],
+    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary), button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary), button({ kind: 'async', game: g.id, op: 'watch' }, t(loc, 'button.watch'), ButtonStyle.Secondary))],
     allowed_mentions: mentions(),
   };
 }
@@ -303,7 +303,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
       if (prompts.some((p) => p.kind === 'take')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'take' }, t(loc, 'button.take'), ButtonStyle.Danger));
       rows.push(...(buttonRows(buttons) ?? []));
       const noms = st.kind === 'turns' && v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
-      return { content: `🎤 ${line}${noms}`, components: rows, allowed_mentions: mentions(u ? [u] : []) };
+      return { content: `🎤 ${line}${noms}`, components: rows, allowed_mentions: pingsFor(ctx, u ? [seat] : []) };
     }
     case 'window': {
       const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'pass')).map((p) => p.seat);
@@ -312,7 +312,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
       return {
         content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}${noms}\n${closed ? closedLine : waitingLine(ctx, loc, waiting, may, 'stage.doneCount')}`,
         components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
-        allowed_mentions: mentions(),
+        allowed_mentions: pingsFor(ctx, waiting),
       };
     }
     case 'vote':
@@ -325,7 +325,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
           ? st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary))
           : [button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger), button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success)];
       const help = st.kind === 'vote' ? `\n${t(loc, 'vote.help')}` : '';
-      return { content: `🗳️ ${line}${help}\n${status}`, components: buttonRows(buttons), allowed_mentions: mentions() };
+      return { content: `🗳️ ${line}${help}\n${status}`, components: buttonRows(buttons), allowed_mentions: pingsFor(ctx, waiting) };
     }
     case 'postGame': {
       const scoring = RULESETS[s.ruleset].scoring;
@@ -459,4 +459,14 @@ export function refusalText(loc: Locale, code: string): string {
   if (hasKey(key)) return t(loc, key as MessageKey);
   const area = `refusal.${code.split('/')[0]}`;
   return hasKey(area) ? t(loc, area as MessageKey) : t(loc, 'refusal.generic');
+}
+
+/**
+ * Issue 10: a stage's message pings the players it waits for (a speech: only the speaker), once —
+ * Discord pings on the first post only, never on edits. Off with the server's `pings` setting.
+ * Night messages ping nobody (N-13).
+ */
+function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
+  if ((ctx.game.ui as { settings?: { pings?: string } }).settings?.pings === 'off') return mentions();
+  return mentions(seats.map((x) => userOf(ctx, x)).filter((u): u is string => u !== null));
 }

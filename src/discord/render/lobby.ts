@@ -4,7 +4,9 @@ import type { GameRow } from '../../db/store';
 import { RULESETS } from '../../engine/rulesets';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import { button, mentions, row, type Payload } from './common';
-import { rulesetName } from './game';
+import { durationText, roleName, rulesetName } from './game';
+import { resolveOptions } from '../../engine/options';
+import type { Role } from '../../engine/types';
 
 export interface LobbyExtra {
   /** Players the bot could not DM, with the fix. */
@@ -21,6 +23,7 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
   const lines = [
     t(loc, 'lobby.host', { host: `<@${game.hostId}>` }),
     t(loc, 'lobby.count', { count: members.length, need }),
+    ...compositionLines(game, loc),
     '',
     list,
   ];
@@ -48,4 +51,15 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
     components: [row(...buttons)],
     allowed_mentions: mentions(),
   };
+}
+
+/** Issue 10: what players join — the rule set's roles and this game's timers (P-1). */
+function compositionLines(game: GameRow, loc: Locale): string[] {
+  const comp = RULESETS[game.ruleset].composition as Partial<Record<Role, number>>;
+  const roles = (Object.entries(comp) as [Role, number][]).filter(([, n]) => n > 0).map(([r, n]) => `${roleName(loc, r)}${n > 1 ? ` ×${n}` : ''}`);
+  const timers = resolveOptions(game.ruleset, game.pace, game.options).timers;
+  const day = RULESETS[game.ruleset].dayShape === 'discussion-accusations' ? (['discussion', 'accusation'] as const) : game.pace === 'async' ? (['discussion'] as const) : (['speech'] as const);
+  const keys = ['night', ...day, 'vote', 'lastWords'] as const;
+  const shown = keys.map((k) => `${t(loc, `timer.short.${k}` as MessageKey)} ${durationText(loc, timers[k])}`);
+  return [t(loc, 'lobby.composition', { roles: roles.join(', ') }), t(loc, 'lobby.timers', { timers: shown.join(' · ') })];
 }

@@ -606,6 +606,7 @@ export class State {
       mention_roles: [],
       attachments: opts.files ?? [],
     };
+    msg.pinged = pingedBy(msg.mentions.map((u) => u.id), body.allowed_mentions);
     if (body.nonce !== undefined) msg.nonce = body.nonce;
     if (body.message_reference) msg.message_reference = { ...body.message_reference, channel_id: ch.id, ...(ch.guildId ? { guild_id: ch.guildId } : {}) };
     if (body.poll) msg.poll = body.poll;
@@ -877,3 +878,12 @@ function checkCustomId(c: FakeComponent, path: string, ids: Set<string>): void {
   ids.add(id);
 }
 
+
+/** Discord's rule: without allowed_mentions every mention notifies; with it, only parsed kinds and listed users. */
+function pingedBy(mentioned: string[], allowed: unknown): string[] {
+  if (allowed === undefined || allowed === null) return mentioned;
+  const a = allowed as { parse?: string[]; users?: string[] };
+  if (a.parse?.includes('users')) return mentioned;
+  const users = new Set(a.users ?? []);
+  return mentioned.filter((u) => users.has(u));
+}

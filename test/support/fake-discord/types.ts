@@ -66,6 +66,8 @@ export interface StoredMessage {
   tts: boolean;
   mention_everyone: boolean;
   mentions: ApiUser[];
+  /** Who this message notified when it was posted (mentions allowed by allowed_mentions; edits notify nobody). */
+  pinged?: string[];
   mention_roles: string[];
   attachments: FakeAttachment[];
   nonce?: string | number;
