@@ -210,16 +210,19 @@ export class Deliverer {
   private urgentWaiting = 0;
 
   /**
-   * Waits for a share of the request budget (a token bucket of `requestsPerSecond`, one second of
-   * burst). Urgent calls (posts: a turn, a role card) go before the rest (edits, repairs).
+   * Waits for a share of the request budget: a token bucket of `requestsPerSecond` with a burst of
+   * a tenth of it, so that no window of one second (Discord counts in fixed ones) ever sees more
+   * than the rate and a tenth. Urgent calls (posts: a turn, a role card) go before the rest
+   * (edits, repairs).
    */
   private async spend(urgent: boolean): Promise<void> {
     const rate = this.opts.requestsPerSecond ?? 45;
+    const burst = Math.max(1, Math.ceil(rate / 10));
     if (urgent) this.urgentWaiting++;
     try {
       for (;;) {
         const now = this.now();
-        this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) * rate) / 1000);
+        this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
         this.refilledAt = now;
         if (this.tokens >= 1 && (urgent || this.urgentWaiting === 0)) {
           this.tokens -= 1;

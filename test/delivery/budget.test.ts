@@ -40,7 +40,7 @@ function setUp(rate: number, concurrency = 8) {
 }
 
 describe('the request budget', () => {
-  it('never makes more calls than the budget allows in any second (one second of burst)', async () => {
+  it('never makes more calls than the budget allows in any second (a burst of a tenth)', async () => {
     const rate = 20;
     const { outbox, deliverer, calls, gameId } = setUp(rate);
     const now = Date.now();
@@ -60,10 +60,10 @@ describe('the request budget', () => {
     const times = calls.map((c) => c.at).sort((a, b) => a - b);
     for (let i = 0; i < times.length; i++) {
       const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 1000).length;
-      expect(inWindow).toBeLessThanOrEqual(2 * rate + 1);
+      expect(inWindow).toBeLessThanOrEqual(rate + Math.ceil(rate / 10) + 1);
     }
-    // 80 calls at 20 per second (the first 20 at once): at least three seconds.
-    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(2900);
+    // 80 calls at 20 per second (the first 2 at once): nearly four seconds.
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(3800);
   });
 
   it('a new post is sent at once while a queue of edits waits for the budget', async () => {
