@@ -119,6 +119,7 @@ class GameAgent {
   restartedAt = 0;
   lastOkAt = 0;
   private bestSeenAt = 0;
+  private failures = 0;
 
   constructor(
     private readonly fake: FakeDiscord,
@@ -149,6 +150,7 @@ class GameAgent {
       return r;
     } catch {
       this.stats.failedClicks++;
+      this.failures++;
       return null;
     }
   }
@@ -255,8 +257,10 @@ class GameAgent {
     void (async () => {
       await this.think();
       try {
+        // A click that got no answer (the bot was down) is tried again, as a player would.
+        const failedBefore = this.failures;
         await work();
-        this.done.add(key);
+        if (this.failures === failedBefore) this.done.add(key);
       } finally {
         this.busy.delete(userId);
         this.poke();
