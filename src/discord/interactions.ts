@@ -36,6 +36,22 @@ type Component = ButtonInteraction | StringSelectMenuInteraction;
 /** How long to wait before deferring: Discord wants an answer within 3 seconds. */
 const DEFER_AFTER_MS = 1500;
 
+/**
+ * The timer options of a slash command (`night:90s`, …) over `base`: 5 s to 30 days each, or the
+ * first bad one (for the refusal's text).
+ */
+export function timerOptions(i: ChatInputCommandInteraction, base: Partial<Timers> = {}): Partial<Timers> | { bad: { option: string; value: string } } {
+  const timers: Partial<Timers> = { ...base };
+  for (const opt of TIMER_OPTIONS) {
+    const raw = i.options.getString(opt);
+    if (raw === null) continue;
+    const secs = parseDuration(raw);
+    if (secs === null || secs < 5 || secs > 30 * 86_400) return { bad: { option: opt, value: raw.slice(0, 20) } };
+    for (const key of TIMER_KEYS[opt]) timers[key] = secs;
+  }
+  return timers;
+}
+
 export const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
   night: ['night0', 'night'],
   speech: ['speech'],
@@ -191,14 +207,8 @@ export class Interactions {
     if (!(RULESET_IDS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.create/ruleset'));
     const pace = i.options.getString('pace') ?? settings.pace;
     if (pace !== 'live' && pace !== 'async') return this.refuse(i, t(loc, 'refusal.create/pace'));
-    const timers: Partial<Timers> = { ...settings.timers[pace] };
-    for (const opt of TIMER_OPTIONS) {
-      const raw = i.options.getString(opt);
-      if (raw === null) continue;
-      const secs = parseDuration(raw);
-      if (secs === null || secs < 5 || secs > 30 * 86_400) return this.refuse(i, t(loc, 'refusal.create/timer', { option: opt, value: raw.slice(0, 20) }));
-      for (const key of TIMER_KEYS[opt]) timers[key] = secs;
-    }
+    const timers = timerOptions(i, { ...settings.timers[pace] });
+    if ('bad' in timers) return this.refuse(i, t(loc, 'refusal.create/timer', timers.bad));
     if (this.activeGame(i.channelId)) return this.refuse(i, t(loc, 'refusal.create/busy'));
     const options: OptionOverrides = {};
     if (Object.keys(timers).length > 0) options.timers = timers;

@@ -18,12 +18,11 @@ import { RULESETS } from '../engine/rulesets';
 import { seededRng } from '../sim/random-play';
 import { TABLE, drawQualifiers, type ScoringSystem } from '../engine/standings';
 import { FINAL_ROUND, drawFit, phaseOf, selectFinalists, tournamentCsv, tournamentStandings, type Phase } from '../engine/tournament';
-import type { OptionOverrides, RulesetId, Timers } from '../engine/types';
+import type { OptionOverrides, RulesetId } from '../engine/types';
 import { t, toLocale, type Locale } from '../i18n';
 import type { Contexts } from './context';
 import type { CustomId } from './custom-id';
-import { TIMER_OPTIONS } from './commands/definitions';
-import { TIMER_KEYS } from './interactions';
+import { timerOptions } from './interactions';
 import type { Dealer } from './interactions';
 import { channelDest } from './planner';
 import { mentions, type Payload } from './render/common';
@@ -236,14 +235,8 @@ export class Tournaments {
     if (name.length === 0 || /[<>@`*~|]/.test(name)) return this.refuse(i, t(loc, 'refusal.tournament/name'));
     const ruleset = i.options.getString('ruleset', true);
     if (!(TOURNAMENT_RULESETS as string[]).includes(ruleset)) return this.refuse(i, t(loc, 'refusal.tournament/ruleset'));
-    const timers: Partial<Timers> = {};
-    for (const opt of TIMER_OPTIONS) {
-      const raw = i.options.getString(opt);
-      if (raw === null) continue;
-      const secs = parseDuration(raw);
-      if (secs === null || secs < 5 || secs > 30 * 86_400) return this.refuse(i, t(loc, 'refusal.create/timer', { option: opt, value: raw.slice(0, 20) }));
-      for (const key of TIMER_KEYS[opt]) timers[key] = secs;
-    }
+    const timers = timerOptions(i);
+    if ('bad' in timers) return this.refuse(i, t(loc, 'refusal.create/timer', timers.bad));
     const options: OptionOverrides = Object.keys(timers).length > 0 ? { timers } : {};
     const parsed = optionOverridesSchema.safeParse(options);
     if (!parsed.success) return this.refuse(i, t(loc, 'refusal.create/options'));
@@ -576,11 +569,3 @@ function toBody(p: Payload) {
   return { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [], allowedMentions: { parse: [] as [] } };
 }
 
-/** "90", "90s", "15m", "12h", "2d" -> seconds; null when malformed. */
-function parseDuration(raw: string): number | null {
-  const m = /^\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? '').toLowerCase();
-  return n * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
-}
