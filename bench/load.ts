@@ -1,4 +1,4 @@
-// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b]`: the real bot, started
+// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--arrival S]`: the real bot, started
 // as `npm start` starts it (a child process), against the project's fake Discord with Discord's
 // rate limits on, and N concurrent games of simulated players who read what the bot shows and click
 // with human think times. One game alone first, then N together, in the same run, so the loaded
@@ -30,10 +30,12 @@ interface Args {
   think: [number, number];
   /** Give up on a phase after this long. */
   maxSeconds: number;
+  /** The N lobbies open over this many seconds. */
+  arrival: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900 };
+  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900, arrival: 5 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -45,7 +47,8 @@ function parseArgs(argv: string[]): Args {
       a.think = [Math.min(lo, hi), Math.max(lo, hi)];
       i++;
     } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) (a.maxSeconds = Number(v)), i++;
-    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S)`);
+    else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) (a.arrival = Number(v)), i++;
+    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S, --arrival S)`);
   }
   return a;
 }
@@ -95,7 +98,10 @@ class BotProcess {
 interface PhaseStats {
   ackMs: number[];
   nextTurnMs: number[];
+  /** The same, for the turns that were not the click's own follow-up (they took the budget). */
+  nextTurnPostedMs: number[];
   createToDealtMs: number[];
+  startToDealtMs: number[];
   stale: number;
   otherRefusals: number;
   failedClicks: number;
@@ -112,6 +118,7 @@ class GameAgent {
   private scanQueued = false;
   private turnWait: { seq: number; t0: number } | null = null;
   createdAt = 0;
+  startedAt = 0;
   dealtAt = 0;
   over = false;
   /** After a restart: when this game first accepted an action again. */
@@ -183,6 +190,7 @@ class GameAgent {
       const l = lobby();
       const start = l && allComponents(l).find((c) => c.custom_id === `v1:l:${this.gameId}:start` && !c.disabled);
       if (l && start) {
+        this.startedAt = Date.now();
         await this.call(() => this.fake.click(this.host.id, l, start.custom_id!));
         break;
       }
@@ -199,6 +207,7 @@ class GameAgent {
       const seq = this.seqOf(m);
       if ((seq !== null && seq > this.turnWait.seq) || (seq === null && /<t:\d+:R>/.test(m.content))) {
         this.stats.nextTurnMs.push(Date.now() - this.turnWait.t0);
+        if (!m.interaction_metadata) this.stats.nextTurnPostedMs.push(Date.now() - this.turnWait.t0);
         this.turnWait = null;
       }
     }
@@ -232,6 +241,7 @@ class GameAgent {
     if (n === this.users.length) {
       this.dealtAt = Date.now();
       this.stats.createToDealtMs.push(this.dealtAt - this.createdAt);
+      if (this.startedAt) this.stats.startToDealtMs.push(this.dealtAt - this.startedAt);
     }
   }
 
@@ -369,8 +379,9 @@ interface PhaseResult {
   finished: number;
   seconds: number;
   ackMs: { p50: number | null; p95: number | null; p99: number | null };
-  clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number };
+  clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number; posted: { p50: number | null; p99: number | null; turns: number } };
   createToDealtMs: { p50: number | null; p95: number | null };
+  startToDealtMs: { p50: number | null; p95: number | null };
   clicks: number;
   staleRefusals: number;
   otherRefusals: number;
@@ -394,7 +405,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   const metricsFile = join(dir, 'metrics.json');
   const fake = await FakeDiscord.start({ interactionTimeout: 20_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], createToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], nextTurnPostedMs: [], createToDealtMs: [], startToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
@@ -415,9 +426,9 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   await waitFor(() => fake.stats.connected > 0, 60_000, 'the bot never connected');
   fake.resetStats();
   const t0 = Date.now();
-  // Lobbies open over the first seconds, as an evening's games would.
+  // Lobbies open over the first seconds (--arrival), as an evening's games would.
   await Promise.all(agents.map(async (a, k) => {
-    await sleep((k * 5000) / Math.max(1, n));
+    await sleep((k * args.arrival * 1000) / Math.max(1, n));
     await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
   }));
   const store = () => new Store(openDatabase(dbPath, { readonly: true }).db);
@@ -498,8 +509,14 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     finished,
     seconds,
     ackMs: { p50: pct(stats.ackMs, 50), p95: pct(stats.ackMs, 95), p99: pct(stats.ackMs, 99) },
-    clickToNextTurnVisibleMs: { p50: pct(stats.nextTurnMs, 50), p99: pct(stats.nextTurnMs, 99), turns: stats.nextTurnMs.length },
+    clickToNextTurnVisibleMs: {
+      p50: pct(stats.nextTurnMs, 50),
+      p99: pct(stats.nextTurnMs, 99),
+      turns: stats.nextTurnMs.length,
+      posted: { p50: pct(stats.nextTurnPostedMs, 50), p99: pct(stats.nextTurnPostedMs, 99), turns: stats.nextTurnPostedMs.length },
+    },
     createToDealtMs: { p50: pct(stats.createToDealtMs, 50), p95: pct(stats.createToDealtMs, 95) },
+    startToDealtMs: { p50: pct(stats.startToDealtMs, 50), p95: pct(stats.startToDealtMs, 95) },
     clicks: stats.clicks,
     staleRefusals: stats.stale,
     otherRefusals: stats.otherRefusals,
@@ -545,6 +562,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const one = await phase(1, args, false);
   const many = args.games > 1 || args.restart ? await phase(args.games, args, args.restart) : null;
-  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
+  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, arrivalSeconds: args.arrival, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
   process.exit(0);
 }

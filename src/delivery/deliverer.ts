@@ -72,12 +72,22 @@ const DM_CLOSED_FOR_MS = 30 * 60_000;
 
 type Payload = Record<string, unknown>;
 
+/**
+ * How urgent a call is, for the request budget (lower goes first):
+ * 0 what a whole table waits for now (a post in the game channel or a thread, who may speak);
+ * 1 a player's DM (a role card, a night prompt, a check's answer) and the DM channel it needs;
+ * 2 a lobby's DM check; 3 the rest (edits of messages already seen, thread members, pins, lookups).
+ */
+type Level = 0 | 1 | 2 | 3;
+
 export class Deliverer {
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly debounceMs: number;
   private readonly busyDest = new Set<string>();
   private readonly busySlot = new Set<string>();
+  /** Lanes sending to DMs now. */
+  private dmBusy = 0;
   private running = 0;
   private timer: NodeJS.Timeout | null = null;
   private wakeAt = Infinity;
@@ -146,12 +156,25 @@ export class Deliverer {
     const room = this.concurrency - this.running;
     if (room <= 0) return;
     let launched = 0;
-    for (const row of this.store.heads(now, room * 4)) {
+    // Channels first (a turn, a vote: a whole table waits for it), then DMs; DMs (a deal's role
+    // cards by the hundred) never take the last lanes, so a channel's post always finds one.
+    const dmLanes = Math.max(1, this.concurrency - 4);
+    const seen = new Set<number>();
+    for (const row of [...this.store.channelHeads(now, room * 4), ...this.store.heads(now, room * 4)]) {
       if (launched >= room) break;
-      if (this.busyDest.has(row.dest)) continue;
+      if (seen.has(row.id) || this.busyDest.has(row.dest)) continue;
+      seen.add(row.id);
+      const dm = row.dest.startsWith('dm:');
+      if (dm && this.dmBusy >= dmLanes) continue;
       this.busyDest.add(row.dest);
+      if (dm) this.dmBusy++;
       launched++;
-      this.track(this.sendRow(row).finally(() => this.busyDest.delete(row.dest)));
+      this.track(
+        this.sendRow(row).finally(() => {
+          this.busyDest.delete(row.dest);
+          if (dm) this.dmBusy--;
+        }),
+      );
     }
     for (const slot of this.store.dirty(now - this.debounceMs, room * 4)) {
       // Edits (tables, closed stages, a repair after a restart) never take every lane: a new post
@@ -207,31 +230,31 @@ export class Deliverer {
 
   private tokens = 0;
   private refilledAt = 0;
-  private urgentWaiting = 0;
+  /** Calls waiting for the budget, by level (see Level). */
+  private readonly waiting = [0, 0, 0, 0];
 
   /**
    * Waits for a share of the request budget: a token bucket of `requestsPerSecond` with a burst of
    * a tenth of it, so that no window of one second (Discord counts in fixed ones) ever sees more
-   * than the rate and a tenth. Urgent calls (posts: a turn, a role card) go before the rest
-   * (edits, repairs).
+   * than the rate and a tenth. A call goes only when no call of a more urgent level waits.
    */
-  private async spend(urgent: boolean): Promise<void> {
+  private async spend(level: Level): Promise<void> {
     const rate = this.opts.requestsPerSecond ?? 45;
     const burst = Math.max(1, Math.ceil(rate / 10));
-    if (urgent) this.urgentWaiting++;
+    this.waiting[level]!++;
     try {
       for (;;) {
         const now = this.now();
         this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
         this.refilledAt = now;
-        if (this.tokens >= 1 && (urgent || this.urgentWaiting === 0)) {
+        if (this.tokens >= 1 && this.waiting.every((n, l) => l >= level || n === 0)) {
           this.tokens -= 1;
           return;
         }
-        await sleep(Math.max(5, Math.ceil(((1 - Math.min(1, this.tokens)) * 1000) / rate)) + (urgent ? 0 : 5));
+        await sleep(Math.max(5, Math.ceil(((1 - Math.min(1, this.tokens)) * 1000) / rate)) + level * 3);
       }
     } finally {
-      if (urgent) this.urgentWaiting--;
+      this.waiting[level]!--;
     }
   }
 
@@ -239,7 +262,7 @@ export class Deliverer {
   // Destinations
 
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
-  private async channelOf(dest: Dest): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+  private async channelOf(dest: Dest, level: Level = 1): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('th:')) {
       const id = this.opts.threadOf?.(Number(dest.slice(3))) ?? null;
@@ -250,7 +273,7 @@ export class Deliverer {
     if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS) return { ok: false, failure: 'dm-closed' };
     if (known?.channelId) return { ok: true, id: known.channelId };
     try {
-      await this.spend(true);
+      await this.spend(level);
       this.count('POST /users/@me/channels');
       const ch = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
       this.store.dmChannel(userId, ch.id, this.now());
@@ -283,10 +306,10 @@ export class Deliverer {
   private async probeOnce(userId: string, payload: Payload, freshMs: number): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
-    const ch = await this.channelOf(`dm:${userId}`);
+    const ch = await this.channelOf(`dm:${userId}`, 2);
     if (!ch.ok) return false;
     try {
-      await this.spend(true);
+      await this.spend(2);
       this.count('POST /channels/:id/messages');
       await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
       this.store.dmOk(userId, this.now());
@@ -342,7 +365,7 @@ export class Deliverer {
     if (meta.via && (await this.sentVia(row, meta, channelId))) return;
     await this.postSlotFree(channelId);
     // The budget first, then the payload: the deadline it shows counts every wait so far.
-    await this.spend(true);
+    await this.spend(row.dest.startsWith('dm:') ? 1 : 0);
     const out = this.prepare(row, meta);
     if (!out) return;
     const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
@@ -465,7 +488,7 @@ export class Deliverer {
   private async sentVia(row: OutboxRow, meta: PostMeta, channelId: string): Promise<boolean> {
     let found: { id: string; channel_id: string } | undefined;
     try {
-      await this.spend(false);
+      await this.spend(0);
       this.count('GET /channels/:id/messages');
       const recent = (await this.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: '100' }) })) as {
         id: string;
@@ -513,7 +536,7 @@ export class Deliverer {
 
   private async pin(channelId: string, messageId: string): Promise<void> {
     try {
-      await this.spend(false);
+      await this.spend(3);
       this.count('PUT /channels/:id/pins/:mid');
       await this.rest.put(Routes.channelPin(channelId, messageId));
     } catch (e) {
@@ -525,7 +548,7 @@ export class Deliverer {
   private async remove(row: OutboxRow, channelId: string): Promise<void> {
     const { messageId } = JSON.parse(row.payload) as { messageId: string };
     try {
-      await this.spend(false);
+      await this.spend(3);
       this.count('DELETE /channels/:id/messages/:mid');
       await this.rest.delete(Routes.channelMessage(channelId, messageId));
     } catch (e) {
@@ -542,6 +565,8 @@ export class Deliverer {
   private async thread(row: OutboxRow, meta: PostMeta & { step?: number; threadId?: string }, channelId: string): Promise<void> {
     const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome?: Payload; slot?: string; remove?: boolean };
     const key = p.slot ?? 'thread';
+    // The mafia's thread is theirs for the night; the spectators' can wait for the turns.
+    const level: Level = key === 'thread' ? 1 : 3;
     let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId, key) ?? null;
     if (!threadId && !p.welcome) {
       // Members of a thread that was never made (the bot may not make threads there): nothing to do.
@@ -549,7 +574,7 @@ export class Deliverer {
       return;
     }
     if (!threadId) {
-      await this.spend(true);
+      await this.spend(level);
       this.count('POST /channels/:id/threads');
       const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
       threadId = th.id;
@@ -559,7 +584,7 @@ export class Deliverer {
       })();
     }
     for (let i = meta.step ?? 0; i < p.members.length; i++) {
-      await this.spend(false);
+      await this.spend(level);
       if (p.remove) {
         this.count('DELETE /channels/:id/thread-members/:uid');
         await this.rest.delete(Routes.threadMembers(threadId, p.members[i]!));
@@ -573,7 +598,7 @@ export class Deliverer {
       this.store.done(row.id, null, this.now());
       return;
     }
-    await this.spend(true);
+    await this.spend(level);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), { body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true } })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
@@ -607,7 +632,7 @@ export class Deliverer {
     try {
       switch (slot.kind) {
         case 'message': {
-          await this.spend(false);
+          await this.spend(3);
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
@@ -618,7 +643,7 @@ export class Deliverer {
           break;
         case 'thread': {
           const { locked } = JSON.parse(slot.payload) as { locked: boolean };
-          await this.spend(false);
+          await this.spend(1);
           this.count('PATCH /channels/:id');
           await this.rest.patch(Routes.channel(slot.messageId!), { body: { locked, archived: locked } });
           break;
@@ -667,7 +692,7 @@ export class Deliverer {
       return n && n.allow === o.allow && n.deny === o.deny;
     });
     if (same) return;
-    await this.spend(true);
+    await this.spend(0);
     this.count('PATCH /channels/:id');
     await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: [...next.values()] } });
   }
@@ -675,14 +700,14 @@ export class Deliverer {
   /** Without the channel in the cache: one overwrite per member. */
   private async memberOverwrite(channelId: string, userId: string, mode: 'allow' | 'deny' | null): Promise<void> {
     if (mode === null) {
-      await this.spend(true);
+      await this.spend(0);
       this.count('DELETE /channels/:id/permissions/:oid');
       await this.rest.delete(Routes.channelPermission(channelId, userId)).catch((e: unknown) => {
         if (classify(e) !== 'not-found') throw e;
       });
       return;
     }
-    await this.spend(true);
+    await this.spend(0);
     this.count('PUT /channels/:id/permissions/:oid');
     const bits = SEND_MESSAGES.toString();
     await this.rest.put(Routes.channelPermission(channelId, userId), { body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' } });

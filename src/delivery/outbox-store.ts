@@ -79,6 +79,10 @@ export class OutboxStore {
       heads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
                  ORDER BY o.id LIMIT @limit`),
+      // The same, for channels and threads only (what a whole table watches goes before DMs).
+      channelHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
+                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
+                 ORDER BY o.id LIMIT @limit`),
       nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
       pendingCount: p(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`),
       done: p(`UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`),
@@ -200,6 +204,11 @@ export class OutboxStore {
 
   heads(now: number, limit: number): OutboxRow[] {
     return this.q.heads.all({ now, limit }) as OutboxRow[];
+  }
+
+  /** The same as `heads`, for channels and threads only. */
+  channelHeads(now: number, limit: number): OutboxRow[] {
+    return this.q.channelHeads.all({ now, limit }) as OutboxRow[];
   }
 
   /** The first pending operations to one destination, in order. */

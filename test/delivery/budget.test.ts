@@ -92,4 +92,36 @@ describe('the request budget', () => {
     expect(post).toBeLessThanOrEqual(queuedAt + 1);
     expect(order.slice(post + 1).filter((m) => m === 'PATCH').length).toBeGreaterThan(10);
   });
+
+  it("a turn in the game channel goes before a deal's role cards, and those before lobbies' DM checks", async () => {
+    const rate = 10;
+    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const now = Date.now();
+    const dmOf = (i: number) => `${600000000000000000n + BigInt(i)}`;
+    // Forty role cards to players whose DM channels are known, and five lobby players to check.
+    for (let i = 0; i < 45; i++) outbox.dmChannel(`${700000000000000000n + BigInt(i)}`, dmOf(i), now);
+    for (let i = 0; i < 40; i++) outbox.add(gameId, `dm:${700000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+    deliverer.kick();
+    while (calls.length < 6) await new Promise((r) => setTimeout(r, 10));
+    const checks = Array.from({ length: 5 }, (_, k) => deliverer.probeDm(`${700000000000000000n + BigInt(40 + k)}`, { content: 'check' }));
+    while (calls.length < 12) await new Promise((r) => setTimeout(r, 10));
+    const queuedAt = calls.length;
+    outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
+    deliverer.kick();
+    expect(await Promise.all(checks)).toEqual([true, true, true, true, true]);
+    await deliverer.idle();
+    deliverer.stop();
+    const routes = calls.map((c) => c.route);
+    const turn = routes.indexOf('/channels/500000000000000000/messages');
+    // The turn takes the next share of the budget (a call already past its wait may go first).
+    expect(turn).toBeGreaterThanOrEqual(queuedAt);
+    expect(turn).toBeLessThanOrEqual(queuedAt + 1);
+    // The checks, queued before the turn and after a few cards, wait until the cards are out.
+    const cardRoutes = new Set(Array.from({ length: 40 }, (_, i) => `/channels/${dmOf(i)}/messages`));
+    const checkRoutes = new Set(Array.from({ length: 5 }, (_, k) => `/channels/${dmOf(40 + k)}/messages`));
+    const cards = routes.flatMap((r, k) => (cardRoutes.has(r) ? [k] : []));
+    const firstCheck = routes.findIndex((r) => checkRoutes.has(r));
+    expect(cards).toHaveLength(40);
+    expect(firstCheck).toBeGreaterThan(cards.at(-2)!);
+  });
 });
