@@ -459,7 +459,10 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       bot.start();
       await waitFor(() => fake.stats.identifies > sessionsBefore, 120_000, 'the restarted bot never identified');
       const readyAt = Date.now();
-      await waitFor(() => live.every((a) => a.resumedAt || a.over), 300_000, 'not every game resumed').catch(() => undefined);
+      // Players keep looking (and click again what got no answer) while the games come back.
+      await waitFor(() => live.every((a) => a.resumedAt || a.over), 300_000, 'not every game resumed', () => {
+        for (const a of live) a.poke();
+      }).catch(() => undefined);
       const after = live.filter((a) => a.resumedAt).map((a) => Math.max(0, a.resumedAt - readyAt));
       restartInfo = {
         killedAt: new Date(killedAt).toISOString(),
@@ -544,11 +547,16 @@ function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: numb
   }
 }
 
-async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
+async function waitFor(cond: () => boolean, ms: number, what: string, everySecond?: () => void): Promise<void> {
   const end = Date.now() + ms;
+  let tick = Date.now();
   while (!cond()) {
     if (Date.now() > end) throw new Error(`bench:load: ${what} within ${ms} ms`);
     await sleep(100);
+    if (everySecond && Date.now() - tick >= 1000) {
+      tick = Date.now();
+      everySecond();
+    }
   }
 }
 

@@ -84,7 +84,10 @@ export class Deliverer {
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly debounceMs: number;
-  private readonly busyDest = new Set<string>();
+  /** Destinations being sent to, with how many tasks hold each (a post and the click that took it over). */
+  private readonly busyDest = new Map<string, number>();
+  /** Per destination, the post waiting for its turn in the budget or the channel's window. */
+  private readonly waitingPost = new Map<string, { rowId: number; taken: boolean }>();
   private readonly busySlot = new Set<string>();
   /** Lanes sending to DMs now. */
   private dmBusy = 0;
@@ -166,12 +169,12 @@ export class Deliverer {
       seen.add(row.id);
       const dm = row.dest.startsWith('dm:');
       if (dm && this.dmBusy >= dmLanes) continue;
-      this.busyDest.add(row.dest);
+      this.hold(row.dest);
       if (dm) this.dmBusy++;
       launched++;
       this.track(
         this.sendRow(row).finally(() => {
-          this.busyDest.delete(row.dest);
+          this.release(row.dest);
           if (dm) this.dmBusy--;
         }),
       );
@@ -186,6 +189,16 @@ export class Deliverer {
       launched++;
       this.track(this.syncSlot(slot).finally(() => this.busySlot.delete(k)));
     }
+  }
+
+  private hold(dest: string): void {
+    this.busyDest.set(dest, (this.busyDest.get(dest) ?? 0) + 1);
+  }
+
+  private release(dest: string): void {
+    const n = (this.busyDest.get(dest) ?? 1) - 1;
+    if (n > 0) this.busyDest.set(dest, n);
+    else this.busyDest.delete(dest);
   }
 
   private track(p: Promise<void>): void {
@@ -205,12 +218,12 @@ export class Deliverer {
     const dirty = this.store.nextDirty();
     const next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
     if (next !== Infinity && this.running < this.concurrency) this.schedule(Math.max(10, next - now));
-    if (this.running === 0 && next === Infinity) for (const w of this.idleWaiters.splice(0)) w();
+    if (this.running === 0 && this.probing.size === 0 && next === Infinity) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   /** Resolves when nothing is pending, in flight or waiting to be edited. */
   idle(): Promise<void> {
-    if (this.running === 0 && this.store.nextDue() === null && this.store.nextDirty() === null) return Promise.resolve();
+    if (this.running === 0 && this.probing.size === 0 && this.store.nextDue() === null && this.store.nextDirty() === null) return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.kick();
@@ -238,12 +251,25 @@ export class Deliverer {
    * a tenth of it, so that no window of one second (Discord counts in fixed ones) ever sees more
    * than the rate and a tenth. A call goes only when no call of a more urgent level waits.
    */
-  private async spend(level: Level): Promise<void> {
+  /** A share taken for a call that was not made goes back. */
+  private refund(): void {
+    const rate = this.opts.requestsPerSecond ?? 45;
+    this.tokens = Math.min(Math.max(1, Math.ceil(rate / 10)), this.tokens + 1);
+  }
+
+  private async spend(at: Level | (() => Level)): Promise<void> {
     const rate = this.opts.requestsPerSecond ?? 45;
     const burst = Math.max(1, Math.ceil(rate / 10));
+    let level = typeof at === 'function' ? at() : at;
     this.waiting[level]!++;
     try {
       for (;;) {
+        // A call may become more urgent while it waits (a lobby's check once its host pressed Start).
+        const want = typeof at === 'function' ? at() : level;
+        if (want !== level) {
+          this.waiting[level]!--;
+          this.waiting[(level = want)]!++;
+        }
         const now = this.now();
         this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
         this.refilledAt = now;
@@ -262,7 +288,7 @@ export class Deliverer {
   // Destinations
 
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
-  private async channelOf(dest: Dest, level: Level = 1): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+  private async channelOf(dest: Dest, level: Level | (() => Level) = 1): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('th:')) {
       const id = this.opts.threadOf?.(Number(dest.slice(3))) ?? null;
@@ -287,29 +313,34 @@ export class Deliverer {
    * Before a deal: can the bot DM this user? A user who got a DM from the bot in the last
    * `freshMs` is taken as reachable without another message. Not game output, so not in the outbox.
    */
-  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000): Promise<boolean> {
+  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000, opts: { startNow?: boolean } = {}): Promise<boolean> {
     // One check at a time per user (he joins, and the host starts while it is on its way).
     const inFlight = this.probing.get(userId);
-    if (inFlight) return inFlight;
-    this.running++;
-    const p = this.probeOnce(userId, payload, freshMs).finally(() => {
+    if (inFlight) {
+      // The host pressed Start: the check he waits for goes with the role cards, not after them.
+      if (opts.startNow) inFlight.level = 1;
+      return inFlight.done;
+    }
+    const probe: { level: Level; done: Promise<boolean> } = { level: opts.startNow ? 1 : 2, done: Promise.resolve(false) };
+    // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
+    // must not keep a turn from being launched).
+    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level).finally(() => {
       this.probing.delete(userId);
-      this.running--;
       this.kick();
     });
-    this.probing.set(userId, p);
-    return p;
+    this.probing.set(userId, probe);
+    return probe.done;
   }
 
-  private readonly probing = new Map<string, Promise<boolean>>();
+  private readonly probing = new Map<string, { level: Level; done: Promise<boolean> }>();
 
-  private async probeOnce(userId: string, payload: Payload, freshMs: number): Promise<boolean> {
+  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
-    const ch = await this.channelOf(`dm:${userId}`, 2);
+    const ch = await this.channelOf(`dm:${userId}`, level);
     if (!ch.ok) return false;
     try {
-      await this.spend(2);
+      await this.spend(level);
       this.count('POST /channels/:id/messages');
       await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
       this.store.dmOk(userId, this.now());
@@ -363,9 +394,22 @@ export class Deliverer {
 
   private async post(row: OutboxRow, meta: PostMeta, channelId: string): Promise<void> {
     if (meta.via && (await this.sentVia(row, meta, channelId))) return;
-    await this.postSlotFree(channelId);
-    // The budget first, then the payload: the deadline it shows counts every wait so far.
-    await this.spend(row.dest.startsWith('dm:') ? 1 : 0);
+    // While it waits, a click in the channel may take it over (claim): it then goes as a follow-up.
+    const waiting = { rowId: row.id, taken: false };
+    this.waitingPost.set(row.dest, waiting);
+    try {
+      await this.postSlotFree(channelId);
+      if (waiting.taken) return;
+      // The budget first, then the payload: the deadline it shows counts every wait so far.
+      await this.spend(row.dest.startsWith('dm:') ? 1 : 0);
+      if (waiting.taken) {
+        this.refund();
+        return;
+      }
+    } finally {
+      if (this.waitingPost.get(row.dest) === waiting) this.waitingPost.delete(row.dest);
+    }
+    this.notePost(channelId);
     const out = this.prepare(row, meta);
     if (!out) return;
     const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
@@ -423,16 +467,21 @@ export class Deliverer {
    * is looked for in the channel before it is posted again: nothing is sent twice.
    */
   claim(dest: Dest, interactionId: string, max = 5): OutboxRow[] {
-    if (this.stopped || this.busyDest.has(dest)) return [];
+    if (this.stopped) return [];
+    // The channel is being sent to: only a post still waiting for its turn can be taken over.
+    const waiting = this.busyDest.has(dest) ? this.waitingPost.get(dest) : undefined;
+    if (this.busyDest.has(dest) && (!waiting || waiting.taken)) return [];
     const now = this.now();
     const rows: OutboxRow[] = [];
     for (const row of this.store.pendingOf(dest, max)) {
       const meta = JSON.parse(row.meta) as PostMeta;
+      if (rows.length === 0 && waiting && row.id !== waiting.rowId) break;
       if (row.op !== 'post' || row.attempts > 0 || row.nextAt > now || meta.via) break;
       rows.push(row);
     }
     if (rows.length === 0) return [];
-    this.busyDest.add(dest);
+    if (waiting) waiting.taken = true;
+    this.hold(dest);
     this.store.sqlite.transaction(() => {
       rows.forEach((row, k) => this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }));
     })();
@@ -466,7 +515,7 @@ export class Deliverer {
         await this.record(row, meta, out, msg.id, msg.channelId);
       }
     } finally {
-      this.busyDest.delete(dest);
+      this.release(dest);
       this.kick();
     }
   }
@@ -523,7 +572,6 @@ export class Deliverer {
       if (wait > 0) await sleep(wait);
     }
     this.recentPosts.set(channelId, times);
-    this.notePost(channelId);
   }
 
   /** A message was created in the channel (counts towards its window). */

@@ -425,7 +425,7 @@ export class Interactions {
     const worker = async () => {
       for (let u = queue.shift(); u !== undefined; u = queue.shift()) {
         this.deliverer.forgetClosed(u);
-        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
+        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startNow: true });
         if (!ok) out.push(u);
       }
     };

@@ -387,7 +387,7 @@ export class Tournaments {
     const unreachable: string[] = [];
     await Promise.all(
       members.map(async (u) => {
-        const ok = await this.d.deliverer.probeDm(u, { content: t(toLocale(locales[u]) ?? (tour.locale as Locale), 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
+        const ok = await this.d.deliverer.probeDm(u, { content: t(toLocale(locales[u]) ?? (tour.locale as Locale), 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startNow: true });
         if (!ok) unreachable.push(u);
       }),
     );

@@ -124,4 +124,32 @@ describe('the request budget', () => {
     expect(cards).toHaveLength(40);
     expect(firstCheck).toBeGreaterThan(cards.at(-2)!);
   });
+
+  it('a click in a channel takes over the post waiting there for the budget: it goes once, as a follow-up', async () => {
+    const rate = 5;
+    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const now = Date.now();
+    // Other tables' turns use up the budget; then this table's turn is committed and waits.
+    for (let i = 0; i < 12; i++) outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `turn ${i}` }, now);
+    const here = 'ch:500000000000000000' as const;
+    outbox.add(gameId, here, 'post', { content: 'the next turn' }, now + 1);
+    deliverer.kick();
+    while (calls.length < 2) await new Promise((r) => setTimeout(r, 10));
+    // The speaker of that table says "Thank you": his click carries what waits there.
+    const taken = deliverer.claim(here, '900000000000000001');
+    expect(taken.map((r) => JSON.parse(r.payload))).toEqual([{ content: 'the next turn' }]);
+    // A second click while the first one sends takes nothing.
+    expect(deliverer.claim(here, '900000000000000002')).toEqual([]);
+    const sent: unknown[] = [];
+    await deliverer.deliverVia(here, taken, async (body) => {
+      sent.push(body);
+      return { id: '910000000000000001', channelId: '500000000000000000' };
+    });
+    await deliverer.idle();
+    deliverer.stop();
+    expect(sent).toEqual([{ content: 'the next turn' }]);
+    expect(calls.filter((c) => c.route === '/channels/500000000000000000/messages')).toHaveLength(0);
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(12);
+    expect(outbox.rows(gameId).filter((r) => r.status !== 'done')).toEqual([]);
+  });
 });
