@@ -1,4 +1,4 @@
-// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--arrival S]`: the real bot, started
+// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--arrival S] [--returning]`: the real bot, started
 // as `npm start` starts it (a child process), against the project's fake Discord with Discord's
 // rate limits on, and N concurrent games of simulated players who read what the bot shows and click
 // with human think times. One game alone first, then N together, in the same run, so the loaded
@@ -32,10 +32,15 @@ interface Args {
   maxSeconds: number;
   /** The N lobbies open over this many seconds. */
   arrival: number;
+  /**
+   * The players have played with the bot before (today): their DM channels are known and their
+   * DMs worked within the last hours, as the database has them after an earlier game.
+   */
+  returning: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900, arrival: 5 };
+  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900, arrival: 5, returning: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -48,7 +53,8 @@ function parseArgs(argv: string[]): Args {
       i++;
     } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) (a.maxSeconds = Number(v)), i++;
     else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) (a.arrival = Number(v)), i++;
-    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S, --arrival S)`);
+    else if (k === '--returning') a.returning = true;
+    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S, --arrival S, --returning)`);
   }
   return a;
 }
@@ -391,6 +397,8 @@ interface PhaseResult {
   ratio: number;
   globalByRoutePerGame: Record<string, number>;
   rateLimited429: number;
+  rateLimitedGlobal: number;
+  rateLimitedByRoute: Record<string, number>;
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   startupEventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; rssMb: number };
@@ -421,6 +429,16 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   fake.onMessage('create', onMsg(true));
   fake.onMessage('update', onMsg(false));
 
+  if (args.returning) {
+    // What an earlier game left in the database: each player's DM channel, and DMs that worked.
+    const db = openDatabase(dbPath);
+    const put = db.sqlite.prepare('INSERT INTO dm_channels (user_id, channel_id, ok_at, updated_at) VALUES (?, ?, ?, ?)');
+    const at = Date.now() - 3_600_000;
+    db.sqlite.transaction(() => {
+      for (const a of agents) for (const u of a.users) put.run(u.id, fake.dmChannelId(u.id), at, at);
+    })();
+    db.close();
+  }
   const bot = new BotProcess({ DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: dbPath, METRICS_FILE: metricsFile, LOG_LEVEL: 'warn' }, dir);
   bot.start();
   await waitFor(() => fake.stats.connected > 0, 60_000, 'the bot never connected');
@@ -529,6 +547,8 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     ratio: bound ? Math.round((http.globalCounted / bound) * 100) / 100 : 0,
     globalByRoutePerGame: perGame,
     rateLimited429: http.rateLimited429,
+    rateLimitedGlobal: http.rateLimitedGlobal,
+    rateLimitedByRoute: http.rateLimitedByRoute,
     eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
     startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
     ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, rssMb: metricsBefore.rssMb } } : {}),
@@ -570,6 +590,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const one = await phase(1, args, false);
   const many = args.games > 1 || args.restart ? await phase(args.games, args, args.restart) : null;
-  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, arrivalSeconds: args.arrival, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
+  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, arrivalSeconds: args.arrival, returningPlayers: args.returning, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
   process.exit(0);
 }

@@ -232,6 +232,8 @@ export class Deliverer {
 
   stop(): void {
     this.stopped = true;
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.pumpTimer = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const w of this.idleWaiters.splice(0)) w();
@@ -243,45 +245,68 @@ export class Deliverer {
 
   private tokens = 0;
   private refilledAt = 0;
-  /** Calls waiting for the budget, by level (see Level). */
-  private readonly waiting = [0, 0, 0, 0];
+  /** Calls waiting for the budget: one first-come-first-served queue per level (see Level). */
+  private readonly queues: { level: () => Level; go: () => void }[][] = [[], [], [], []];
+  private pumpTimer: NodeJS.Timeout | null = null;
+
+  private get rate(): number {
+    return this.opts.requestsPerSecond ?? 45;
+  }
+
+  /** At most a tenth of a second's budget at once. */
+  private get burst(): number {
+    return Math.max(1, Math.ceil(this.rate / 10));
+  }
 
   /**
    * Waits for a share of the request budget: a token bucket of `requestsPerSecond` with a burst of
    * a tenth of it, so that no window of one second (Discord counts in fixed ones) ever sees more
-   * than the rate and a tenth. A call goes only when no call of a more urgent level waits.
+   * than the rate and a tenth. The most urgent level goes first, and within a level the call that
+   * has waited longest (so a deal's role cards go out game by game, not all games at once). A
+   * call's level may rise while it waits (a lobby's check once its host pressed Start).
    */
-  /** A share taken for a call that was not made goes back. */
-  private refund(): void {
-    const rate = this.opts.requestsPerSecond ?? 45;
-    this.tokens = Math.min(Math.max(1, Math.ceil(rate / 10)), this.tokens + 1);
+  private spend(at: Level | (() => Level)): Promise<void> {
+    const level = typeof at === 'function' ? at : () => at;
+    return new Promise<void>((go) => {
+      this.queues[level()]!.push({ level, go });
+      this.pump();
+    });
   }
 
-  private async spend(at: Level | (() => Level)): Promise<void> {
-    const rate = this.opts.requestsPerSecond ?? 45;
-    const burst = Math.max(1, Math.ceil(rate / 10));
-    let level = typeof at === 'function' ? at() : at;
-    this.waiting[level]!++;
-    try {
-      for (;;) {
-        // A call may become more urgent while it waits (a lobby's check once its host pressed Start).
-        const want = typeof at === 'function' ? at() : level;
-        if (want !== level) {
-          this.waiting[level]!--;
-          this.waiting[(level = want)]!++;
-        }
-        const now = this.now();
-        this.tokens = Math.min(burst, this.tokens + ((now - this.refilledAt) * rate) / 1000);
-        this.refilledAt = now;
-        if (this.tokens >= 1 && this.waiting.every((n, l) => l >= level || n === 0)) {
-          this.tokens -= 1;
-          return;
-        }
-        await sleep(Math.max(5, Math.ceil(((1 - Math.min(1, this.tokens)) * 1000) / rate)) + level * 3);
-      }
-    } finally {
-      this.waiting[level]!--;
+  /** A share taken for a call that was not made goes back. */
+  private refund(): void {
+    this.tokens = Math.min(this.burst, this.tokens + 1);
+    this.pump();
+  }
+
+  private pump(): void {
+    const now = this.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
+    this.refilledAt = now;
+    // Calls that became more urgent move up (to the end of their new level's queue).
+    for (let l = 1; l < this.queues.length; l++) {
+      const q = this.queues[l]!;
+      if (q.length === 0 || !q.some((w) => w.level() !== l)) continue;
+      this.queues[l] = q.filter((w) => {
+        const want = w.level();
+        if (want === l) return true;
+        this.queues[want]!.push(w);
+        return false;
+      });
     }
+    for (;;) {
+      const q = this.queues.find((x) => x.length > 0);
+      if (!q) return;
+      if (this.tokens < 1) break;
+      this.tokens -= 1;
+      q.shift()!.go();
+    }
+    if (this.pumpTimer || this.stopped) return;
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = null;
+      this.pump();
+    }, Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.rate)));
+    this.pumpTimer.unref?.();
   }
 
   // -------------------------------------------------------------------------------------------

@@ -152,4 +152,52 @@ describe('the request budget', () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(12);
     expect(outbox.rows(gameId).filter((r) => r.status !== 'done')).toEqual([]);
   });
+
+  it("a lobby's DM check goes with the role cards once its host pressed Start", async () => {
+    const rate = 10;
+    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const now = Date.now();
+    const user = (i: number) => `${700000000000000000n + BigInt(i)}`;
+    const dmOf = (i: number) => `${600000000000000000n + BigInt(i)}`;
+    for (let i = 0; i < 42; i++) outbox.dmChannel(user(i), dmOf(i), now);
+    for (let i = 0; i < 30; i++) outbox.add(gameId, `dm:${user(i)}`, 'post', { content: `card ${i}` }, now);
+    deliverer.kick();
+    while (calls.length < 4) await new Promise((r) => setTimeout(r, 10));
+    // Two players join a lobby (their checks wait behind the cards); then its host presses Start.
+    const joinA = deliverer.probeDm(user(40), { content: 'check' });
+    const joinB = deliverer.probeDm(user(41), { content: 'check' });
+    const start = deliverer.probeDm(user(41), { content: 'check' }, undefined, { startNow: true });
+    expect(await Promise.all([joinA, joinB, start])).toEqual([true, true, true]);
+    await deliverer.idle();
+    deliverer.stop();
+    const routes = calls.map((c) => c.route);
+    const lastCard = routes.map((r, k) => [r, k] as const).filter(([r]) => r.startsWith('/channels/6') && !r.includes(dmOf(40)) && !r.includes(dmOf(41))).at(-1)![1];
+    const checkB = routes.indexOf(`/channels/${dmOf(41)}/messages`);
+    const checkA = routes.indexOf(`/channels/${dmOf(40)}/messages`);
+    // One check message each (the second ask waited for the first), B's before the cards are out, A's after.
+    expect(routes.filter((r) => r === `/channels/${dmOf(41)}/messages`)).toHaveLength(1);
+    expect(checkB).toBeLessThan(lastCard);
+    expect(checkA).toBeGreaterThan(lastCard);
+  });
+
+  it("role cards go out deal by deal, in the order the games were dealt, not all deals at once", async () => {
+    const rate = 20;
+    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const now = Date.now();
+    const user = (g: number, i: number) => `${700000000000000000n + BigInt(g * 100 + i)}`;
+    const dmOf = (g: number, i: number) => `${600000000000000000n + BigInt(g * 100 + i)}`;
+    const gameOf = new Map<string, number>();
+    for (let g = 0; g < 3; g++)
+      for (let i = 0; i < 10; i++) {
+        outbox.dmChannel(user(g, i), dmOf(g, i), now);
+        gameOf.set(`/channels/${dmOf(g, i)}/messages`, g);
+        outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}/${i}` }, now);
+      }
+    deliverer.kick();
+    await deliverer.idle();
+    deliverer.stop();
+    const order = calls.map((c) => gameOf.get(c.route)!);
+    expect(order).toHaveLength(30);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
 });
