@@ -411,7 +411,9 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   const dir = mkdtempSync(join(tmpdir(), 'mafia-load-'));
   const dbPath = join(dir, 'mafia.sqlite');
   const metricsFile = join(dir, 'metrics.json');
-  const fake = await FakeDiscord.start({ interactionTimeout: 20_000, interactionDeadlineMs: 3_000, rateLimits: true });
+  // A click that Discord has not seen answered within its 3 s fails in the player's client ("This interaction
+  // failed"); the player then clicks again.
+  const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
   const stats: PhaseStats = { ackMs: [], nextTurnMs: [], nextTurnPostedMs: [], createToDealtMs: [], startToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
   const agents: GameAgent[] = [];

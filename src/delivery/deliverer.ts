@@ -75,10 +75,14 @@ type Payload = Record<string, unknown>;
 /**
  * How urgent a call is, for the request budget (lower goes first):
  * 0 what a whole table waits for now (a post in the game channel or a thread, who may speak);
- * 1 a player's DM (a role card, a night prompt, a check's answer) and the DM channel it needs;
- * 2 a lobby's DM check; 3 the rest (edits of messages already seen, thread members, pins, lookups).
+ * 1 a player's DM (a role card, a night prompt, a check's answer) and the DM channel it needs, and
+ *   the mafia's thread;
+ * 2 the DM check of a lobby whose host pressed Start (after the cards of games already dealt, so
+ *   deals finish one after another instead of all together at the end);
+ * 3 a DM check when a player joins;
+ * 4 the rest (edits of messages already seen, the spectators' thread and its members, pins).
  */
-type Level = 0 | 1 | 2 | 3;
+type Level = 0 | 1 | 2 | 3 | 4;
 
 export class Deliverer {
   private readonly now: () => number;
@@ -246,7 +250,7 @@ export class Deliverer {
   private tokens = 0;
   private refilledAt = 0;
   /** Calls waiting for the budget: one first-come-first-served queue per level (see Level). */
-  private readonly queues: { level: () => Level; go: () => void }[][] = [[], [], [], []];
+  private readonly queues: { level: () => Level; go: () => void }[][] = [[], [], [], [], []];
   private pumpTimer: NodeJS.Timeout | null = null;
 
   private get rate(): number {
@@ -315,6 +319,7 @@ export class Deliverer {
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
   private async channelOf(dest: Dest, level: Level | (() => Level) = 1): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
+    if (dest.startsWith('tm:')) return { ok: true, id: dest.slice(3).split(':')[0]! };
     if (dest.startsWith('th:')) {
       const id = this.opts.threadOf?.(Number(dest.slice(3))) ?? null;
       return id ? { ok: true, id } : { ok: false, failure: 'wait' };
@@ -342,11 +347,11 @@ export class Deliverer {
     // One check at a time per user (he joins, and the host starts while it is on its way).
     const inFlight = this.probing.get(userId);
     if (inFlight) {
-      // The host pressed Start: the check he waits for goes with the role cards, not after them.
-      if (opts.startNow) inFlight.level = 1;
+      // The host pressed Start: the check he waits for goes before those of lobbies still filling.
+      if (opts.startNow) inFlight.level = 2;
       return inFlight.done;
     }
-    const probe: { level: Level; done: Promise<boolean> } = { level: opts.startNow ? 1 : 2, done: Promise.resolve(false) };
+    const probe: { level: Level; done: Promise<boolean> } = { level: opts.startNow ? 2 : 3, done: Promise.resolve(false) };
     // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
     // must not keep a turn from being launched).
     probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level).finally(() => {
@@ -609,7 +614,7 @@ export class Deliverer {
 
   private async pin(channelId: string, messageId: string): Promise<void> {
     try {
-      await this.spend(3);
+      await this.spend(4);
       this.count('PUT /channels/:id/pins/:mid');
       await this.rest.put(Routes.channelPin(channelId, messageId));
     } catch (e) {
@@ -621,7 +626,7 @@ export class Deliverer {
   private async remove(row: OutboxRow, channelId: string): Promise<void> {
     const { messageId } = JSON.parse(row.payload) as { messageId: string };
     try {
-      await this.spend(3);
+      await this.spend(4);
       this.count('DELETE /channels/:id/messages/:mid');
       await this.rest.delete(Routes.channelMessage(channelId, messageId));
     } catch (e) {
@@ -639,7 +644,7 @@ export class Deliverer {
     const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome?: Payload; slot?: string; remove?: boolean };
     const key = p.slot ?? 'thread';
     // The mafia's thread is theirs for the night; the spectators' can wait for the turns.
-    const level: Level = key === 'thread' ? 1 : 3;
+    const level: Level = key === 'thread' ? 1 : 4;
     let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId, key) ?? null;
     if (!threadId && !p.welcome) {
       // Members of a thread that was never made (the bot may not make threads there): nothing to do.
@@ -705,7 +710,7 @@ export class Deliverer {
     try {
       switch (slot.kind) {
         case 'message': {
-          await this.spend(3);
+          await this.spend(4);
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });

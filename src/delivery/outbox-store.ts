@@ -2,7 +2,12 @@
 // there), read and updated by the deliverer. Prepared statements only: this runs on every action.
 import type Database from 'better-sqlite3';
 
-export type Dest = `ch:${string}` | `dm:${string}` | `th:${number}`;
+/**
+ * Where an operation goes, in order per destination: a channel (`ch:`), a user's DMs (`dm:`), a
+ * game's mafia thread (`th:`), or the making and membership of one of a game's private threads
+ * (`tm:<channel>:<slot>`: its own queue, so a member call never holds up the channel's posts).
+ */
+export type Dest = `ch:${string}` | `dm:${string}` | `th:${number}` | `tm:${string}:${string}`;
 export type SlotKind = 'message' | 'perms' | 'thread';
 /**
  * `live`: kept up to date; `closed`: its stage is over, the last version (controls off) is sent;

@@ -20,7 +20,7 @@ import { prompts } from '../engine/view';
 import { t, type Locale, type MessageKey } from '../i18n';
 import { userLocale, type Contexts } from './context';
 import { encodeId, type CustomId } from './custom-id';
-import { channelDest, dmDest } from './planner';
+import { channelDest, dmDest, threadOpsDest } from './planner';
 import { button, mentions, row, seatTag, userOf, type GameCtx, type Payload } from './render/common';
 import { announcement, refusalText, stageLine } from './render/game';
 
@@ -116,7 +116,7 @@ export class AsyncPlay {
     } else lines.push(t(loc, 'spectators.publicOnly'));
     const now = this.now();
     const welcome: Payload = { content: lines.join('\n'), allowed_mentions: mentions() };
-    this.outbox.add(game.id, channelDest(game.channelId), 'thread', { name: t(loc, 'spectators.name', { id: game.id }), members: [], welcome, slot: 'spectators' }, now, { meta: { what: 'spectators' }, key: 'spectators' });
+    this.outbox.add(game.id, threadOpsDest(game.channelId, 'spectators'), 'thread', { name: t(loc, 'spectators.name', { id: game.id }), members: [], welcome, slot: 'spectators' }, now, { meta: { what: 'spectators' }, key: 'spectators' });
     this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, { locked: false }, now);
     this.outbox.sentSlot(game.id, 'spectators', 1);
   }
@@ -128,7 +128,7 @@ export class AsyncPlay {
   /** Adds (or removes) members of the spectators' thread, in order after its creation. */
   private members(game: GameRow, users: string[], remove: boolean, key?: string): void {
     if (!this.hasSpectators(game.id)) return;
-    this.outbox.add(game.id, channelDest(game.channelId), 'thread', { members: users, slot: 'spectators', ...(remove ? { remove: true } : {}) }, this.now(), { meta: { what: 'spectators' }, ...(key ? { key } : {}) });
+    this.outbox.add(game.id, threadOpsDest(game.channelId, 'spectators'), 'thread', { members: users, slot: 'spectators', ...(remove ? { remove: true } : {}) }, this.now(), { meta: { what: 'spectators' }, ...(key ? { key } : {}) });
   }
 
   /** Whether a user pressed Watch in this game. */

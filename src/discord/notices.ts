@@ -45,8 +45,8 @@ export class Notices {
           now,
           { key: `dm-closed:${userId}`, meta: { what: 'notice' } },
         );
-      } else if (failure === 'forbidden' && row.dest.startsWith('ch:')) {
-        const channel = row.dest.slice(3);
+      } else if (failure === 'forbidden' && (row.dest.startsWith('ch:') || row.dest.startsWith('tm:'))) {
+        const channel = row.dest.slice(3).split(':')[0]!;
         this.outbox.add(
           game.id,
           dmDest(game.hostId),

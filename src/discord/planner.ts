@@ -31,6 +31,11 @@ export function channelDest(channelId: string): Dest {
   return `ch:${channelId}`;
 }
 
+/** The queue of a private thread's making and members, apart from the channel's posts. */
+export function threadOpsDest(channelId: string, slot = 'thread'): Dest {
+  return `tm:${channelId}:${slot}`;
+}
+
 export function dmDest(userId: string): Dest {
   return `dm:${userId}`;
 }
@@ -109,7 +114,7 @@ export class Planner {
     const when = s.options.mafiaTalk === 'every-night' ? t(ctx.pub, 'thread.everyNight') : t(ctx.pub, 'thread.night0');
     const welcome: Payload = { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(users) };
     const now = this.now();
-    this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
+    this.outbox.add(ctx.game.id, threadOpsDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
     this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
     this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
