@@ -249,8 +249,8 @@ export class Deliverer {
 
   private tokens = 0;
   private refilledAt = 0;
-  /** Calls waiting for the budget: one first-come-first-served queue per level (see Level). */
-  private readonly queues: { level: () => Level; go: () => void }[][] = [[], [], [], [], []];
+  /** Calls waiting for the budget: per level (see Level), oldest operation first. */
+  private readonly queues: Waiter[][] = [[], [], [], [], []];
   private pumpTimer: NodeJS.Timeout | null = null;
 
   private get rate(): number {
@@ -265,14 +265,15 @@ export class Deliverer {
   /**
    * Waits for a share of the request budget: a token bucket of `requestsPerSecond` with a burst of
    * a tenth of it, so that no window of one second (Discord counts in fixed ones) ever sees more
-   * than the rate and a tenth. The most urgent level goes first, and within a level the call that
-   * has waited longest (so a deal's role cards go out game by game, not all games at once). A
-   * call's level may rise while it waits (a lobby's check once its host pressed Start).
+   * than the rate and a tenth. The most urgent level goes first, and within a level the oldest
+   * operation (`since`: when it was committed), so a deal's role cards go out game by game, each
+   * card's second call (after its DM channel was opened) before the next deal's first, not all
+   * deals at once. A call's level may rise while it waits (a lobby's check once its host pressed Start).
    */
-  private spend(at: Level | (() => Level)): Promise<void> {
+  private spend(at: Level | (() => Level), since = this.now()): Promise<void> {
     const level = typeof at === 'function' ? at : () => at;
     return new Promise<void>((go) => {
-      this.queues[level()]!.push({ level, go });
+      enqueue(this.queues[level()]!, { level, go, since });
       this.pump();
     });
   }
@@ -287,14 +288,14 @@ export class Deliverer {
     const now = this.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
     this.refilledAt = now;
-    // Calls that became more urgent move up (to the end of their new level's queue).
+    // Calls that became more urgent move up (in their place by age).
     for (let l = 1; l < this.queues.length; l++) {
       const q = this.queues[l]!;
       if (q.length === 0 || !q.some((w) => w.level() !== l)) continue;
       this.queues[l] = q.filter((w) => {
         const want = w.level();
         if (want === l) return true;
-        this.queues[want]!.push(w);
+        enqueue(this.queues[want]!, w);
         return false;
       });
     }
@@ -317,7 +318,7 @@ export class Deliverer {
   // Destinations
 
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
-  private async channelOf(dest: Dest, level: Level | (() => Level) = 1): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+  private async channelOf(dest: Dest, level: Level | (() => Level) = 1, since?: number): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('tm:')) return { ok: true, id: dest.slice(3).split(':')[0]! };
     if (dest.startsWith('th:')) {
@@ -329,7 +330,7 @@ export class Deliverer {
     if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS) return { ok: false, failure: 'dm-closed' };
     if (known?.channelId) return { ok: true, id: known.channelId };
     try {
-      await this.spend(level);
+      await this.spend(level, since);
       this.count('POST /users/@me/channels');
       const ch = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
       this.store.dmChannel(userId, ch.id, this.now());
@@ -354,7 +355,7 @@ export class Deliverer {
     const probe: { level: Level; done: Promise<boolean> } = { level: opts.startNow ? 2 : 3, done: Promise.resolve(false) };
     // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
     // must not keep a turn from being launched).
-    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level).finally(() => {
+    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level, this.now()).finally(() => {
       this.probing.delete(userId);
       this.kick();
     });
@@ -364,13 +365,13 @@ export class Deliverer {
 
   private readonly probing = new Map<string, { level: Level; done: Promise<boolean> }>();
 
-  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level): Promise<boolean> {
+  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level, since: number): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
-    const ch = await this.channelOf(`dm:${userId}`, level);
+    const ch = await this.channelOf(`dm:${userId}`, level, since);
     if (!ch.ok) return false;
     try {
-      await this.spend(level);
+      await this.spend(level, since);
       this.count('POST /channels/:id/messages');
       await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
       this.store.dmOk(userId, this.now());
@@ -394,7 +395,7 @@ export class Deliverer {
 
   private async sendRow(row: OutboxRow): Promise<void> {
     const meta = JSON.parse(row.meta) as PostMeta & { step?: number; threadId?: string };
-    const dest = await this.channelOf(row.dest);
+    const dest = await this.channelOf(row.dest, 1, row.createdAt);
     if (!dest.ok) {
       if (dest.failure === 'wait') {
         // The thread it goes to does not exist yet (or never will: give up after a while).
@@ -431,7 +432,7 @@ export class Deliverer {
       await this.postSlotFree(channelId);
       if (waiting.taken) return;
       // The budget first, then the payload: the deadline it shows counts every wait so far.
-      await this.spend(row.dest.startsWith('dm:') ? 1 : 0);
+      await this.spend(row.dest.startsWith('dm:') ? 1 : 0, row.createdAt);
       if (waiting.taken) {
         this.refund();
         return;
@@ -567,7 +568,7 @@ export class Deliverer {
   private async sentVia(row: OutboxRow, meta: PostMeta, channelId: string): Promise<boolean> {
     let found: { id: string; channel_id: string } | undefined;
     try {
-      await this.spend(0);
+      await this.spend(0, row.createdAt);
       this.count('GET /channels/:id/messages');
       const recent = (await this.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: '100' }) })) as {
         id: string;
@@ -626,7 +627,7 @@ export class Deliverer {
   private async remove(row: OutboxRow, channelId: string): Promise<void> {
     const { messageId } = JSON.parse(row.payload) as { messageId: string };
     try {
-      await this.spend(4);
+      await this.spend(4, row.createdAt);
       this.count('DELETE /channels/:id/messages/:mid');
       await this.rest.delete(Routes.channelMessage(channelId, messageId));
     } catch (e) {
@@ -652,7 +653,7 @@ export class Deliverer {
       return;
     }
     if (!threadId) {
-      await this.spend(level);
+      await this.spend(level, row.createdAt);
       this.count('POST /channels/:id/threads');
       const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
       threadId = th.id;
@@ -662,7 +663,7 @@ export class Deliverer {
       })();
     }
     for (let i = meta.step ?? 0; i < p.members.length; i++) {
-      await this.spend(level);
+      await this.spend(level, row.createdAt);
       if (p.remove) {
         this.count('DELETE /channels/:id/thread-members/:uid');
         await this.rest.delete(Routes.threadMembers(threadId, p.members[i]!));
@@ -676,7 +677,7 @@ export class Deliverer {
       this.store.done(row.id, null, this.now());
       return;
     }
-    await this.spend(level);
+    await this.spend(level, row.createdAt);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), { body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true } })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
@@ -710,7 +711,7 @@ export class Deliverer {
     try {
       switch (slot.kind) {
         case 'message': {
-          await this.spend(4);
+          await this.spend(4, slot.updatedAt);
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
           await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
@@ -721,7 +722,7 @@ export class Deliverer {
           break;
         case 'thread': {
           const { locked } = JSON.parse(slot.payload) as { locked: boolean };
-          await this.spend(1);
+          await this.spend(1, slot.updatedAt);
           this.count('PATCH /channels/:id');
           await this.rest.patch(Routes.channel(slot.messageId!), { body: { locked, archived: locked } });
           break;
@@ -770,7 +771,7 @@ export class Deliverer {
       return n && n.allow === o.allow && n.deny === o.deny;
     });
     if (same) return;
-    await this.spend(0);
+    await this.spend(0, slot.updatedAt);
     this.count('PATCH /channels/:id');
     await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: [...next.values()] } });
   }
@@ -790,6 +791,25 @@ export class Deliverer {
     const bits = SEND_MESSAGES.toString();
     await this.rest.put(Routes.channelPermission(channelId, userId), { body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' } });
   }
+}
+
+interface Waiter {
+  level: () => Level;
+  go: () => void;
+  since: number;
+}
+
+/** Into its place by age, after those of the same age (first come, first served among equals). */
+function enqueue(q: Waiter[], w: Waiter): void {
+  let lo = 0;
+  let hi = q.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (q[mid]!.since <= w.since) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === q.length) q.push(w);
+  else q.splice(lo, 0, w);
 }
 
 /** At most 25 characters, unique per outbox row. */

@@ -15,10 +15,10 @@ afterEach(() => {
 
 /** A REST stand-in that records when each call was made. */
 function recordingRest() {
-  const calls: { at: number; method: string; route: string }[] = [];
+  const calls: { at: number; method: string; route: string; body?: Record<string, unknown> }[] = [];
   let n = 0;
-  const answer = (method: string) => async (route: string) => {
-    calls.push({ at: Date.now(), method, route });
+  const answer = (method: string) => async (route: string, opts?: { body?: Record<string, unknown> }) => {
+    calls.push({ at: Date.now(), method, route, body: opts?.body });
     await new Promise((r) => setTimeout(r, 2));
     n++;
     return { id: `${100000000000000000n + BigInt(n)}`, channel_id: route.split('/')[2] };
@@ -186,19 +186,15 @@ describe('the request budget', () => {
     const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
     const now = Date.now();
     const user = (g: number, i: number) => `${700000000000000000n + BigInt(g * 100 + i)}`;
-    const dmOf = (g: number, i: number) => `${600000000000000000n + BigInt(g * 100 + i)}`;
-    const gameOf = new Map<string, number>();
-    for (let g = 0; g < 3; g++)
-      for (let i = 0; i < 10; i++) {
-        outbox.dmChannel(user(g, i), dmOf(g, i), now);
-        gameOf.set(`/channels/${dmOf(g, i)}/messages`, g);
-        outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}/${i}` }, now);
-      }
+    // Three deals a millisecond apart, to new players: each card costs two calls (the DM channel, the card).
+    for (let g = 0; g < 3; g++) for (let i = 0; i < 10; i++) outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}` }, now + g);
     deliverer.kick();
     await deliverer.idle();
     deliverer.stop();
-    const order = calls.map((c) => gameOf.get(c.route)!);
-    expect(order).toHaveLength(30);
+    const gameOfUser = (id: string) => Math.floor(Number(BigInt(id) - 700000000000000000n) / 100);
+    const order = calls.map((c) => (c.route === '/users/@me/channels' ? gameOfUser(String(c.body!.recipient_id)) : Number(String(c.body!.content).split(' ')[1])));
+    expect(order).toHaveLength(60);
+    // Each deal's twenty calls, DM channels and cards alike, before the next deal's first.
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 });
