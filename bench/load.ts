@@ -106,6 +106,8 @@ interface PhaseStats {
   nextTurnMs: number[];
   /** The same, for the turns that were not the click's own follow-up (they took the budget). */
   nextTurnPostedMs: number[];
+  /** Every measured turn: when its click was made, how long until the next turn was seen. */
+  turnLog: { t0: number; ms: number; posted: boolean }[];
   createToDealtMs: number[];
   startToDealtMs: number[];
   stale: number;
@@ -214,6 +216,7 @@ class GameAgent {
       if ((seq !== null && seq > this.turnWait.seq) || (seq === null && /<t:\d+:R>/.test(m.content))) {
         this.stats.nextTurnMs.push(Date.now() - this.turnWait.t0);
         if (!m.interaction_metadata) this.stats.nextTurnPostedMs.push(Date.now() - this.turnWait.t0);
+        this.stats.turnLog.push({ t0: this.turnWait.t0, ms: Date.now() - this.turnWait.t0, posted: !m.interaction_metadata });
         this.turnWait = null;
       }
     }
@@ -385,7 +388,13 @@ interface PhaseResult {
   finished: number;
   seconds: number;
   ackMs: { p50: number | null; p95: number | null; p99: number | null };
-  clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number; posted: { p50: number | null; p99: number | null; turns: number } };
+  clickToNextTurnVisibleMs: {
+    p50: number | null;
+    p99: number | null;
+    turns: number;
+    posted: { p50: number | null; p99: number | null; turns: number };
+    outsideRestart?: { p50: number | null; p99: number | null; turns: number; posted: { p50: number | null; p99: number | null; turns: number } };
+  };
   createToDealtMs: { p50: number | null; p95: number | null };
   startToDealtMs: { p50: number | null; p95: number | null };
   clicks: number;
@@ -415,7 +424,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   // failed"); the player then clicks again.
   const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], nextTurnPostedMs: [], createToDealtMs: [], startToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
@@ -457,6 +466,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     .prepare(`SELECT id, status FROM games`)
     .all();
   let restartInfo: PhaseResult['restart'];
+  let restartWindow: [number, number] | null = null;
   let metricsBefore: ReturnType<typeof readMetrics> = null;
   let restarted = !restart;
   const deadline = t0 + args.maxSeconds * 1000;
@@ -484,6 +494,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         for (const a of live) a.poke();
       }).catch(() => undefined);
       const after = live.filter((a) => a.resumedAt).map((a) => Math.max(0, a.resumedAt - readyAt));
+      restartWindow = [killedAt, Math.max(Date.now(), ...live.map((a) => a.resumedAt))];
       restartInfo = {
         killedAt: new Date(killedAt).toISOString(),
         runningGames: live.length,
@@ -493,6 +504,11 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     }
     // Nudge every game now and then (a player who missed an event looks again).
     for (const a of agents) a.poke();
+    if (process.env.BENCH_DEBUG && n > 1 && Math.round((Date.now() - t0) / 1000) % 10 === 0) {
+      const started = agents.filter((a) => a.startedAt).length;
+      const dealt = agents.filter((a) => a.dealtAt).length;
+      process.stderr.write(`t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length}\n`);
+    }
     await sleep(1000);
   }
   const seconds = Math.round((Date.now() - t0) / 1000);
@@ -537,6 +553,16 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       p99: pct(stats.nextTurnMs, 99),
       turns: stats.nextTurnMs.length,
       posted: { p50: pct(stats.nextTurnPostedMs, 50), p99: pct(stats.nextTurnPostedMs, 99), turns: stats.nextTurnPostedMs.length },
+      ...(restartWindow
+        ? (() => {
+            // Turns the kill did not touch: seen before it, or clicked after every game was back.
+            const [from, to] = restartWindow;
+            const clear = stats.turnLog.filter((x) => x.t0 + x.ms < from || x.t0 > to);
+            const posted = clear.filter((x) => x.posted).map((x) => x.ms);
+            const all = clear.map((x) => x.ms);
+            return { outsideRestart: { p50: pct(all, 50), p99: pct(all, 99), turns: all.length, posted: { p50: pct(posted, 50), p99: pct(posted, 99), turns: posted.length } } };
+          })()
+        : {}),
     },
     createToDealtMs: { p50: pct(stats.createToDealtMs, 50), p95: pct(stats.createToDealtMs, 95) },
     startToDealtMs: { p50: pct(stats.startToDealtMs, 50), p95: pct(stats.startToDealtMs, 95) },

@@ -252,6 +252,8 @@ export class Deliverer {
   /** Calls waiting for the budget: per level (see Level), oldest operation first. */
   private readonly queues: Waiter[][] = [[], [], [], [], []];
   private pumpTimer: NodeJS.Timeout | null = null;
+  /** Some waiting call's level was raised since the last pump. */
+  private raised = false;
 
   private get rate(): number {
     return this.opts.requestsPerSecond ?? 45;
@@ -270,8 +272,9 @@ export class Deliverer {
    * card's second call (after its DM channel was opened) before the next deal's first, not all
    * deals at once. A call's level may rise while it waits (a lobby's check once its host pressed Start).
    */
-  private spend(at: Level | (() => Level), since = this.now()): Promise<void> {
+  private spend(at: Level | (() => Level), from: number | (() => number) = this.now()): Promise<void> {
     const level = typeof at === 'function' ? at : () => at;
+    const since = typeof from === 'function' ? from : () => from;
     return new Promise<void>((go) => {
       enqueue(this.queues[level()]!, { level, go, since });
       this.pump();
@@ -289,7 +292,7 @@ export class Deliverer {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
     this.refilledAt = now;
     // Calls that became more urgent move up (in their place by age).
-    for (let l = 1; l < this.queues.length; l++) {
+    for (let l = 1; this.raised && l < this.queues.length; l++) {
       const q = this.queues[l]!;
       if (q.length === 0 || !q.some((w) => w.level() !== l)) continue;
       this.queues[l] = q.filter((w) => {
@@ -299,6 +302,7 @@ export class Deliverer {
         return false;
       });
     }
+    this.raised = false;
     for (;;) {
       const q = this.queues.find((x) => x.length > 0);
       if (!q) return;
@@ -318,7 +322,7 @@ export class Deliverer {
   // Destinations
 
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
-  private async channelOf(dest: Dest, level: Level | (() => Level) = 1, since?: number): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+  private async channelOf(dest: Dest, level: Level | (() => Level) = 1, since?: number | (() => number)): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('tm:')) return { ok: true, id: dest.slice(3).split(':')[0]! };
     if (dest.startsWith('th:')) {
@@ -349,13 +353,18 @@ export class Deliverer {
     const inFlight = this.probing.get(userId);
     if (inFlight) {
       // The host pressed Start: the check he waits for goes before those of lobbies still filling.
-      if (opts.startNow) inFlight.level = 2;
+      if (opts.startNow && inFlight.level > 2) {
+        // In the order the lobbies started, each lobby's checks together (not by when each joined).
+        inFlight.level = 2;
+        inFlight.since = this.now();
+        this.raised = true;
+      }
       return inFlight.done;
     }
-    const probe: { level: Level; done: Promise<boolean> } = { level: opts.startNow ? 2 : 3, done: Promise.resolve(false) };
+    const probe: Probe = { level: opts.startNow ? 2 : 3, since: this.now(), done: Promise.resolve(false) };
     // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
     // must not keep a turn from being launched).
-    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level, this.now()).finally(() => {
+    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level, () => probe.since).finally(() => {
       this.probing.delete(userId);
       this.kick();
     });
@@ -363,9 +372,9 @@ export class Deliverer {
     return probe.done;
   }
 
-  private readonly probing = new Map<string, { level: Level; done: Promise<boolean> }>();
+  private readonly probing = new Map<string, Probe>();
 
-  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level, since: number): Promise<boolean> {
+  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level, since: () => number): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
     const ch = await this.channelOf(`dm:${userId}`, level, since);
@@ -793,19 +802,26 @@ export class Deliverer {
   }
 }
 
+interface Probe {
+  level: Level;
+  since: number;
+  done: Promise<boolean>;
+}
+
 interface Waiter {
   level: () => Level;
   go: () => void;
-  since: number;
+  since: () => number;
 }
 
 /** Into its place by age, after those of the same age (first come, first served among equals). */
 function enqueue(q: Waiter[], w: Waiter): void {
+  const at = w.since();
   let lo = 0;
   let hi = q.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (q[mid]!.since <= w.since) lo = mid + 1;
+    if (q[mid]!.since() <= at) lo = mid + 1;
     else hi = mid;
   }
   if (lo === q.length) q.push(w);
