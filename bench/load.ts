@@ -193,14 +193,21 @@ class GameAgent {
     );
     // The host starts once the lobby shows Start enabled; a player whose join did not land (no
     // answer in time) sees he is not on the list and joins again.
-    for (let tries = 0; tries < 100 && !this.dealtAt; tries++) {
+    // A Start that got no answer, or was refused (a join still on its way), is pressed again.
+    for (let tries = 0; tries < 300 && !this.dealtAt; tries++) {
       await this.think();
       const l = lobby();
       const start = l && allComponents(l).find((c) => c.custom_id === `v1:l:${this.gameId}:start` && !c.disabled);
-      if (l && start) {
-        this.startedAt = Date.now();
+      if (l && start && (!this.startedAt || Date.now() - this.startedAt > 10_000)) {
+        this.startedAt ||= Date.now();
         await this.call(() => this.fake.click(this.host.id, l, start.custom_id!));
-        break;
+        continue;
+      }
+      if (this.startedAt) {
+        // Started: the deal is on its way (the role cards tell).
+        this.learnCards();
+        if (!l || !allComponents(l).some((c) => c.custom_id === `v1:l:${this.gameId}:start`)) break;
+        continue;
       }
       if (l && tries % 3 === 2) {
         for (const u of this.users) if (!l.content.includes(`<@${u.id}>`) && !(l.embeds[0]?.description ?? '').includes(`<@${u.id}>`)) await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));

@@ -348,20 +348,20 @@ export class Deliverer {
    * Before a deal: can the bot DM this user? A user who got a DM from the bot in the last
    * `freshMs` is taken as reachable without another message. Not game output, so not in the outbox.
    */
-  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000, opts: { startNow?: boolean } = {}): Promise<boolean> {
+  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000, opts: { startedAt?: number } = {}): Promise<boolean> {
     // One check at a time per user (he joins, and the host starts while it is on its way).
     const inFlight = this.probing.get(userId);
     if (inFlight) {
       // The host pressed Start: the check he waits for goes before those of lobbies still filling.
-      if (opts.startNow && inFlight.level > 2) {
+      if (opts.startedAt !== undefined && inFlight.level > 2) {
         // In the order the lobbies started, each lobby's checks together (not by when each joined).
         inFlight.level = 2;
-        inFlight.since = this.now();
+        inFlight.since = opts.startedAt;
         this.raised = true;
       }
       return inFlight.done;
     }
-    const probe: Probe = { level: opts.startNow ? 2 : 3, since: this.now(), done: Promise.resolve(false) };
+    const probe: Probe = { level: opts.startedAt !== undefined ? 2 : 3, since: opts.startedAt ?? this.now(), done: Promise.resolve(false) };
     // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
     // must not keep a turn from being launched).
     probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level, () => probe.since).finally(() => {

@@ -421,11 +421,13 @@ export class Interactions {
 
   private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
     const out: string[] = [];
+    // Every check of this lobby is served as of this moment, together (see the deliverer's levels).
+    const startedAt = this.service.now();
     const queue = [...users];
     const worker = async () => {
       for (let u = queue.shift(); u !== undefined; u = queue.shift()) {
         this.deliverer.forgetClosed(u);
-        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startNow: true });
+        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startedAt });
         if (!ok) out.push(u);
       }
     };

@@ -385,9 +385,10 @@ export class Tournaments {
     this.d.deliverer.kick();
     // Before dealing: who can get DMs; those who cannot play from the channel's private panels.
     const unreachable: string[] = [];
+    const startedAt = this.d.service.now();
     await Promise.all(
       members.map(async (u) => {
-        const ok = await this.d.deliverer.probeDm(u, { content: t(toLocale(locales[u]) ?? (tour.locale as Locale), 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startNow: true });
+        const ok = await this.d.deliverer.probeDm(u, { content: t(toLocale(locales[u]) ?? (tour.locale as Locale), 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startedAt });
         if (!ok) unreachable.push(u);
       }),
     );

@@ -166,7 +166,7 @@ describe('the request budget', () => {
     // Two players join a lobby (their checks wait behind the cards); then its host presses Start.
     const joinA = deliverer.probeDm(user(40), { content: 'check' });
     const joinB = deliverer.probeDm(user(41), { content: 'check' });
-    const start = deliverer.probeDm(user(41), { content: 'check' }, undefined, { startNow: true });
+    const start = deliverer.probeDm(user(41), { content: 'check' }, undefined, { startedAt: Date.now() });
     expect(await Promise.all([joinA, joinB, start])).toEqual([true, true, true]);
     await deliverer.idle();
     deliverer.stop();
