@@ -463,7 +463,8 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   fake.resetStats();
   const t0 = Date.now();
   // Lobbies open over the first seconds (--arrival), as an evening's games would.
-  await Promise.all(agents.map(async (a, k) => {
+  // (Not awaited: the games already dealt are looked after below while later lobbies fill.)
+  void Promise.all(agents.map(async (a, k) => {
     await sleep((k * args.arrival * 1000) / Math.max(1, n));
     await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
   }));
@@ -477,13 +478,15 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   let metricsBefore: ReturnType<typeof readMetrics> = null;
   let restarted = !restart;
   const deadline = t0 + args.maxSeconds * 1000;
+  let lastDebug = 0;
   while (Date.now() < deadline) {
     const rows = running();
     const status = new Map(rows.map((r) => [r.id, r.status]));
     for (const a of agents) if (a.gameId && ['over', 'archived', 'cancelled', 'expired'].includes(status.get(a.gameId) ?? '')) a.over = true;
     if (agents.every((a) => a.over)) break;
-    // The kill: once every game is well into its first day.
-    if (!restarted && agents.every((a) => a.dealtAt && Date.now() - a.dealtAt > 20_000)) {
+    // The kill: once every game is well into its first day (or, if a lobby is stuck, four minutes in).
+    const dealtAll = agents.every((a) => a.dealtAt && Date.now() - a.dealtAt > 20_000);
+    if (!restarted && (dealtAll || Date.now() - t0 > args.arrival * 1000 + 240_000)) {
       restarted = true;
       const live = agents.filter((a) => !a.over);
       process.kill(bot.child!.pid!, 'SIGUSR2');
@@ -511,10 +514,12 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     }
     // Nudge every game now and then (a player who missed an event looks again).
     for (const a of agents) a.poke();
-    if (process.env.BENCH_DEBUG && n > 1 && Math.round((Date.now() - t0) / 1000) % 10 === 0) {
+    if (process.env.BENCH_DEBUG && n > 1 && Date.now() - lastDebug >= 10_000) {
+      lastDebug = Date.now();
       const started = agents.filter((a) => a.startedAt).length;
       const dealt = agents.filter((a) => a.dealtAt).length;
-      process.stderr.write(`t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length}\n`);
+      const levels = Object.entries((readMetrics(metricsFile) as { delivery?: Record<string, number> } | null)?.delivery ?? {}).filter(([k]) => k.startsWith('level ') || k.startsWith('post ') || k.startsWith('POST /users'));
+      process.stderr.write(`t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length} ${JSON.stringify(Object.fromEntries(levels))}\n`);
     }
     await sleep(1000);
   }
@@ -535,6 +540,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   const metrics = readMetrics(metricsFile);
   const http = fake.stats;
   await bot.kill('SIGTERM');
+  const botLines = [...bot.lines];
   // Calls against the bound, from the games' own logs.
   const s = store();
   let bound = 0;
@@ -590,6 +596,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     rssMbPerGame: metrics ? Math.round((Math.max(metrics.rssMb, metricsBefore?.rssMb ?? 0) / n) * 10) / 10 : null,
     cpuSecondsPerGame: metrics ? Math.round(((metrics.cpuS.user + metrics.cpuS.system + (metricsBefore ? metricsBefore.cpuS.user + metricsBefore.cpuS.system : 0)) / n) * 100) / 100 : null,
     ...(restartInfo ? { restart: restartInfo } : {}),
+    ...(finished < n ? { notFinished: agents.filter((a) => !a.over).map((a) => ({ game: a.gameId, dealt: a.dealtAt > 0, startPressed: a.startedAt > 0 })).slice(0, 10), botLog: botLines.filter((l) => /warn|error/i.test(l)).slice(-20) } : {}),
   };
 }
 

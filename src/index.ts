@@ -14,7 +14,8 @@ loadDotEnv();
 let bot: RunningBot | null = null;
 try {
   const config = parseConfig();
-  const metrics = config.METRICS_FILE ? startMetrics(config.METRICS_FILE) : null;
+  // With the deliverer's counts: calls by route, by purpose and by budget level.
+  const metrics = config.METRICS_FILE ? startMetrics(config.METRICS_FILE, () => (bot ? { delivery: Object.fromEntries(bot.deliverer.counts) } : {})) : null;
   bot = await startBot({
     token: config.DISCORD_TOKEN,
     databasePath: config.DATABASE_PATH,

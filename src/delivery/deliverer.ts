@@ -308,6 +308,7 @@ export class Deliverer {
       if (!q) return;
       if (this.tokens < 1) break;
       this.tokens -= 1;
+      this.count(`level ${this.queues.indexOf(q)}`);
       q.shift()!.go();
     }
     if (this.pumpTimer || this.stopped) return;
@@ -377,19 +378,34 @@ export class Deliverer {
   private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level, since: () => number): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
-    const ch = await this.channelOf(`dm:${userId}`, level, since);
-    if (!ch.ok) return false;
-    try {
-      await this.spend(level, since);
-      this.count('POST /channels/:id/messages');
-      await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
-      this.store.dmOk(userId, this.now());
-      return true;
-    } catch (e) {
-      const f = classify(e);
-      if (f === 'dm-closed') this.store.dmClosed(userId, this.now());
-      else this.opts.log.warn(`delivery: DM check for ${userId} failed (${f})`);
-      return false;
+    // A hiccup (a 5xx, a 429, the network) says nothing about his DMs: it is tried again, a few
+    // times, before he is named as one the bot cannot reach.
+    for (let attempt = 0; ; attempt++) {
+      const ch = await this.channelOf(`dm:${userId}`, level, since);
+      let failure: Failure;
+      let error: unknown = null;
+      if (!ch.ok) failure = ch.failure === 'wait' ? 'bad-request' : ch.failure;
+      else {
+        try {
+          await this.spend(level, since);
+          this.count('POST /channels/:id/messages');
+          await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
+          this.store.dmOk(userId, this.now());
+          return true;
+        } catch (e) {
+          failure = classify(e);
+          error = e;
+        }
+      }
+      if (failure === 'dm-closed') {
+        this.store.dmClosed(userId, this.now());
+        return false;
+      }
+      if (!isTransient(failure) || attempt >= 3 || this.stopped) {
+        this.opts.log.warn(`delivery: DM check for ${userId} failed (${failure})`);
+        return false;
+      }
+      await sleep(Math.min(MAX_BACKOFF_MS, retryAfterMs(error) ?? 1000 * 2 ** attempt));
     }
   }
 
