@@ -377,36 +377,43 @@ export class Interactions {
         if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
         if (game.status !== 'lobby') return this.refuse(i, refusalText(loc, 'lobby/closed'));
         if (game.lobby.members.length !== need) return this.refuse(i, t(loc, 'refusal.lobby/not-full', { count: game.lobby.members.length, need }));
+        // Pressed again while the first press checks the players' DMs: nothing more to do.
+        if (this.starting.has(game.id)) return i.deferUpdate().then(() => undefined);
         // The answer to Start is the lobby itself (free to update); the host is told in private only what he must act on.
         await i.deferUpdate();
-        const ctxLoc = uiOf(game).locale ?? loc;
-        // Before dealing: can the bot DM every player? Checked concurrently; the host may let those it
-        // cannot reach play through the channel's ephemeral buttons.
-        const fallback = new Set(op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : []);
-        const unreachable = await this.probeAll(game, game.lobby.members.filter((u) => !fallback.has(u)), ctxLoc);
-        if (unreachable.length > 0 && op === 'start') {
-          await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
-          await this.editSlot(i, game.id, 'lobby');
-          await i.followUp({ content: t(loc, 'lobby.unreachableHost', { users: unreachable.map((u) => `<@${u}>`).join(', ') }), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-          return;
-        }
-        const fb = [...new Set([...fallback, ...unreachable])];
-        await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
-        const deal = this.dealer(game.lobby.members, game.ruleset);
-        const r = await this.service.start(game.id, deal.seats, deal.roles);
-        const flush = r.ok ? this.claimPosts(i) : null;
+        this.starting.add(game.id);
         try {
-          if (r.ok) await this.editSlot(i, game.id, 'lobby');
-          else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
+          const ctxLoc = uiOf(game).locale ?? loc;
+          // Before dealing: can the bot DM every player? Checked concurrently; the host may let those it
+          // cannot reach play through the channel's ephemeral buttons.
+          const fallback = new Set(op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : []);
+          const unreachable = await this.probeAll(game, game.lobby.members.filter((u) => !fallback.has(u)), ctxLoc);
+          if (unreachable.length > 0 && op === 'start') {
+            await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
+            await this.editSlot(i, game.id, 'lobby');
+            await i.followUp({ content: t(loc, 'lobby.unreachableHost', { users: unreachable.map((u) => `<@${u}>`).join(', ') }), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+            return;
+          }
+          const fb = [...new Set([...fallback, ...unreachable])];
+          await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
+          const deal = this.dealer(game.lobby.members, game.ruleset);
+          const r = await this.service.start(game.id, deal.seats, deal.roles);
+          const flush = r.ok ? this.claimPosts(i) : null;
+          try {
+            if (r.ok) await this.editSlot(i, game.id, 'lobby');
+            else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
+          } finally {
+            await flush?.();
+          }
+          return;
         } finally {
-          await flush?.();
+          this.starting.delete(game.id);
         }
-        return;
       }
     }
   }
 
-  /** DM checks before the deal, a few at a time; returns who cannot be reached. */
+  /** A player's DM check when he joins, while the lobby fills (one the bot cannot reach is named in it). */
   private async checkDmOnJoin(game: GameRow, userId: string, fallbackLoc: Locale): Promise<void> {
     try {
       const ok = await this.deliverer.probeDm(userId, { content: t(toLocale(game.lobby.locales?.[userId]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() });
@@ -420,20 +427,21 @@ export class Interactions {
   }
 
   private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
-    const out: string[] = [];
-    // Every check of this lobby is served as of this moment, together (see the deliverer's levels).
+    // All of this lobby's checks at once, as of this moment: the deliverer sends them together,
+    // in the order lobbies started, at the pace its budget allows (that is the bound).
     const startedAt = this.service.now();
-    const queue = [...users];
-    const worker = async () => {
-      for (let u = queue.shift(); u !== undefined; u = queue.shift()) {
+    const ok = await Promise.all(
+      users.map((u) => {
         this.deliverer.forgetClosed(u);
-        const ok = await this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startedAt });
-        if (!ok) out.push(u);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(5, users.length) }, worker));
+        return this.deliverer.probeDm(u, { content: t(toLocale(game.lobby.locales?.[u]) ?? fallbackLoc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() }, undefined, { startedAt });
+      }),
+    );
+    const out = users.filter((_, k) => !ok[k]);
     return game.lobby.members.filter((u) => out.includes(u));
   }
+
+  /** Lobbies whose host pressed Start and whose deal is on its way (the DM checks). */
+  private readonly starting = new Set<number>();
 
   /**
    * Answers a click by updating the message it came from to its slot's newest version (an
