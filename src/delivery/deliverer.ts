@@ -166,11 +166,9 @@ export class Deliverer {
     // Channels first (a turn, a vote: a whole table waits for it), then DMs; DMs (a deal's role
     // cards by the hundred) never take the last lanes, so a channel's post always finds one.
     const dmLanes = Math.max(1, this.concurrency - 4);
-    const seen = new Set<number>();
-    for (const row of [...this.store.channelHeads(now, room * 4), ...this.store.heads(now, room * 4)]) {
+    for (const row of [...this.store.heads(now, room * 4, 'channels'), ...this.store.heads(now, room * 4, 'dms')]) {
       if (launched >= room) break;
-      if (seen.has(row.id) || this.busyDest.has(row.dest)) continue;
-      seen.add(row.id);
+      if (this.busyDest.has(row.dest)) continue;
       const dm = row.dest.startsWith('dm:');
       if (dm && this.dmBusy >= dmLanes) continue;
       this.hold(row.dest);

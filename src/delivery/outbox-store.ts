@@ -81,11 +81,12 @@ export class OutboxStore {
     this.q = {
       insert: p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
                  VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key, 'pending', 0, @now, @now)`),
-      heads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now
+      // The head of each destination, channels and threads apart from DMs (what a whole table
+      // watches is launched before DMs).
+      channelHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
                  ORDER BY o.id LIMIT @limit`),
-      // The same, for channels and threads only (what a whole table watches goes before DMs).
-      channelHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
+      dmHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest LIKE 'dm:%'
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
                  ORDER BY o.id LIMIT @limit`),
       nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
@@ -207,13 +208,8 @@ export class OutboxStore {
   // -------------------------------------------------------------------------------------------
   // The deliverer's side
 
-  heads(now: number, limit: number): OutboxRow[] {
-    return this.q.heads.all({ now, limit }) as OutboxRow[];
-  }
-
-  /** The same as `heads`, for channels and threads only. */
-  channelHeads(now: number, limit: number): OutboxRow[] {
-    return this.q.channelHeads.all({ now, limit }) as OutboxRow[];
+  heads(now: number, limit: number, of: 'channels' | 'dms'): OutboxRow[] {
+    return (of === 'channels' ? this.q.channelHeads : this.q.dmHeads).all({ now, limit }) as OutboxRow[];
   }
 
   /** The first pending operations to one destination, in order. */
