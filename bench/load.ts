@@ -1,7 +1,8 @@
-// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--arrival S] [--returning]`: the real bot, started
-// as `npm start` starts it (a child process), against the project's fake Discord with Discord's
-// rate limits on, and N concurrent games of simulated players who read what the bot shows and click
-// with human think times. One game alone first, then N together, in the same run, so the loaded
+// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--speech a-b] [--arrival S] [--returning]`:
+// the real bot, started as `npm start` starts it (a child process), against the project's fake
+// Discord with Discord's rate limits on, and N concurrent games of simulated players who read what
+// the bot shows and click with human think times (--think for clicks, --speech for how long a
+// speaker holds the floor: the game's pace, and so how much of Discord's budget N games ask for). One game alone first, then N together, in the same run, so the loaded
 // figures can be read against the unloaded ones. Prints JSON.
 //
 // With --restart the bot is SIGKILLed in the middle of the N-game phase and started again: the
@@ -19,6 +20,7 @@ import { Store } from '../src/db/store';
 import { t } from '../src/i18n';
 import { allComponents, FakeDiscord, type FakeUserInfo, type InteractionResult, type StoredMessage } from '../test/support/fake-discord';
 import { lowerBound } from './delivery-bench';
+import type { Stall } from '../src/metrics';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -28,6 +30,8 @@ interface Args {
   restart: boolean;
   ruleset: RulesetId;
   think: [number, number];
+  /** How long a speaker holds the floor before he passes (the game's pace); --think when not given. */
+  speech: [number, number] | null;
   /** Give up on a phase after this long. */
   maxSeconds: number;
   /** The N lobbies open over this many seconds. */
@@ -40,7 +44,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], maxSeconds: 900, arrival: 5, returning: false };
+  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], speech: null, maxSeconds: 900, arrival: 5, returning: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -51,10 +55,14 @@ function parseArgs(argv: string[]): Args {
       const [lo, hi] = v.split('-').map(Number) as [number, number];
       a.think = [Math.min(lo, hi), Math.max(lo, hi)];
       i++;
+    } else if (k === '--speech' && v && /^\d+-\d+$/.test(v)) {
+      const [lo, hi] = v.split('-').map(Number) as [number, number];
+      a.speech = [Math.min(lo, hi), Math.max(lo, hi)];
+      i++;
     } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) (a.maxSeconds = Number(v)), i++;
     else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) (a.arrival = Number(v)), i++;
     else if (k === '--returning') a.returning = true;
-    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --max-seconds S, --arrival S, --returning)`);
+    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning)`);
   }
   return a;
 }
@@ -121,7 +129,10 @@ class GameAgent {
   gameId = 0;
   readonly seatOf = new Map<string, number>();
   readonly dead = new Set<string>();
-  private readonly busy = new Set<string>();
+  /** Clicks on their way, per user. */
+  private readonly busy = new Map<string, number>();
+  /** Users who clicked at once after the restart (see hurry). */
+  private readonly hurried = new Set<string>();
   private readonly done = new Set<string>();
   private scanQueued = false;
   private turnWait: { seq: number; t0: number } | null = null;
@@ -132,6 +143,8 @@ class GameAgent {
   /** After a restart: when this game first accepted an action again. */
   resumedAt = 0;
   restartedAt = 0;
+  /** After a restart: when the new gateway session was up. */
+  readyAt = 0;
   lastOkAt = 0;
   private bestSeenAt = 0;
   private failures = 0;
@@ -145,13 +158,24 @@ class GameAgent {
     private readonly stats: PhaseStats,
   ) {}
 
-  private think(): Promise<void> {
-    const [lo, hi] = this.args.think;
+  /**
+   * Between the new gateway session and this game's first accepted action the players click at
+   * once, without thinking, and again while a click from before is still failing: the figure is
+   * how soon the bot accepts, not how soon a player would try.
+   */
+  private get hurry(): boolean {
+    return this.readyAt > 0 && !this.resumedAt;
+  }
+
+  private think(kind: 'click' | 'speech' = 'click'): Promise<void> {
+    if (this.hurry) return Promise.resolve();
+    const [lo, hi] = kind === 'speech' ? (this.args.speech ?? this.args.think) : this.args.think;
     return sleep(lo + Math.random() * (hi - lo));
   }
 
   private async call(f: () => Promise<InteractionResult>): Promise<InteractionResult | null> {
     this.stats.clicks++;
+    const sentAt = Date.now();
     try {
       const r = await f();
       await r.settled({ timeout: 20_000 }).catch(() => undefined);
@@ -161,7 +185,7 @@ class GameAgent {
       if (refused || text.includes(STALE)) {
         if (text.includes(STALE)) this.stats.stale++;
         else this.stats.otherRefusals++;
-      } else this.accepted();
+      } else this.accepted(sentAt);
       return r;
     } catch {
       this.stats.failedClicks++;
@@ -170,10 +194,10 @@ class GameAgent {
     }
   }
 
-  private accepted(): void {
+  private accepted(sentAt: number): void {
     const now = Date.now();
     this.lastOkAt = now;
-    if (this.restartedAt && !this.resumedAt) this.resumedAt = now;
+    if (this.readyAt && !this.resumedAt && sentAt >= this.readyAt) this.resumedAt = now;
   }
 
   async create(): Promise<void> {
@@ -277,18 +301,22 @@ class GameAgent {
     return null;
   }
 
-  private act(userId: string, key: string, work: () => Promise<void>): void {
-    if (this.busy.has(userId) || this.done.has(key)) return;
-    this.busy.add(userId);
+  private act(userId: string, key: string, work: () => Promise<void>, kind: 'click' | 'speech' = 'click'): void {
+    const hurry = this.hurry && !this.hurried.has(userId);
+    if (this.done.has(key) || (this.busy.get(userId) && !hurry)) return;
+    if (hurry) this.hurried.add(userId);
+    this.busy.set(userId, (this.busy.get(userId) ?? 0) + 1);
     void (async () => {
-      await this.think();
+      await this.think(kind);
       try {
         // A click that got no answer (the bot was down) is tried again, as a player would.
         const failedBefore = this.failures;
         await work();
         if (this.failures === failedBefore) this.done.add(key);
       } finally {
-        this.busy.delete(userId);
+        const left = (this.busy.get(userId) ?? 1) - 1;
+        if (left > 0) this.busy.set(userId, left);
+        else this.busy.delete(userId);
         this.poke();
       }
     })();
@@ -338,7 +366,7 @@ class GameAgent {
           this.turnWait = { seq, t0: Date.now() };
           await this.call(() => this.fake.click(u.id, msg(), pass.custom_id!));
         }
-      });
+      }, 'speech');
     }
     // The host closes the best-player vote once the players have had their say.
     if (pub && allComponents(pub).some((c) => !c.disabled && c.custom_id?.split(':')[4] === 'best')) {
@@ -415,9 +443,11 @@ interface PhaseResult {
   rateLimited429: number;
   rateLimitedGlobal: number;
   rateLimitedByRoute: Record<string, number>;
+  globalCallsPerSecond: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
+  stalls: Stall[];
   startupEventLoopDelayMs: { p50: number; p99: number; max: number } | null;
-  beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; rssMb: number };
+  beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls: Stall[]; rssMb: number };
   rssMbPerGame: number | null;
   cpuSecondsPerGame: number | null;
   restart?: { killedAt: string; runningGames: number; readyAfterMs: number | null; allAcceptedAfterReadyMs: { p50: number | null; max: number | null; games: number } };
@@ -488,7 +518,8 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     const dealtAll = agents.every((a) => a.dealtAt && Date.now() - a.dealtAt > 20_000);
     if (!restarted && (dealtAll || Date.now() - t0 > args.arrival * 1000 + 240_000)) {
       restarted = true;
-      const live = agents.filter((a) => !a.over);
+      // The running games (a lobby still filling has no next action to take).
+      const live = agents.filter((a) => !a.over && a.dealtAt);
       process.kill(bot.child!.pid!, 'SIGUSR2');
       await sleep(300);
       metricsBefore = readMetrics(metricsFile);
@@ -499,6 +530,10 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       bot.start();
       await waitFor(() => fake.stats.identifies > sessionsBefore, 120_000, 'the restarted bot never identified');
       const readyAt = Date.now();
+      for (const a of live) {
+        a.readyAt = readyAt;
+        a.poke();
+      }
       // Players keep looking (and click again what got no answer) while the games come back.
       await waitFor(() => live.every((a) => a.resumedAt || a.over), 300_000, 'not every game resumed', () => {
         for (const a of live) a.poke();
@@ -590,9 +625,11 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     rateLimited429: http.rateLimited429,
     rateLimitedGlobal: http.rateLimitedGlobal,
     rateLimitedByRoute: http.rateLimitedByRoute,
+    globalCallsPerSecond: Math.round((http.globalCounted / Math.max(1, seconds)) * 10) / 10,
     eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
+    stalls: metrics?.stalls?.slice(0, 5) ?? [],
     startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
-    ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, rssMb: metricsBefore.rssMb } } : {}),
+    ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, stalls: metricsBefore.stalls?.slice(0, 5) ?? [], rssMb: metricsBefore.rssMb } } : {}),
     rssMbPerGame: metrics ? Math.round((Math.max(metrics.rssMb, metricsBefore?.rssMb ?? 0) / n) * 10) / 10 : null,
     cpuSecondsPerGame: metrics ? Math.round(((metrics.cpuS.user + metrics.cpuS.system + (metricsBefore ? metricsBefore.cpuS.user + metricsBefore.cpuS.system : 0)) / n) * 100) / 100 : null,
     ...(restartInfo ? { restart: restartInfo } : {}),
@@ -600,7 +637,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   };
 }
 
-function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
+function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls?: Stall[]; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
   if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as never;
@@ -632,6 +669,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const one = await phase(1, args, false);
   const many = args.games > 1 || args.restart ? await phase(args.games, args, args.restart) : null;
-  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, arrivalSeconds: args.arrival, returningPlayers: args.returning, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
+  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, speechMs: args.speech ?? args.think, arrivalSeconds: args.arrival, returningPlayers: args.returning, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
   process.exit(0);
 }

@@ -2,7 +2,7 @@
 // set: the event loop's delay histogram (how long a ready callback waited: every synchronous step
 // of the bot shows up here), memory and CPU. The load benchmark reads it from outside.
 import { writeFileSync, renameSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 
 export interface Metrics {
   at: number;
@@ -11,6 +11,61 @@ export interface Metrics {
   rssMb: number;
   heapUsedMb: number;
   cpuS: { user: number; system: number };
+  /** The longest event-loop stalls since `ready()`, longest first (see Stall). */
+  stalls: Stall[];
+}
+
+/**
+ * One stall of the event loop over 50 ms, with what the process did meanwhile: `cpuMs` is the
+ * CPU time it used (all threads), `gcMs` the garbage collector's pauses inside it. A stall with
+ * little CPU was not the bot's work: the process was off the CPU (another process had it, or a
+ * synchronous disk write waited).
+ */
+export interface Stall {
+  at: number;
+  ms: number;
+  cpuMs: number;
+  gcMs: number;
+}
+
+const STALL_MS = 50;
+const TICK_MS = 20;
+
+/** Watches for stalls: a timer that should fire every 20 ms and notes when it came late. */
+function stallWatch(keep = 20): { list(): Stall[]; reset(): void; stop(): void } {
+  let stalls: Stall[] = [];
+  const gcs: { start: number; end: number }[] = [];
+  const obs = new PerformanceObserver((items) => {
+    for (const e of items.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
+    if (gcs.length > 500) gcs.splice(0, gcs.length - 500);
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    const late = now - last - TICK_MS;
+    if (late > STALL_MS) {
+      let gcMs = 0;
+      for (const g of gcs) gcMs += Math.max(0, Math.min(g.end, now) - Math.max(g.start, last));
+      const r = (x: number) => Math.round(x * 10) / 10;
+      stalls.push({ at: Date.now(), ms: r(late), cpuMs: r((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000), gcMs: r(gcMs) });
+      stalls.sort((a, b) => b.ms - a.ms);
+      if (stalls.length > keep) stalls.length = keep;
+    }
+    last = now;
+    lastCpu = cpu;
+  }, TICK_MS);
+  timer.unref();
+  return {
+    list: () => stalls,
+    reset: () => void (stalls = []),
+    stop: () => {
+      clearInterval(timer);
+      obs.disconnect();
+    },
+  };
 }
 
 /**
@@ -21,6 +76,8 @@ export function startMetrics(file: string, extra: () => Record<string, unknown> 
   let h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let startup: Metrics['eventLoopDelayMs'] | null = null;
+  let startupStalls: Stall[] = [];
+  const watch = stallWatch();
   const ms = (ns: number) => Math.round((ns / 1e6) * 10) / 10;
   const figures = (x: typeof h) => ({ p50: ms(x.percentile(50)), p99: ms(x.percentile(99)), max: ms(x.max), samples: x.count });
   const write = () => {
@@ -30,7 +87,8 @@ export function startMetrics(file: string, extra: () => Record<string, unknown> 
       at: Date.now(),
       uptimeS: Math.round(process.uptime()),
       eventLoopDelayMs: figures(h),
-      ...(startup ? { startupEventLoopDelayMs: startup } : {}),
+      ...(startup ? { startupEventLoopDelayMs: startup, startupStalls } : {}),
+      stalls: watch.list(),
       rssMb: Math.round(mem.rss / 1048576),
       heapUsedMb: Math.round(mem.heapUsed / 1048576),
       cpuS: { user: Math.round(cpu.user / 1e4) / 100, system: Math.round(cpu.system / 1e4) / 100 },
@@ -50,6 +108,8 @@ export function startMetrics(file: string, extra: () => Record<string, unknown> 
     ready() {
       if (startup) return;
       startup = figures(h);
+      startupStalls = [...watch.list()];
+      watch.reset();
       h.disable();
       h = monitorEventLoopDelay({ resolution: 10 });
       h.enable();
@@ -59,6 +119,7 @@ export function startMetrics(file: string, extra: () => Record<string, unknown> 
       clearInterval(timer);
       write();
       h.disable();
+      watch.stop();
     },
   };
 }

@@ -735,10 +735,19 @@ export class Deliverer {
       switch (slot.kind) {
         case 'message': {
           await this.spend(4, slot.updatedAt);
+          // The newest version as of now: while this waited for the budget, a click's answer may
+          // have shown a newer one, or the message may be gone, and an older payload sent now
+          // would undo it.
+          const now = this.store.slot(slot.gameId, slot.key);
+          if (!now || now.messageId !== slot.messageId || now.sentVersion >= now.version || now.state === 'gone') {
+            this.refund();
+            return;
+          }
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
-          await this.rest.patch(Routes.channelMessage(slot.channelId!, slot.messageId!), { body: JSON.parse(slot.payload) });
-          break;
+          await this.rest.patch(Routes.channelMessage(now.channelId!, now.messageId!), { body: JSON.parse(now.payload) });
+          this.store.shownSlot(now.gameId, now.key, now.version, now.messageId!);
+          return;
         }
         case 'perms':
           await this.syncPerms(slot);

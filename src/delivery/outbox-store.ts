@@ -103,6 +103,8 @@ export class OutboxStore {
       bumpSlot: p(`UPDATE slots SET payload = @payload, version = version + 1, state = @state, updated_at = @now, repost = @repost WHERE game_id = @gameId AND key = @key`),
       sentSlot: p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
                    WHERE game_id = @gameId AND key = @key`),
+      shownSlot: p(`UPDATE slots SET sent_version = CASE WHEN message_id = @messageId THEN @version ELSE max(sent_version, @version) END
+                    WHERE game_id = @gameId AND key = @key`),
       rewriteSlot: p(`UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`),
       slotGone: p(`UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`),
       dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
@@ -248,6 +250,19 @@ export class OutboxStore {
 
   sentSlot(gameId: number, key: string, version: number, messageId: string | null = null, channelId: string | null = null): void {
     this.q.sentSlot.run({ gameId, key, version, messageId, channelId });
+  }
+
+  /**
+   * A write to the slot's message (`messageId`) is done: the message shows `version` now, even if
+   * a newer version's write finished first. Writes in flight together (two clicks' answers, a click
+   * and an edit) finish in the order Discord applied them, so the last one to finish is what the
+   * message shows; an older one that finished last leaves the slot dirty, and it is edited again.
+   * (For a message the slot no longer has, only as `sentSlot`.) True when the message is behind.
+   */
+  shownSlot(gameId: number, key: string, version: number, messageId: string): boolean {
+    this.q.shownSlot.run({ gameId, key, version, messageId });
+    const now = this.slot(gameId, key);
+    return now !== null && now.messageId === messageId && now.sentVersion < now.version;
   }
 
   /** The payload a version was actually sent with (its deadline moved), without a new version. */

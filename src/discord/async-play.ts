@@ -343,13 +343,18 @@ export class AsyncPlay {
     else await i.reply(body);
   }
 
+  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
+  private shown(gameId: number, key: string, version: number, messageId: string): void {
+    if (this.outbox.shownSlot(gameId, key, version, messageId)) this.kick();
+  }
+
   /** The message a click came from, brought to its slot's newest version (free: the interaction's answer). */
   private async show(i: Component, gameId: number, key: string): Promise<void> {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id) return void (await i.deferUpdate());
     const p = JSON.parse(slot.payload) as Payload;
     await i.update({ content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [], allowedMentions: { parse: [] } });
-    this.outbox.sentSlot(gameId, key, slot.version);
+    this.shown(gameId, key, slot.version, i.message.id);
   }
 
   async component(i: Component, loc: Locale, game: GameRow, id: AsyncId, isHost: () => boolean): Promise<void> {

@@ -357,7 +357,7 @@ export class Interactions {
           return { ...l, members: [...l.members, userId], names: { ...l.names, [userId]: name.slice(0, 60) }, locales: { ...l.locales, [userId]: i.locale } };
         });
         // The lobby itself shows who joined (and that Start is ready): no reply to read.
-        if (!r.ok) return this.refuse(i, refusalText(loc, r.code));
+        if (!r.ok) return this.refuseShowing(i, game.id, 'lobby', refusalText(loc, r.code));
         // His DMs are checked now, while the lobby fills, not all at once when the host starts:
         // Start then deals at once, and a player whose DMs are closed is named in the lobby early.
         void this.checkDmOnJoin(r.game, userId, uiOf(game).locale ?? loc);
@@ -365,7 +365,7 @@ export class Interactions {
       }
       case 'leave': {
         const r = await this.service.updateLobby(game.id, (l) => (l.members.includes(userId) ? { ...l, members: l.members.filter((m) => m !== userId), fallback: (l.fallback ?? []).filter((m) => m !== userId), unreachable: (l.unreachable ?? []).filter((m) => m !== userId) } : 'lobby/not-joined'));
-        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuse(i, refusalText(loc, r.code));
+        return r.ok ? this.showSlot(i, game.id, 'lobby') : this.refuseShowing(i, game.id, 'lobby', refusalText(loc, r.code));
       }
       case 'cancel': {
         if (!this.isHost(i, game)) return this.refuse(i, t(loc, 'refusal.host/not-host'));
@@ -447,6 +447,11 @@ export class Interactions {
    * Answers a click by updating the message it came from to its slot's newest version (an
    * interaction response costs none of the bot's request budget), and records it as delivered.
    */
+  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
+  private shown(gameId: number, key: string, version: number, messageId: string): void {
+    if (this.outbox.shownSlot(gameId, key, version, messageId)) this.deliverer.kick();
+  }
+
   private async showSlot(i: Component, gameId: number, key: string): Promise<void> {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id) {
@@ -454,7 +459,20 @@ export class Interactions {
       return;
     }
     await i.update(toReply(JSON.parse(slot.payload) as Payload));
-    this.outbox.sentSlot(gameId, key, slot.version);
+    this.shown(gameId, key, slot.version, i.message.id);
+  }
+
+  /**
+   * A refusal that may come from an out-of-date message ("already joined" on a lobby that does not
+   * list him yet): the message is brought to its newest version in the same answer (free), and
+   * the refusal follows in private.
+   */
+  private async refuseShowing(i: Component, gameId: number, key: string, text: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id || slot.sentVersion >= slot.version) return this.refuse(i, text);
+    await i.update(toReply(JSON.parse(slot.payload) as Payload));
+    this.shown(gameId, key, slot.version, i.message.id);
+    await i.followUp({ content: `⛔ ${text}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   }
 
   /** After a deferred update: the message the click came from, to its slot's newest version. */
@@ -462,7 +480,7 @@ export class Interactions {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id) return;
     await i.editReply(toReply(JSON.parse(slot.payload) as Payload));
-    this.outbox.sentSlot(gameId, key, slot.version);
+    this.shown(gameId, key, slot.version, i.message.id);
   }
 
   private async panel(i: Component, loc: Locale, game: GameRow, panel: 'role' | 'actions'): Promise<void> {
@@ -538,7 +556,7 @@ export class Interactions {
         const body = toReply(JSON.parse(closed.payload) as Payload);
         if (i.deferred) await i.editReply(body);
         else await i.update(body);
-        this.outbox.sentSlot(closed.gameId, closed.key, closed.version);
+        this.shown(closed.gameId, closed.key, closed.version, i.message.id);
         await i.followUp({ content: `⛔ ${refusalText(loc, r.code)}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
         return;
       }
@@ -590,7 +608,7 @@ export class Interactions {
         const body = toReply(JSON.parse(now.payload) as Payload);
         if (i.deferred) await i.editReply(body);
         else await i.update(body);
-        this.outbox.sentSlot(game.id, now.key, now.version);
+        this.shown(game.id, now.key, now.version, i.message.id);
       } else if (!i.deferred) await i.deferUpdate();
       // A vote is secret until the tally: the voter alone is told what he chose.
       if (i.inGuild() && (action.kind === 'vote' || action.kind === 'voteAll' || action.kind === 'best')) {

@@ -88,6 +88,11 @@ export class Tournaments {
   // -------------------------------------------------------------------------------------------
   // Replies
 
+  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
+  private shown(gameId: number, key: string, version: number, messageId: string): void {
+    if (this.d.outbox.shownSlot(gameId, key, version, messageId)) this.d.deliverer.kick();
+  }
+
   private async say(i: Any, content: string, extra: Record<string, unknown> = {}): Promise<void> {
     const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] as [] }, ...extra };
     if (i.deferred || i.replied) await i.followUp(body);
@@ -558,7 +563,7 @@ export class Tournaments {
     const slot = this.d.outbox.slot(tour.holderGameId, 'board');
     if (slot && slot.messageId === i.message.id) {
       await i.update({ ...toBody(JSON.parse(slot.payload) as Payload) });
-      this.d.outbox.sentSlot(tour.holderGameId, 'board', slot.version);
+      this.shown(tour.holderGameId, 'board', slot.version, i.message.id);
     } else {
       await i.deferUpdate();
       this.d.deliverer.kick();

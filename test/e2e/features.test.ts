@@ -96,6 +96,42 @@ describe('lobby', () => {
     expect(allComponents(panel).some((c) => c.custom_id?.endsWith(':askDon'))).toBe(true);
   });
 
+  it('two joins whose answers reach Discord in the wrong order: the lobby is put right, once, and a second Join shows it', async () => {
+    w = await makeWorld({ players: 10 });
+    const d = new Driver(w);
+    const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'chnu-2016' });
+    d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
+    const [a, b] = [w.users[0]!, w.users[1]!];
+    const listed = (u: { id: string }) => d.lobbyMessage().embeds[0]!.description!.includes(`<@${u.id}>`);
+    expect((await w.fake.click(a.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`)).type).toBe(7);
+    await w.bot.idle();
+    const afterA = w.bot.outbox.slot(d.gameId, 'lobby')!;
+    const shownA = structuredClone({ embeds: d.lobbyMessage().embeds, components: d.lobbyMessage().components });
+    expect((await w.fake.click(b.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`)).type).toBe(7);
+    await w.bot.idle();
+    // (The bot notes B's answer as shown once Discord confirmed it.)
+    for (let k = 0; k < 100 && w.bot.outbox.slot(d.gameId, 'lobby')!.sentVersion < w.bot.outbox.slot(d.gameId, 'lobby')!.version; k++) await new Promise((r) => setTimeout(r, 10));
+    // A's answer (the older version) was applied after B's: the message shows A alone, and the bot
+    // learns it when A's answer is the last to finish.
+    Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
+    w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
+    expect(listed(b)).toBe(false);
+    // B, not listed, presses Join again: he is told he is in, and the lobby in the same answer shows him.
+    const again = await w.fake.click(b.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
+    expect(again.type).toBe(7);
+    expect((await again.followup(0)).content).toMatch(/already joined/);
+    expect(listed(a) && listed(b)).toBe(true);
+    // Without a click, the deliverer puts it right by itself (one edit).
+    Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
+    w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
+    const edits = () => w!.fake.log.filter((e) => e.method === 'PATCH' && e.path.endsWith(`/messages/${d.lobbyMessage().id}`)).length;
+    const before = edits();
+    w.bot.deliverer.kick();
+    await w.bot.idle();
+    expect(listed(a) && listed(b)).toBe(true);
+    expect(edits()).toBe(before + 1);
+  });
+
   it('a lobby fills to the rule set\'s count: join twice, leave, full', async () => {
     w = await makeWorld({ players: 11 });
     const d = new Driver(w);
