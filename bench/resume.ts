@@ -115,7 +115,7 @@ async function main(): Promise<void> {
   await sleep(6000);
   process.kill(child.pid!, 'SIGUSR2');
   await sleep(500);
-  const metrics = existsSync(metricsFile) ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as Record<string, unknown>) : null;
+  const metrics = existsSync(metricsFile) ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as { eventLoopDelayMs?: unknown; startupEventLoopDelayMs?: unknown; rssMb?: number; stalls?: unknown[]; startupStalls?: unknown[] }) : null;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   const limited: Record<string, number> = {};
@@ -136,6 +136,9 @@ async function main(): Promise<void> {
         benchProcess: { wallMs: resumeWallMs, cpuMs: Math.round((benchCpu.user + benchCpu.system) / 1000) },
         rateLimited429: limited,
         eventLoopDelayMs: metrics?.eventLoopDelayMs ?? null,
+        // The longest stalls after the gateway, with the CPU and GC time inside each.
+        stalls: metrics?.stalls?.slice(0, 5) ?? [],
+        startupStalls: metrics?.startupStalls?.slice(0, 3) ?? [],
         startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
         rssMb: metrics?.rssMb ?? null,
       },

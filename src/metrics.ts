@@ -32,8 +32,10 @@ const STALL_MS = 50;
 const TICK_MS = 20;
 
 /** Watches for stalls: a timer that should fire every 20 ms and notes when it came late. */
-function stallWatch(keep = 20): { list(): Stall[]; reset(): void; stop(): void } {
+function stallWatch(keep = 20): { list(): Stall[]; reset(): Stall[]; stop(): void } {
   let stalls: Stall[] = [];
+  // A stall under way when the list was reset (start-up's last step) still belongs to the old one.
+  let carry: Stall[] | null = null;
   const gcs: { start: number; end: number }[] = [];
   const obs = new PerformanceObserver((items) => {
     for (const e of items.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
@@ -50,17 +52,23 @@ function stallWatch(keep = 20): { list(): Stall[]; reset(): void; stop(): void }
       let gcMs = 0;
       for (const g of gcs) gcMs += Math.max(0, Math.min(g.end, now) - Math.max(g.start, last));
       const r = (x: number) => Math.round(x * 10) / 10;
-      stalls.push({ at: Date.now(), ms: r(late), cpuMs: r((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000), gcMs: r(gcMs) });
-      stalls.sort((a, b) => b.ms - a.ms);
-      if (stalls.length > keep) stalls.length = keep;
+      const into = carry ?? stalls;
+      into.push({ at: Date.now(), ms: r(late), cpuMs: r((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000), gcMs: r(gcMs) });
+      into.sort((a, b) => b.ms - a.ms);
+      if (into.length > keep) into.length = keep;
     }
+    carry = null;
     last = now;
     lastCpu = cpu;
   }, TICK_MS);
   timer.unref();
   return {
     list: () => stalls,
-    reset: () => void (stalls = []),
+    reset: () => {
+      carry = stalls;
+      stalls = [];
+      return carry;
+    },
     stop: () => {
       clearInterval(timer);
       obs.disconnect();
@@ -108,8 +116,7 @@ export function startMetrics(file: string, extra: () => Record<string, unknown> 
     ready() {
       if (startup) return;
       startup = figures(h);
-      startupStalls = [...watch.list()];
-      watch.reset();
+      startupStalls = watch.reset();
       h.disable();
       h = monitorEventLoopDelay({ resolution: 10 });
       h.enable();

@@ -24,7 +24,26 @@ export interface SubstituteCall {
 }
 
 export class AsyncStore {
-  constructor(private readonly db: Db) {}
+  // Asked on every commit (the timers are armed again): prepared once, not built per call.
+  private readonly q;
+
+  constructor(private readonly db: Db) {
+    const p = sql.placeholder;
+    this.q = {
+      nextReminder: db
+        .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt })
+        .from(reminders)
+        .where(and(eq(reminders.gameId, p('gameId')), isNull(reminders.doneAt)))
+        .orderBy(asc(reminders.dueAt))
+        .limit(1)
+        .prepare(),
+      acted: db
+        .update(seatHolders)
+        .set({ misses: 0, flaggedAt: null })
+        .where(and(eq(seatHolders.gameId, p('gameId')), eq(seatHolders.seat, p('seat')), isNull(seatHolders.toMove), sql`(${seatHolders.misses} > 0 OR ${seatHolders.flaggedAt} IS NOT NULL)`))
+        .prepare(),
+    };
+  }
 
   // Reminders ----------------------------------------------------------------------------------
 
@@ -42,7 +61,7 @@ export class AsyncStore {
 
   /** The game's earliest pending reminder. */
   nextReminder(gameId: number): { stageSeq: number; kind: string; dueAt: number } | null {
-    return this.db.select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt }).from(reminders).where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt))).orderBy(asc(reminders.dueAt)).limit(1).get() ?? null;
+    return this.q.nextReminder.get({ gameId }) ?? null;
   }
 
   /** Pending reminders due by `now`. */
@@ -104,7 +123,7 @@ export class AsyncStore {
 
   /** He acted: the run of misses is over (and a later run is flagged again). */
   acted(gameId: number, seat: number): void {
-    this.db.update(seatHolders).set({ misses: 0, flaggedAt: null }).where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove), sql`(${seatHolders.misses} > 0 OR ${seatHolders.flaggedAt} IS NOT NULL)`)).run();
+    this.q.acted.run({ gameId, seat });
   }
 
   flag(gameId: number, seat: number, now: number): void {

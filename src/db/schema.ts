@@ -250,7 +250,14 @@ export const slots = sqliteTable(
     state: text('state').notNull().default('live'),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.gameId, t.key] }), index('slots_dirty').on(t.updatedAt).where(sql`sent_version < version`), index('slots_message').on(t.messageId)],
+  // slots_to_edit: the messages the deliverer still has to edit, asked on every pass. Slots left
+  // behind for good (gone, stale) are not in it: a long-running bot gathers thousands of them, and
+  // the pass walked them all (issue 9's profile of 1,000 games after a restart).
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.key] }),
+    index('slots_to_edit').on(t.updatedAt).where(sql`sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
+    index('slots_message').on(t.messageId),
+  ],
 );
 
 /** DM channels by user: opened once and reused; when DMs last worked or failed. */
@@ -466,7 +473,9 @@ export const reminders = sqliteTable(
     /** When it was sent (or let go: the stage moved on, quiet hours); null while pending. */
     doneAt: integer('done_at'),
   },
-  (t) => [primaryKey({ columns: [t.gameId, t.stageSeq, t.kind] }), index('reminders_due').on(t.doneAt, t.dueAt)],
+  // reminders_game: a game's next pending reminder, asked on every commit (without it the query
+  // walks every pending reminder of every game).
+  (t) => [primaryKey({ columns: [t.gameId, t.stageSeq, t.kind] }), index('reminders_due').on(t.doneAt, t.dueAt), index('reminders_game').on(t.gameId, t.doneAt, t.dueAt)],
 );
 
 /**

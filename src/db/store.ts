@@ -101,6 +101,7 @@ export class Store {
   private readonly selectDeadline;
   // Hot paths (every action reads the game and its seats): prepared once, not rebuilt per query.
   private readonly selectGame;
+  private readonly selectState;
   private readonly selectPlayers;
 
   constructor(readonly db: Db) {
@@ -139,6 +140,7 @@ export class Store {
       .prepare();
     this.deleteDeadline = db.delete(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
     this.selectGame = db.select().from(games).where(eq(games.id, sql.placeholder('id'))).prepare();
+    this.selectState = db.select({ state: games.state }).from(games).where(eq(games.id, sql.placeholder('id'))).prepare();
     this.selectPlayers = db
       .select({ seat: players.seat, userId: players.userId, role: players.role })
       .from(players)
@@ -224,7 +226,7 @@ export class Store {
   }
 
   getState(id: number): GameState | null {
-    const r = this.db.select({ state: games.state }).from(games).where(eq(games.id, id)).get();
+    const r = this.selectState.get({ id });
     return r?.state ? (JSON.parse(r.state) as GameState) : null;
   }
 
