@@ -111,6 +111,8 @@ class BotProcess {
 
 interface PhaseStats {
   ackMs: number[];
+  /** When each answered click was made (the same order as ackMs). */
+  ackAt: number[];
   nextTurnMs: number[];
   /** The same, for the turns that were not the click's own follow-up (they took the budget). */
   nextTurnPostedMs: number[];
@@ -119,6 +121,8 @@ interface PhaseStats {
   createToDealtMs: number[];
   startToDealtMs: number[];
   stale: number;
+  /** When each stale refusal came (to tell those of the restart from the rest). */
+  staleAt: number[];
   otherRefusals: number;
   failedClicks: number;
   clicks: number;
@@ -138,6 +142,8 @@ class GameAgent {
   private turnWait: { seq: number; t0: number } | null = null;
   createdAt = 0;
   startedAt = 0;
+  /** When a day's turn was first seen (the first night, which has nothing to click, is over). */
+  dayAt = 0;
   dealtAt = 0;
   over = false;
   /** After a restart: when this game first accepted an action again. */
@@ -180,10 +186,14 @@ class GameAgent {
       const r = await f();
       await r.settled({ timeout: 20_000 }).catch(() => undefined);
       this.stats.ackMs.push(r.respondedInMs);
+      this.stats.ackAt.push(sentAt);
       const text = (r.content ?? r.message?.content ?? '').trim();
       const refused = r.ephemeral && text.startsWith('⛔') ? true : r.ephemeral && !text.startsWith('✅') && (r.type === 4 || r.type === 5) && !/Game #/.test(text);
       if (refused || text.includes(STALE)) {
-        if (text.includes(STALE)) this.stats.stale++;
+        if (text.includes(STALE)) {
+          this.stats.stale++;
+          this.stats.staleAt.push(Date.now());
+        }
         else this.stats.otherRefusals++;
       } else this.accepted(sentAt);
       return r;
@@ -326,6 +336,7 @@ class GameAgent {
     if (!this.dealtAt) return this.learnCards();
     const pub = this.latestPublic();
     const speaker = pub ? this.speakerOf(pub) : null;
+    if (speaker && !this.dayAt) this.dayAt = Date.now();
     for (const u of this.users) {
       const dm = this.latestDm(u.id);
       if (dm) this.actInDm(u.id, dm);
@@ -422,7 +433,7 @@ interface PhaseResult {
   games: number;
   finished: number;
   seconds: number;
-  ackMs: { p50: number | null; p95: number | null; p99: number | null };
+  ackMs: { p50: number | null; p95: number | null; p99: number | null; outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number } };
   clickToNextTurnVisibleMs: {
     p50: number | null;
     p99: number | null;
@@ -434,6 +445,7 @@ interface PhaseResult {
   startToDealtMs: { p50: number | null; p95: number | null };
   clicks: number;
   staleRefusals: number;
+  staleRefusalsOutsideRestart?: number;
   otherRefusals: number;
   failedClicks: number;
   globalCallsPerGame: number;
@@ -446,6 +458,7 @@ interface PhaseResult {
   globalCallsPerSecond: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   stalls: Stall[];
+  channelWindowWaits: { posts: number; ms: number };
   startupEventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls: Stall[]; rssMb: number };
   rssMbPerGame: number | null;
@@ -461,7 +474,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   // failed"); the player then clicks again.
   const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = { ackMs: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const stats: PhaseStats = { ackMs: [], ackAt: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, staleAt: [], otherRefusals: 0, failedClicks: 0, clicks: 0 };
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
@@ -514,9 +527,10 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     const status = new Map(rows.map((r) => [r.id, r.status]));
     for (const a of agents) if (a.gameId && ['over', 'archived', 'cancelled', 'expired'].includes(status.get(a.gameId) ?? '')) a.over = true;
     if (agents.every((a) => a.over)) break;
-    // The kill: once every game is well into its first day (or, if a lobby is stuck, four minutes in).
-    const dealtAll = agents.every((a) => a.dealtAt && Date.now() - a.dealtAt > 20_000);
-    if (!restarted && (dealtAll || Date.now() - t0 > args.arrival * 1000 + 240_000)) {
+    // The kill: once every game is into its first day, where each stage has something to click
+    // (or, if a lobby is stuck, four minutes in).
+    const inDay = agents.every((a) => a.dayAt && Date.now() - a.dayAt > 10_000);
+    if (!restarted && (inDay || Date.now() - t0 > args.arrival * 1000 + 240_000)) {
       restarted = true;
       // The running games (a lobby still filling has no next action to take).
       const live = agents.filter((a) => !a.over && a.dealtAt);
@@ -595,7 +609,18 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     games: n,
     finished,
     seconds,
-    ackMs: { p50: pct(stats.ackMs, 50), p95: pct(stats.ackMs, 95), p99: pct(stats.ackMs, 99) },
+    ackMs: {
+      p50: pct(stats.ackMs, 50),
+      p95: pct(stats.ackMs, 95),
+      p99: pct(stats.ackMs, 99),
+      ...(restartWindow
+        ? (() => {
+            const [from, to] = restartWindow;
+            const clear = stats.ackMs.filter((_, k) => stats.ackAt[k]! < from || stats.ackAt[k]! > to);
+            return { outsideRestart: { p50: pct(clear, 50), p95: pct(clear, 95), p99: pct(clear, 99), clicks: clear.length } };
+          })()
+        : {}),
+    },
     clickToNextTurnVisibleMs: {
       p50: pct(stats.nextTurnMs, 50),
       p99: pct(stats.nextTurnMs, 99),
@@ -616,6 +641,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     startToDealtMs: { p50: pct(stats.startToDealtMs, 50), p95: pct(stats.startToDealtMs, 95) },
     clicks: stats.clicks,
     staleRefusals: stats.stale,
+    ...(restartWindow ? { staleRefusalsOutsideRestart: stats.staleAt.filter((x) => x < restartWindow![0] || x > restartWindow![1]).length } : {}),
     otherRefusals: stats.otherRefusals,
     failedClicks: stats.failedClicks,
     globalCallsPerGame: Math.round((http.globalCounted / n) * 10) / 10,
@@ -628,6 +654,8 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     globalCallsPerSecond: Math.round((http.globalCounted / Math.max(1, seconds)) * 10) / 10,
     eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
     stalls: metrics?.stalls?.slice(0, 5) ?? [],
+    // How often a post waited for its channel's 5-per-5 s window (the deliverer's own count).
+    channelWindowWaits: { posts: metrics?.delivery?.['waits for a channel window'] ?? 0, ms: metrics?.delivery?.['ms waited for channel windows'] ?? 0 },
     startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
     ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, stalls: metricsBefore.stalls?.slice(0, 5) ?? [], rssMb: metricsBefore.rssMb } } : {}),
     rssMbPerGame: metrics ? Math.round((Math.max(metrics.rssMb, metricsBefore?.rssMb ?? 0) / n) * 10) / 10 : null,
@@ -637,7 +665,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   };
 }
 
-function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls?: Stall[]; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
+function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls?: Stall[]; delivery?: Record<string, number>; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
   if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as never;

@@ -241,8 +241,8 @@ export class Deliverer {
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
-  private count(what: string): void {
-    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
+  private count(what: string, by = 1): void {
+    this.counts.set(what, (this.counts.get(what) ?? 0) + by);
   }
 
   private tokens = 0;
@@ -623,7 +623,12 @@ export class Deliverer {
     const times = (this.recentPosts.get(channelId) ?? []).filter((t) => this.now() - t < windowMs);
     if (times.length >= POSTS_PER_WINDOW) {
       const wait = windowMs - (this.now() - times[times.length - POSTS_PER_WINDOW]!) + 20;
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) {
+        // (Counted: the metrics tell how often a post waited for its channel's window, and how long.)
+        this.count('waits for a channel window');
+        this.count('ms waited for channel windows', Math.round(wait));
+        await sleep(wait);
+      }
     }
     this.recentPosts.set(channelId, times);
   }
