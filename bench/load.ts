@@ -113,6 +113,8 @@ interface PhaseStats {
   ackMs: number[];
   /** When each answered click was made (the same order as ackMs). */
   ackAt: number[];
+  /** Whether it was made in the lobby (joins, Start), before the game was dealt. */
+  ackInLobby: boolean[];
   nextTurnMs: number[];
   /** The same, for the turns that were not the click's own follow-up (they took the budget). */
   nextTurnPostedMs: number[];
@@ -123,6 +125,7 @@ interface PhaseStats {
   stale: number;
   /** When each stale refusal came (to tell those of the restart from the rest). */
   staleAt: number[];
+  staleLog: string[];
   otherRefusals: number;
   failedClicks: number;
   clicks: number;
@@ -187,12 +190,15 @@ class GameAgent {
       await r.settled({ timeout: 20_000 }).catch(() => undefined);
       this.stats.ackMs.push(r.respondedInMs);
       this.stats.ackAt.push(sentAt);
+      this.stats.ackInLobby.push(!this.dealtAt || sentAt < this.dealtAt);
       const text = (r.content ?? r.message?.content ?? '').trim();
       const refused = r.ephemeral && text.startsWith('⛔') ? true : r.ephemeral && !text.startsWith('✅') && (r.type === 4 || r.type === 5) && !/Game #/.test(text);
       if (refused || text.includes(STALE)) {
         if (text.includes(STALE)) {
           this.stats.stale++;
           this.stats.staleAt.push(Date.now());
+          // Which control, how long after it was clicked the refusal came (to tell a late bot from a late player).
+          if (this.stats.staleLog.length < 20) this.stats.staleLog.push(`${r.label} (answered in ${r.respondedInMs} ms)`);
         }
         else this.stats.otherRefusals++;
       } else this.accepted(sentAt);
@@ -433,7 +439,7 @@ interface PhaseResult {
   games: number;
   finished: number;
   seconds: number;
-  ackMs: { p50: number | null; p95: number | null; p99: number | null; outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number } };
+  ackMs: { p50: number | null; p95: number | null; p99: number | null; lobby: { p50: number | null; p95: number | null; p99: number | null; clicks: number }; outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number }; inGames?: { p50: number | null; p95: number | null; p99: number | null; clicks: number } };
   clickToNextTurnVisibleMs: {
     p50: number | null;
     p99: number | null;
@@ -446,6 +452,7 @@ interface PhaseResult {
   clicks: number;
   staleRefusals: number;
   staleRefusalsOutsideRestart?: number;
+  staleClicks: string[];
   otherRefusals: number;
   failedClicks: number;
   globalCallsPerGame: number;
@@ -474,7 +481,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   // failed"); the player then clicks again.
   const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = { ackMs: [], ackAt: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, staleAt: [], otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const stats: PhaseStats = { ackMs: [], ackAt: [], ackInLobby: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, staleAt: [], staleLog: [], otherRefusals: 0, failedClicks: 0, clicks: 0 };
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
@@ -613,11 +620,20 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       p50: pct(stats.ackMs, 50),
       p95: pct(stats.ackMs, 95),
       p99: pct(stats.ackMs, 99),
+      lobby: (() => {
+        const l = stats.ackMs.filter((_, k) => stats.ackInLobby[k]);
+        return { p50: pct(l, 50), p95: pct(l, 95), p99: pct(l, 99), clicks: l.length };
+      })(),
       ...(restartWindow
         ? (() => {
             const [from, to] = restartWindow;
             const clear = stats.ackMs.filter((_, k) => stats.ackAt[k]! < from || stats.ackAt[k]! > to);
-            return { outsideRestart: { p50: pct(clear, 50), p95: pct(clear, 95), p99: pct(clear, 99), clicks: clear.length } };
+            const inGame = stats.ackMs.filter((_, k) => !stats.ackInLobby[k] && (stats.ackAt[k]! < from || stats.ackAt[k]! > to));
+            return {
+              outsideRestart: { p50: pct(clear, 50), p95: pct(clear, 95), p99: pct(clear, 99), clicks: clear.length },
+              // In the games only (not the lobbies' joins and Starts), outside the kill.
+              inGames: { p50: pct(inGame, 50), p95: pct(inGame, 95), p99: pct(inGame, 99), clicks: inGame.length },
+            };
           })()
         : {}),
     },
@@ -641,6 +657,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     startToDealtMs: { p50: pct(stats.startToDealtMs, 50), p95: pct(stats.startToDealtMs, 95) },
     clicks: stats.clicks,
     staleRefusals: stats.stale,
+    staleClicks: stats.staleLog,
     ...(restartWindow ? { staleRefusalsOutsideRestart: stats.staleAt.filter((x) => x < restartWindow![0] || x > restartWindow![1]).length } : {}),
     otherRefusals: stats.otherRefusals,
     failedClicks: stats.failedClicks,
