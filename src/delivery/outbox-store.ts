@@ -104,7 +104,8 @@ export class OutboxStore {
       sentSlot: p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
                    WHERE game_id = @gameId AND key = @key`),
       shownSlot: p(`UPDATE slots SET sent_version = CASE WHEN message_id = @messageId THEN @version ELSE max(sent_version, @version) END
-                    WHERE game_id = @gameId AND key = @key`),
+                    WHERE game_id = @gameId AND key = @key
+                    RETURNING message_id = @messageId AND sent_version < version AS behind`),
       rewriteSlot: p(`UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`),
       slotGone: p(`UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`),
       dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
@@ -260,9 +261,7 @@ export class OutboxStore {
    * (For a message the slot no longer has, only as `sentSlot`.) True when the message is behind.
    */
   shownSlot(gameId: number, key: string, version: number, messageId: string): boolean {
-    this.q.shownSlot.run({ gameId, key, version, messageId });
-    const now = this.slot(gameId, key);
-    return now !== null && now.messageId === messageId && now.sentVersion < now.version;
+    return (this.q.shownSlot.get({ gameId, key, version, messageId }) as { behind: number | null } | undefined)?.behind === 1;
   }
 
   /** The payload a version was actually sent with (its deadline moved), without a new version. */

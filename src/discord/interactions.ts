@@ -443,15 +443,15 @@ export class Interactions {
   /** Lobbies whose host pressed Start and whose deal is on its way (the DM checks). */
   private readonly starting = new Set<number>();
 
-  /**
-   * Answers a click by updating the message it came from to its slot's newest version (an
-   * interaction response costs none of the bot's request budget), and records it as delivered.
-   */
   /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
   private shown(gameId: number, key: string, version: number, messageId: string): void {
     if (this.outbox.shownSlot(gameId, key, version, messageId)) this.deliverer.kick();
   }
 
+  /**
+   * Answers a click by updating the message it came from to its slot's newest version (an
+   * interaction response costs none of the bot's request budget), and records it as delivered.
+   */
   private async showSlot(i: Component, gameId: number, key: string): Promise<void> {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id) {
@@ -470,8 +470,7 @@ export class Interactions {
   private async refuseShowing(i: Component, gameId: number, key: string, text: string): Promise<void> {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id || slot.sentVersion >= slot.version) return this.refuse(i, text);
-    await i.update(toReply(JSON.parse(slot.payload) as Payload));
-    this.shown(gameId, key, slot.version, i.message.id);
+    await this.showSlot(i, gameId, key);
     await i.followUp({ content: `⛔ ${text}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
   }
 
