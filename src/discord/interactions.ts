@@ -1,7 +1,6 @@
 // One interaction router: slash commands by name, components by their custom id (no collectors,
 // so every button works after a restart). Every input is untrusted: the clicking user is checked
 // against the seat, bad input gets an ephemeral answer to the one who sent it and changes nothing.
-import { randomInt } from 'node:crypto';
 import {
   MessageFlags,
   type ButtonInteraction,
@@ -13,11 +12,12 @@ import {
 import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { optionOverridesSchema } from '../engine/options';
-import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
-import type { Action, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
+import { RULESETS, RULESET_IDS } from '../engine/rulesets';
+import type { Action, OptionOverrides, RulesetId, Seat } from '../engine/types';
+import { randomDealer, type Dealer } from '../app/dealer';
+import { timerOptions } from './commands/timer-options';
 import { seatView } from '../engine/view';
 import { t, toLocale, type Locale, type MessageKey } from '../i18n';
-import { TIMER_OPTIONS, type TimerOption } from './commands/definitions';
 import type { Deliverer, DeliveryLogger as Logger } from '../delivery/deliverer';
 import type { OutboxStore } from '../delivery/outbox-store';
 import { seatOfUser, uiOf, userLocale, type Contexts } from './context';
@@ -36,58 +36,7 @@ type Component = ButtonInteraction | StringSelectMenuInteraction;
 /** How long to wait before deferring: Discord wants an answer within 3 seconds. */
 const DEFER_AFTER_MS = 1500;
 
-/**
- * The timer options of a slash command (`night:90s`, …) over `base`: 5 s to 30 days each, or the
- * first bad one (for the refusal's text).
- */
-export function timerOptions(i: ChatInputCommandInteraction, base: Partial<Timers> = {}): Partial<Timers> | { bad: { option: string; value: string } } {
-  const timers: Partial<Timers> = { ...base };
-  for (const opt of TIMER_OPTIONS) {
-    const raw = i.options.getString(opt);
-    if (raw === null) continue;
-    const secs = parseDuration(raw);
-    if (secs === null || secs < 5 || secs > 30 * 86_400) return { bad: { option: opt, value: raw.slice(0, 20) } };
-    for (const key of TIMER_KEYS[opt]) timers[key] = secs;
-  }
-  return timers;
-}
 
-export const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
-  night: ['night0', 'night'],
-  speech: ['speech'],
-  discussion: ['discussion'],
-  accusation: ['accusation'],
-  vote: ['vote'],
-  last_words: ['lastWords'],
-  shootout: ['shootout'],
-};
-
-/** "90", "90s", "15m", "12h", "2d" -> seconds; null when malformed. */
-export function parseDuration(raw: string): number | null {
-  const m = /^\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? '').toLowerCase();
-  return n * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
-}
-
-/** G-1: a uniformly random permutation with a cryptographically strong RNG. */
-export function cryptoShuffle<T>(xs: readonly T[]): T[] {
-  const a = xs.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = randomInt(i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
-/** Seats and roles for a starting game: random by default (G-1); tests may fix the deal. */
-export type Dealer = (members: readonly string[], ruleset: RulesetId) => { seats: string[]; roles: Role[] };
-
-export const randomDealer: Dealer = (members, ruleset) => ({
-  seats: cryptoShuffle(members), // G-1: random seats
-  roles: cryptoShuffle(rolePool(ruleset)), // G-1: random roles
-});
 
 export class Interactions {
   /** /tournament and the tournament's buttons (src/discord/tournament.ts). */
@@ -638,20 +587,6 @@ export class Interactions {
 
 }
 
-/** Lines joined into messages of at most `max` characters, never cutting a line. */
-export function chunkLines(lines: readonly string[], max: number): string[] {
-  const out: string[] = [];
-  let cur = '';
-  for (const raw of lines) {
-    const line = raw.length > max ? `${raw.slice(0, max - 1)}…` : raw;
-    if (cur && cur.length + 1 + line.length > max) {
-      out.push(cur);
-      cur = line;
-    } else cur = cur ? `${cur}\n${line}` : line;
-  }
-  if (cur.trim()) out.push(cur);
-  return out;
-}
 
 /** A DM panel speaks the player's stored language; an ephemeral one the language of the click. */
 function privateLoc(i: Component, ctx: GameCtx, loc: Locale): Locale {

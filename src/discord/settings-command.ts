@@ -8,7 +8,7 @@ import type { Store } from '../db/store';
 import type { Timers } from '../engine/types';
 import { t, type Locale, type MessageKey } from '../i18n';
 import { TIMER_OPTIONS } from './commands/definitions';
-import { parseDuration, TIMER_KEYS } from './interactions';
+import { parseDuration, TIMER_KEYS } from './commands/timer-options';
 import { durationText, rulesetName } from './render/game';
 
 const TIMER_ORDER: (keyof Timers)[] = ['night0', 'night', 'speech', 'discussion', 'accusation', 'vote', 'shootout', 'lastWords', 'postGame'];

@@ -17,7 +17,7 @@ import { latestRuleset, profile, seasonById, seasonByName, seasonsOf, top, type 
 import { isRebuilding, ratingSettings, rebuildSeason, recomputeInBackground, saveRatingSettings } from '../stats/record';
 import type { Contexts } from './context';
 import { decodeStatsId, encodeStatsId, type StatsId, type StatsPeriodCode } from './custom-id';
-import { chunkLines } from './interactions';
+import { chunkLines } from './render/common';
 import { roleName, rulesetName } from './render/game';
 
 type Reply = InteractionReplyOptions & { embeds: APIEmbed[] };

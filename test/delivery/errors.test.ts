@@ -4,7 +4,7 @@ import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { classify, isTransient, retryAfterMs } from '../../src/delivery/errors';
 import { nonceOf, shiftTimestamps } from '../../src/delivery/deliverer';
-import { chunkLines } from '../../src/discord/interactions';
+import { chunkLines } from '../../src/discord/render/common';
 
 const api = (code: number, status: number, raw: Record<string, unknown> = {}) =>
   new DiscordAPIError({ code, message: 'x', ...raw } as never, code, status, 'POST', 'https://discord.test/api/v10/x', { body: {} } as never);

@@ -3,7 +3,7 @@
 // events, not times: an item's microtasks, and what it set for the next turn, come before the
 // next item, and a network read or timer that is ready gets its turn inside a burst.
 import { describe, expect, it } from 'vitest';
-import { Intake } from '../../src/discord/bot';
+import { Intake } from '../../src/discord/intake';
 
 describe('Intake', () => {
   it('finishes each item, microtasks included, before the next one starts', async () => {

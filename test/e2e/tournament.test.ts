@@ -4,7 +4,7 @@
 // standings with a tie on points settled by best-player titles (S-5); the CSV export.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBot } from '../../src/discord/bot';
-import type { Dealer } from '../../src/discord/interactions';
+import type { Dealer } from '../../src/app/dealer';
 import { rolePool } from '../../src/engine/rulesets';
 import type { Role } from '../../src/engine/types';
 import { t } from '../../src/i18n';

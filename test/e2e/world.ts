@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
-import type { Dealer } from '../../src/discord/interactions';
+import type { Dealer } from '../../src/app/dealer';
 import type { TimerHost } from '../../src/app/scheduler';
 import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from '../support/fake-discord';
 import type { RateLimitOptions } from '../support/fake-discord/ratelimit';

@@ -101,3 +101,18 @@ export function disableAll(components: unknown): Payload['components'] {
     components: r.components.map((c) => ({ ...c, disabled: true })),
   })) as Payload['components'];
 }
+
+/** Lines joined into messages of at most `max` characters, never cutting a line. */
+export function chunkLines(lines: readonly string[], max: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const raw of lines) {
+    const line = raw.length > max ? `${raw.slice(0, max - 1)}…` : raw;
+    if (cur && cur.length + 1 + line.length > max) {
+      out.push(cur);
+      cur = line;
+    } else cur = cur ? `${cur}\n${line}` : line;
+  }
+  if (cur.trim()) out.push(cur);
+  return out;
+}
