@@ -26,7 +26,7 @@ import { StatsCommands } from './stats';
 import { mentions, row, seatSelect, type GameCtx, type Payload } from './render/common';
 import { confirmation, panelPayload, refusalText, roleCard, rulesetName } from './render/game';
 import { HostTools } from './host-tools';
-import { SettingsCommand } from './settings-command';
+import { SettingsCommand } from './commands/settings';
 import { readSettings } from '../app/settings';
 import type { Tournaments } from './tournament';
 import type { AsyncPlay } from './async-play';

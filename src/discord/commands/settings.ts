@@ -3,13 +3,13 @@
 // Server; a game keeps the settings it was created with (interactions.create snapshots them).
 import { ChannelType, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { DEFAULT_SETTINGS, readSettings, writeSettings, type ServerSettings, type SettingKey } from '../app/settings';
-import type { Store } from '../db/store';
-import type { Timers } from '../engine/types';
-import { t, type Locale, type MessageKey } from '../i18n';
-import { TIMER_OPTIONS } from './commands/definitions';
-import { parseDuration, TIMER_KEYS } from './commands/timer-options';
-import { durationText, rulesetName } from './render/game';
+import { DEFAULT_SETTINGS, readSettings, writeSettings, type ServerSettings, type SettingKey } from '../../app/settings';
+import type { Store } from '../../db/store';
+import type { Timers } from '../../engine/types';
+import { t, type Locale, type MessageKey } from '../../i18n';
+import { TIMER_OPTIONS } from './definitions';
+import { parseDuration, TIMER_KEYS } from './timer-options';
+import { durationText, rulesetName } from '../render/game';
 
 const TIMER_ORDER: (keyof Timers)[] = ['night0', 'night', 'speech', 'discussion', 'accusation', 'vote', 'shootout', 'lastWords', 'postGame'];
 
