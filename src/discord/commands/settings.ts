@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, readSettings, writeSettings, type ServerSettings, typ
 import type { Store } from '../../db/store';
 import type { Timers } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
-import { TIMER_OPTIONS } from './definitions';
+import { TIMER_OPTIONS } from './builder';
 import { parseDuration, TIMER_KEYS } from './timer-options';
 import { durationText, rulesetName } from '../render/game';
 

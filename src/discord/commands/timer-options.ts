@@ -1,7 +1,7 @@
 // The timer options of /mafia create, /mafia settings timers and /tournament create: one reader for all.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { Timers } from '../../engine/types';
-import { TIMER_OPTIONS, type TimerOption } from './definitions';
+import { TIMER_OPTIONS, type TimerOption } from './builder';
 
 /**
  * The timer options of a slash command (`night:90s`, …) over `base`: 5 s to 30 days each, or the
