@@ -52,8 +52,13 @@ export interface Logger {
   info?(msg: string): void;
 }
 
-export interface ServiceOptions {
-  now?: () => number;
+/**
+ * What the shell and the features do around a change: the planners that write the outbox, the
+ * deliverer's cue, asynchronous play's hold, the ratings after an annul. They are registered after
+ * the service is built (`use`), so the composition root builds everything top to bottom; hooks of
+ * one kind run in the order they were registered.
+ */
+export interface ServiceHooks {
   /**
    * Writes what players must see because of a change (the outbox), inside the change's own
    * transaction: if it throws, the change is not made.
@@ -63,16 +68,8 @@ export interface ServiceOptions {
   committed?: (point: CommitPoint, gameId: number) => void;
   /** Called after the commit, in order per game (tests and tools). */
   onEffect?: (e: GameEffect) => void | Promise<void>;
-  /** How soon a timed action that could not be saved is tried again. */
-  storageRetryMs?: number;
   /** The database failed during a timer or the sweep (disk full, read-only): tell someone. */
   onStorageError?: (gameId: number, e: unknown) => void;
-  timers?: TimerHost;
-  logger?: Logger;
-  /** Lobbies untouched for this long expire (housekeeping). */
-  lobbyTtlMs?: number;
-  /** Finished games are archived after this long. */
-  archiveAfterMs?: number;
   /** After a host annulled a finished game (the ratings recompute is wired here). */
   onAnnulled?(gameId: number): void;
   /**
@@ -80,6 +77,18 @@ export interface ServiceOptions {
    * server that does not auto-end turns). Called again by the sweep, so it must be idempotent.
    */
   holdTimeout?(gameId: number, seq: number): boolean;
+}
+
+export interface ServiceOptions extends ServiceHooks {
+  now?: () => number;
+  /** How soon a timed action that could not be saved is tried again. */
+  storageRetryMs?: number;
+  timers?: TimerHost;
+  logger?: Logger;
+  /** Lobbies untouched for this long expire (housekeeping). */
+  lobbyTtlMs?: number;
+  /** Finished games are archived after this long. */
+  archiveAfterMs?: number;
 }
 
 const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'host-pause', 'host-resume', 'host-extend', 'host-revive', 'host-undo']);
@@ -92,8 +101,8 @@ export class GameService {
   private readonly states = new Map<number, GameState>();
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly effects = new Map<number, Promise<void>>();
-  private readonly onEffect: (e: GameEffect) => void | Promise<void>;
-  private readonly planEffect: (e: GameEffect) => void;
+  /** The hooks, the options' own first (see ServiceHooks). */
+  private readonly hooks: ServiceHooks[];
   /** Stage ends moved later because the stage's message was seen late (see extendDeadline). */
   private readonly extended = new Map<number, { seq: number; dueAt: number }>();
   private readonly logger: Logger;
@@ -105,10 +114,23 @@ export class GameService {
     private readonly opts: ServiceOptions = {},
   ) {
     this.now = opts.now ?? Date.now;
-    this.onEffect = opts.onEffect ?? (() => {});
-    this.planEffect = opts.plan ?? (() => {});
+    this.hooks = [opts];
     this.logger = opts.logger ?? { error: (m, e) => console.error(m, e) };
     this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers);
+  }
+
+  /** Registers hooks after the ones already there (see ServiceHooks). */
+  use(hooks: ServiceHooks): void {
+    this.hooks.push(hooks);
+  }
+
+  /** Writes what players must see because of a change, inside its transaction (throws to undo it). */
+  private planEffect(e: GameEffect): void {
+    for (const h of this.hooks) h.plan?.(e);
+  }
+
+  private async onEffect(e: GameEffect): Promise<void> {
+    for (const h of this.hooks) await h.onEffect?.(e);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -133,7 +155,7 @@ export class GameService {
   private emitEffect(gameId: number, effect: GameEffect): void {
     const point: CommitPoint =
       effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' || effect.kind === 'transferred' ? 'lobby' : 'cancel';
-    this.opts.committed?.(point, gameId);
+    for (const h of this.hooks) h.committed?.(point, gameId);
     const prev = this.effects.get(gameId) ?? Promise.resolve();
     const next = prev.then(async () => {
       try {
@@ -322,7 +344,7 @@ export class GameService {
       });
       this.emitEffect(gameId, { kind: 'annulled', game: annulled, by, reason });
       try {
-        this.opts.onAnnulled?.(gameId);
+        for (const h of this.hooks) h.onAnnulled?.(gameId);
       } catch (e) {
         this.logger.error(`game ${gameId}: the annul hook failed`, e);
       }
@@ -426,7 +448,7 @@ export class GameService {
 
   private held(gameId: number, seq: number): boolean {
     try {
-      return this.opts.holdTimeout?.(gameId, seq) ?? false;
+      return this.hooks.some((h) => h.holdTimeout?.(gameId, seq) ?? false);
     } catch (e) {
       this.logger.error(`game ${gameId}: could not decide whether to hold the timeout`, e);
       return false;
@@ -444,7 +466,7 @@ export class GameService {
     if (this.now() - last > 10 * 60_000) {
       this.storageWarned.set(gameId, this.now());
       try {
-        this.opts.onStorageError?.(gameId, e);
+        for (const h of this.hooks) h.onStorageError?.(gameId, e);
       } catch (err) {
         this.logger.error(`game ${gameId}: could not report the storage error`, err);
       }

@@ -54,9 +54,10 @@ export interface DelivererOptions {
   maxBackoffMs?: number;
   /** The window of Discord's per-channel post limit (5 per 5 s); a test Discord may be quicker. */
   postWindowMs?: number;
-  /** Fault injection (tests): called after Discord accepted a post, before it is recorded; true stops here. */
-  afterSend?: (how: 'post' | 'followup') => boolean;
 }
+
+/** Told after Discord accepted a post, before it is recorded (fault injection in tests: test/support/crash.ts). */
+export type SendWatcher = (how: 'post' | 'followup') => void;
 
 const SEND_MESSAGES = 1n << 11n;
 /**
@@ -118,6 +119,17 @@ export class Deliverer {
   }
 
   /** Something was written to the outbox: look soon. */
+  private readonly sendWatchers: SendWatcher[] = [];
+
+  /** Adds a watcher of accepted posts (see SendWatcher). */
+  watchSends(w: SendWatcher): void {
+    this.sendWatchers.push(w);
+  }
+
+  private sent(how: 'post' | 'followup'): void {
+    for (const w of this.sendWatchers) w(how);
+  }
+
   kick(): void {
     if (this.stopped) return;
     this.schedule(0);
@@ -470,7 +482,8 @@ export class Deliverer {
     this.count('POST /channels/:id/messages');
     this.count(`post ${meta.what ?? row.op}`);
     const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
-    if (this.opts.afterSend?.('post') || this.stopped) return;
+    this.sent('post');
+    if (this.stopped) return;
     await this.record(row, meta, out, msg.id, msg.channel_id ?? channelId);
   }
 
@@ -564,7 +577,8 @@ export class Deliverer {
           this.unclaim(rows.slice(answered ? k : k + 1));
           return;
         }
-        if (this.opts.afterSend?.('followup') || this.stopped) return;
+        this.sent('followup');
+        if (this.stopped) return;
         this.notePost(msg.channelId);
         await this.record(row, meta, out, msg.id, msg.channelId);
       }
@@ -730,6 +744,8 @@ export class Deliverer {
       }
     })();
     this.opts.onPermanent?.({ gameId: row.gameId, dest: row.dest, meta }, failure);
+    // What was written about it (a notice) goes out too.
+    this.kick();
   }
 
   // -------------------------------------------------------------------------------------------

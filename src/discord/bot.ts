@@ -1,23 +1,26 @@
-// Start-up and shutdown of the whole bot: database, game service, Discord client, recovery.
-import { Client, Events, GatewayIntentBits, Options, PermissionFlagsBits, Routes, type GuildTextBasedChannel, type Interaction } from 'discord.js';
-import { GameService, type CommitPoint } from '../app/game-service';
+// The composition root: the whole bot built top to bottom (storage, the Discord client, the game
+// service, delivery, the features, the hooks that tie them to the service, the shell), then the
+// gateway, recovery and shutdown. Nothing is set after construction except the service's hooks.
+import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
+import { randomDealer, type Dealer } from '../app/dealer';
+import { GameService } from '../app/game-service';
 import type { TimerHost } from '../app/scheduler';
+import { AsyncStore } from '../db/async-store';
 import { openDatabase, type OpenDb } from '../db/client';
-import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { Store } from '../db/store';
+import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../delivery/outbox-store';
-import { t, type Locale } from '../i18n';
-import { Contexts, uiOf } from './context';
-import { Interactions } from './interactions';
-import { randomDealer, type Dealer } from '../app/dealer';
+import type { Locale } from '../i18n';
+import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
+import { AsyncPlay } from './async-play';
+import { channelCaps, channelOverwrites } from './channel-caps';
+import { Contexts } from './context';
 import { Intake } from './intake';
 import { Notices } from './notices';
-import { Planner, type ChannelCaps } from './planner';
+import { Planner } from './planner';
+import { buildRouter } from './shell';
 import { Tournaments } from './tournament';
-import { TournamentStore } from '../db/tournament-store';
-import { AsyncStore } from '../db/async-store';
-import { AsyncPlay } from './async-play';
 
 export interface BotConfig {
   token: string;
@@ -46,14 +49,18 @@ export interface BotConfig {
   /** Longest wait between two tries of a failing delivery (tests shorten it). */
   deliveryMaxBackoffMs?: number;
   /**
-   * Fault injection for tests: the bot "dies" right after a commit at one of these points (or
-   * `sent`: right after Discord accepted a post, before it is recorded; `followup`: the same for
-   * a post a click delivered as its interaction's follow-up) — nothing more is sent,
-   * nothing more is written, exactly as if the process had been killed there.
+   * Called once the parts are built, before the bot logs in, with the hooks a test needs (fault
+   * injection: test/support/crash.ts registers its crash points here). Its hooks run first.
    */
-  crashAt?: readonly (CommitPoint | 'sent' | 'followup')[];
-  /** With `sent` / `followup`: after how many accepted posts (default 1). */
-  crashAfterSends?: number;
+  instrument?: (parts: BotParts) => void;
+}
+
+/** What `instrument` may hook into. */
+export interface BotParts {
+  service: GameService;
+  deliverer: Deliverer;
+  /** Stops everything at once, as a killed process would: nothing more is sent or written. */
+  halt(): void;
 }
 
 export interface RunningBot {
@@ -67,7 +74,7 @@ export interface RunningBot {
   db: OpenDb;
   /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
-  /** Fault injection (tests): whether the bot has "died" at a crash point. */
+  /** Whether the bot was halted (fault injection in tests). */
   readonly crashed: boolean;
   /** Dies at once, as with SIGKILL: nothing is drained (tests). */
   kill(): Promise<void>;
@@ -86,20 +93,13 @@ export function consoleLogger(level: (typeof LEVELS)[number] = 'info') {
   };
 }
 
-export async function startBot(config: BotConfig): Promise<RunningBot> {
-  const log = config.logger ?? consoleLogger();
-  const db = openDatabase(config.databasePath);
-  const store = new Store(db.db);
-  // Ratings of results stored before the ratings existed (an upgrade): built once, before any game runs.
-  // A rebuild a crash cut short is finished too.
-  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) recomputeRatings(store.sqlite, u.guildId, u.ruleset);
-  const outbox = new OutboxStore(db.sqlite);
-  const client = new Client({
+function discordClient(apiBase: string | undefined): Client {
+  return new Client({
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
     // posted again at once (no message content is read: that intent is not needed).
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
     rest: {
-      ...(config.apiBase ? { api: config.apiBase } : {}),
+      ...(apiBase ? { api: apiBase } : {}),
       // discord.js counts every request against this, interaction responses too, which Discord
       // does not: so it is set high here, and the deliverer (all other calls go through it) keeps
       // to Discord's global budget itself. A click's answer never waits behind the game output.
@@ -107,37 +107,100 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });
+}
+
+export async function startBot(config: BotConfig): Promise<RunningBot> {
+  const log = config.logger ?? consoleLogger();
   const now = config.now ?? Date.now;
-  let planner: Planner | null = null;
-  let deliverer: Deliverer | null = null;
-  let contexts: Contexts | null = null;
-  let tournaments: Tournaments | null = null;
-  let asyncPlay: AsyncPlay | null = null;
+  const dealer = config.dealer ?? randomDealer;
+
+  // Storage. Ratings of results stored before the ratings existed (an upgrade) are built once,
+  // before any game runs; a rebuild a crash cut short is finished too.
+  const db = openDatabase(config.databasePath);
+  const store = new Store(db.db);
+  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) {
+    recomputeRatings(store.sqlite, u.guildId, u.ruleset);
+  }
+  const outbox = new OutboxStore(db.sqlite);
+  const tournamentStore = new TournamentStore(db.db);
+
+  // Discord, the game service, delivery.
+  const client = discordClient(config.apiBase);
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
     logger: log,
     ...(config.timers ? { timers: config.timers } : {}),
-    plan: (e) => {
-      asyncPlay!.before(e);
-      planner!.plan(e);
-      asyncPlay!.after(e);
-      tournaments?.plan(e);
-    },
-    committed: (point, gameId) => {
-      if (config.crashAt?.includes(point)) crash();
-      else {
-        asyncPlay?.arm(gameId);
-        deliverer?.kick();
-      }
-    },
-    onStorageError: (gameId, e) => void notifyStorage(gameId, e),
-    holdTimeout: (gameId, seq) => asyncPlay?.holdTimeout(gameId, seq) ?? false,
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
+  });
+  const contexts = new Contexts(store, service, config.defaultLocale);
+  const notices = new Notices(client.rest, outbox, store, contexts, service, log);
+  const deliverer = new Deliverer(outbox, client.rest, {
+    now,
+    log,
+    // Discord's global budget, less a margin for the few calls made elsewhere (commands, notices).
+    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9)),
+    ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
+    onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
+    onPermanent: (row, failure) => notices.permanent(row, failure),
+    overwrites: (channelId) => channelOverwrites(client, channelId),
+    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
+    selfId: () => client.user?.id ?? null,
+    ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
+    ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
+  });
+
+  // The features: what players see of a change (the planner), asynchronous play, tournaments.
+  const planner = new Planner(outbox, contexts, (channelId) => channelCaps(client, channelId), now);
+  const asyncStore = new AsyncStore(db.db);
+  const threads = (channelId: string) => channelCaps(client, channelId)?.threads ?? null;
+  const kick = () => deliverer.kick();
+  const asyncPlay = new AsyncPlay(store, asyncStore, outbox, contexts, service, now, kick, config.timers, threads);
+  const tournaments = new Tournaments({
+    service,
+    store,
+    tstore: tournamentStore,
+    outbox,
+    contexts,
+    deliverer,
+    client,
+    log,
+    dealer,
+    now,
+  });
+
+  // Halting (fault injection): everything stops at once, as a killed process would.
+  let halted = false;
+  const halt = (): void => {
+    if (halted) return;
+    halted = true;
+    deliverer.stop();
+    service.scheduler.stop();
+    asyncPlay.scheduler.stop();
+    db.close(); // whatever the dying process was still doing can write nothing more
+  };
+  config.instrument?.({ service, deliverer, halt });
+
+  // The service's hooks: inside each change's transaction the outbox is written; after its commit
+  // the timers are armed and the deliverer is cued.
+  service.use({
+    plan: (e) => {
+      asyncPlay.before(e);
+      planner.plan(e);
+      asyncPlay.after(e);
+      tournaments.plan(e);
+    },
+    committed: (_point, gameId) => {
+      if (halted) return;
+      asyncPlay.arm(gameId);
+      deliverer.kick();
+    },
+    onStorageError: (gameId, e) => void notices.storageFailed(gameId, e, config.defaultLocale),
+    holdTimeout: (gameId, seq) => asyncPlay.holdTimeout(gameId, seq),
     // An annulled game: a tournament it belonged to follows (it no longer counts there), and so do the ratings.
     onAnnulled: (gameId) => {
       try {
-        tournaments?.gameChanged(gameId);
+        tournaments.gameChanged(gameId);
       } catch (e) {
         log.error(`tournament: could not follow annulled game ${gameId}`, e);
       }
@@ -150,101 +213,12 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       config.onAnnulled?.(gameId);
     },
   });
-  contexts = new Contexts(store, service, config.defaultLocale);
-  const caps = (channelId: string): ChannelCaps | null => {
-    const ch = client.channels.cache.get(channelId);
-    const me = client.user;
-    if (!ch || !me || !('guild' in ch) || !('permissionsFor' in ch)) return null;
-    const perms = (ch as GuildTextBasedChannel).permissionsFor(me);
-    if (!perms) return null;
-    return {
-      manageRoles: perms.has(PermissionFlagsBits.ManageRoles),
-      threads: 'threads' in ch && perms.has(PermissionFlagsBits.CreatePrivateThreads) && perms.has(PermissionFlagsBits.SendMessagesInThreads),
-    };
-  };
-  planner = new Planner(outbox, contexts, caps, now);
-  asyncPlay = new AsyncPlay(store, new AsyncStore(db.db), outbox, contexts, service, now, () => deliverer?.kick(), config.timers, (channelId) => caps(channelId)?.threads ?? null);
-  const notices = new Notices(outbox, store, contexts, service, log);
-  deliverer = new Deliverer(outbox, client.rest, {
-    now,
-    log,
-    // Discord's global budget, less a margin for the few calls made elsewhere (commands, notices).
-    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9)),
-    ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
-    onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
-    onPermanent: (row, failure) => notices.permanent(row, failure),
-    overwrites: (channelId) => {
-      const ch = client.channels.cache.get(channelId);
-      if (!ch || !('permissionOverwrites' in ch)) return null;
-      return [...ch.permissionOverwrites.cache.values()].map((o) => ({ id: o.id, type: o.type as 0 | 1, allow: o.allow.bitfield.toString(), deny: o.deny.bitfield.toString() }));
-    },
-    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
-    selfId: () => client.user?.id ?? null,
-    ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
-    ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
-    afterSend: (how) => {
-      if (config.crashAt?.includes('sent') && ++sends >= (config.crashAfterSends ?? 1)) crash();
-      if (config.crashAt?.includes('followup') && how === 'followup' && ++followups >= (config.crashAfterSends ?? 1)) crash();
-      return crashed;
-    },
-  });
 
-  /** Fault injection: everything stops at once, as a killed process would (see crashAt). */
-  let crashed = false;
-  let sends = 0;
-  let followups = 0;
-  function crash(): void {
-    if (crashed) return;
-    crashed = true;
-    deliverer?.stop();
-    service.scheduler.stop();
-    asyncPlay?.scheduler.stop();
-    interactionsOff = true;
-    db.close(); // whatever the dying process was still doing can write nothing more
-  }
-  let interactionsOff = false;
-  notices.deliverer = deliverer;
-
-  /** The database failed: tell the host directly (the outbox itself may not be writable). */
-  async function notifyStorage(gameId: number, e: unknown): Promise<void> {
-    const game = (() => {
-      try {
-        return store.getGame(gameId);
-      } catch {
-        return null;
-      }
-    })();
-    if (!game) return;
-    const loc = uiOf(game).locale ?? config.defaultLocale;
-    const why = (e as { code?: string }).code ?? (e as Error).message ?? 'error';
-    try {
-      await client.rest.post(Routes.channelMessages(game.channelId), { body: { content: t(loc, 'delivery.storage', { id: gameId, why: String(why).slice(0, 80) }), allowed_mentions: { parse: [], users: [game.hostId] } } });
-    } catch (err) {
-      log.warn(`could not tell game ${gameId} about the storage error: ${(err as Error).message}`);
-    }
-  }
-
-  const interactions = new Interactions(service, store, outbox, contexts, deliverer, log, config.dealer, () => !crashed);
-  const tournamentStore = new TournamentStore(db.db);
-  const tournamentsReady = new Tournaments({
-    service,
-    store,
-    tstore: tournamentStore,
-    outbox,
-    contexts,
-    deliverer,
-    client,
-    log,
-    dealer: config.dealer ?? randomDealer,
-    now,
-  });
-  tournaments = tournamentsReady;
-  interactions.tournaments = tournamentsReady;
-  interactions.asyncPlay = asyncPlay;
-  // A burst of clicks (hundreds at once after a restart) is taken one click per turn of the
-  // event loop: no other game's timer or answer waits behind the whole burst.
+  // The shell: every interaction through one router, one click per turn of the event loop (a burst
+  // of hundreds after a restart does not hold up other games' timers and answers).
+  const router = buildRouter({ service, store, outbox, contexts, deliverer, asyncPlay, tournaments, log, dealer, alive: () => !halted });
   const intake = new Intake<Interaction>((i) => {
-    if (!interactionsOff) void interactions.handle(i);
+    if (!halted) void router.handle(i);
   });
   client.on(Events.InteractionCreate, (i) => intake.push(i));
   client.on(Events.Error, (e) => log.error('discord client error', e));
@@ -254,7 +228,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       const slot = outbox.slotByMessage(messageId);
       if (slot) {
         outbox.slotGone(slot, now());
-        deliverer?.kick();
+        deliverer.kick();
       }
     } catch (e) {
       log.error('delivery: could not handle a deleted message', e);
@@ -283,18 +257,20 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const recovered = await service.recover();
   asyncPlay.recover();
   service.startCron();
-  log.info(`mafia-bot: ready as ${client.user?.tag ?? '?'}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${outbox.pendingCount()} messages to deliver`);
+  const pending = outbox.pendingCount();
+  const tag = client.user?.tag ?? '?';
+  log.info(`mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver`);
 
   let stopped = false;
   return {
     get crashed() {
-      return crashed;
+      return halted;
     },
     /** The process dies: no draining, the database closed as it is (tests). */
     async kill() {
       if (stopped) return;
       stopped = true;
-      crash();
+      halt();
       await client.destroy();
     },
     client,
@@ -302,26 +278,26 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     store,
     outbox,
     deliverer,
-    tournaments: tournamentsReady,
+    tournaments,
     db,
     async idle() {
-      for (let i = 0; i < 100 && !crashed; i++) {
+      for (let i = 0; i < 100 && !halted; i++) {
         await service.idle();
-        await deliverer!.idle();
+        await deliverer.idle();
         await service.idle();
-        if (crashed || (outbox.nextDue() === null && outbox.nextDirty() === null)) return;
+        if (halted || (outbox.nextDue() === null && outbox.nextDirty() === null)) return;
       }
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      if (crashed) {
+      if (halted) {
         await client.destroy();
         return;
       }
-      asyncPlay?.scheduler.stop();
+      asyncPlay.scheduler.stop();
       await service.close();
-      deliverer!.stop();
+      deliverer.stop();
       await client.destroy();
       db.close();
     },

@@ -2,11 +2,12 @@
 // channel to use the private panel (the host is named in the same message); a channel the bot may
 // not post in is reported to the host by DM. Nothing here names a role or a night action.
 import type { GameService } from '../app/game-service';
-import type { Store } from '../db/store';
-import type { Deliverer } from '../delivery/deliverer';
+import type { GameRow, Store } from '../db/store';
+import { Routes, type REST } from 'discord.js';
 import type { Failure } from '../delivery/errors';
 import type { Dest, OutboxStore, PostMeta } from '../delivery/outbox-store';
-import { hasKey, t, type MessageKey } from '../i18n';
+import { hasKey, t, type Locale, type MessageKey } from '../i18n';
+import { uiOf } from './context';
 import type { Contexts } from './context';
 import { channelDest, dmDest } from './planner';
 import { mentions } from './render/common';
@@ -17,9 +18,9 @@ export interface NoticeLogger {
 }
 
 export class Notices {
-  deliverer: Deliverer | null = null;
-
   constructor(
+    /** For the one message that cannot wait for the outbox: the database itself failed. */
+    private readonly rest: REST,
     private readonly outbox: OutboxStore,
     private readonly store: Store,
     private readonly contexts: Contexts,
@@ -59,9 +60,28 @@ export class Notices {
         this.log.warn(`delivery: game ${game.id}: ${row.meta.what ?? 'message'} to ${row.dest} failed for good (${failure})`);
         return;
       }
-      this.deliverer?.kick();
     } catch (e) {
       this.log.error(`delivery: could not surface a failure of game ${row.gameId}`, e);
+    }
+  }
+
+  /** The database failed: the host is told directly (the outbox itself may not be writable). */
+  async storageFailed(gameId: number, e: unknown, defaultLocale: Locale): Promise<void> {
+    let game: GameRow | null = null;
+    try {
+      game = this.store.getGame(gameId);
+    } catch {
+      return;
+    }
+    if (!game) return;
+    const loc = uiOf(game).locale ?? defaultLocale;
+    const why = String((e as { code?: string }).code ?? (e as Error).message ?? 'error').slice(0, 80);
+    const content = t(loc, 'delivery.storage', { id: gameId, why });
+    try {
+      const body = { content, allowed_mentions: { parse: [], users: [game.hostId] } };
+      await this.rest.post(Routes.channelMessages(game.channelId), { body });
+    } catch (err) {
+      this.log.warn(`could not tell game ${gameId} about the storage error: ${(err as Error).message}`);
     }
   }
 }

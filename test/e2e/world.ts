@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
 import type { Dealer } from '../../src/app/dealer';
+import { crashAt, type CrashPoint } from '../support/crash';
 import type { TimerHost } from '../../src/app/scheduler';
 import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from '../support/fake-discord';
 import type { RateLimitOptions } from '../support/fake-discord/ratelimit';
@@ -39,8 +40,8 @@ export interface WorldOptions {
   dbPath?: string;
   requestsPerSecond?: number;
   deliveryDebounceMs?: number;
-  /** Fault injection: the bot dies right after these commit points (see BotConfig.crashAt). */
-  crashAt?: BotConfig['crashAt'];
+  /** Fault injection: the bot dies right after these commit points (see test/support/crash.ts). */
+  crashAt?: readonly CrashPoint[];
   crashAfterSends?: number;
   /**
    * Discord's rate limits in the fake: `real` (5 posts and 5 edits per 5 s per channel, 50/s),
@@ -72,8 +73,7 @@ export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOption
     deliveryMaxBackoffMs: 2000,
     deliveryPostWindowMs: o.limits === 'real' ? 5000 : o.limits === 'off' ? 1 : 500,
     storageRetryMs: 1000,
-    ...(o.crashAt ? { crashAt: o.crashAt } : {}),
-    ...(o.crashAfterSends ? { crashAfterSends: o.crashAfterSends } : {}),
+    ...(o.crashAt ? { instrument: crashAt(o.crashAt, o.crashAfterSends ?? 1) } : {}),
     ...(o.dealer ? { dealer: o.dealer } : {}),
     ...(o.clock ? { now: o.clock.now, timers: o.clock.timers } : {}),
   };

@@ -1,5 +1,14 @@
 // /host: the host's commands (G-7), on the channel's game or the one named by `game:`.
 import { SlashCommandBuilder, SlashCommandSubcommandBuilder } from '@discordjs/builders';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { ActorId, GameService } from '../../app/game-service';
+import type { GameRow, Store } from '../../db/store';
+import { RULESETS } from '../../engine/rulesets';
+import type { Action, Seat } from '../../engine/types';
+import { t, type Locale } from '../../i18n';
+import type { HostTools } from '../host-tools';
+import { refusalText } from '../render/game';
+import { refuse, say, timely } from '../reply';
 import { choice, gameOption, loc, reasonOption, seatOption } from './builder';
 
 export function hostCommand() {
@@ -55,4 +64,77 @@ function hostToolkitSubcommands(b: SlashCommandBuilder) {
     return reasonOption(s);
   });
   b.addSubcommand((s) => loc(s, 'host.panel'));
+}
+
+/** The host's game verbs (G-7) that become one engine action each. */
+type HostVerb = 'foul' | 'remove' | 'kill' | 'skip' | 'end' | 'best' | 'bonus';
+const HOST_VERBS: readonly string[] = ['foul', 'remove', 'kill', 'skip', 'end', 'best', 'bonus'] satisfies HostVerb[];
+
+export class HostCommand {
+  constructor(
+    private readonly service: GameService,
+    private readonly store: Store,
+    private readonly tools: HostTools,
+  ) {}
+
+  async run(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const sub = i.options.getSubcommand(false) ?? '';
+    // The channel's game, or `game:`; the log and annul also read a finished one.
+    const game = this.tools.resolve(i, sub);
+    if (typeof game === 'string') return refuse(i, refusalText(loc, game));
+    if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+    const actor = `host:${i.user.id}` as const;
+    const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
+    if (sub === 'cancel') return this.answer(i, loc, await this.service.cancel(game.id, actor, reason));
+    if (await this.tools.command(i, loc, sub, game, actor, reason)) return;
+    if (game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/not-started'));
+    const n = RULESETS[game.ruleset].players;
+    const seat = i.options.getInteger('seat');
+    if (seat !== null && (seat < 1 || seat > n)) return refuse(i, t(loc, 'refusal.seat/unknown'));
+    if (sub === 'substitute') return this.substitute(i, loc, game, seat!, actor, reason);
+    if (!HOST_VERBS.includes(sub)) return refuse(i, t(loc, 'refusal.input/unknown'));
+    const action = this.action(i, sub as HostVerb, seat, reason);
+    if (action === null) return refuse(i, t(loc, 'refusal.input/bad-choice'));
+    return this.answer(i, loc, await timely(i, false, () => this.service.dispatch(game.id, action, actor, reason)));
+  }
+
+  private answer(i: ChatInputCommandInteraction, loc: Locale, r: { ok: true } | { ok: false; code: string }) {
+    return say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
+  }
+
+  /** The engine action of a host verb, or null when an option is out of its choices. */
+  private action(i: ChatInputCommandInteraction, verb: HostVerb, seat: Seat | null, reason: string | null): Action | null {
+    const why = reason ? { reason } : {};
+    switch (verb) {
+      case 'foul':
+        return { kind: 'host-foul', target: seat!, count: i.options.getInteger('count') ?? 1, ...why };
+      case 'remove':
+        return { kind: 'host-remove', target: seat!, ...why };
+      case 'kill':
+        return { kind: 'host-kill', target: seat!, ...why };
+      case 'skip':
+        return { kind: 'host-skip' };
+      case 'end': {
+        const winner = i.options.getString('winner', true);
+        if (winner !== 'red' && winner !== 'black' && winner !== 'draw') return null;
+        return { kind: 'host-end', winner, ...why };
+      }
+      case 'best':
+        return { kind: 'host-best', target: seat! };
+      case 'bonus':
+        return { kind: 'host-bonus', target: seat!, points: i.options.getInteger('points', true) };
+    }
+  }
+
+  private async substitute(i: ChatInputCommandInteraction, loc: Locale, game: GameRow, seat: Seat, actor: ActorId, reason: string | null) {
+    const user = i.options.getUser('user', true);
+    if (user.bot) return refuse(i, t(loc, 'refusal.substitute/bot'));
+    const r = await this.service.substitute(game.id, seat, user.id, actor, reason);
+    if (r.ok) {
+      const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
+      const fresh = this.store.getGame(game.id)!;
+      this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
+    }
+    return this.answer(i, loc, r);
+  }
 }

@@ -1,7 +1,23 @@
 // /mafia: create a game, my role, the table again, and the server's settings.
 import { SlashCommandBuilder } from '@discordjs/builders';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
+import type { GameService } from '../../app/game-service';
+import { readSettings } from '../../app/settings';
+import type { GameRow, Store } from '../../db/store';
+import type { Deliverer } from '../../delivery/deliverer';
+import type { OutboxStore } from '../../delivery/outbox-store';
+import { optionOverridesSchema } from '../../engine/options';
+import { RULESETS, RULESET_IDS } from '../../engine/rulesets';
+import type { OptionOverrides, RulesetId } from '../../engine/types';
+import { t, type Locale } from '../../i18n';
+import { seatOfUser, type Contexts } from '../context';
+import { roleCard, rulesetName } from '../render/game';
+import { refuse, say, toReply } from '../reply';
+import type { StatsCommands } from '../stats';
 import { choice, loc, TIMERS } from './builder';
+import type { SettingsCommand } from './settings';
 import { settingsGroup } from './settings-definition';
+import { timerOptions } from './timer-options';
 
 export function mafiaCommand() {
   const b = loc(new SlashCommandBuilder(), 'mafia').setDMPermission(false);
@@ -20,4 +36,98 @@ export function mafiaCommand() {
   b.addSubcommand((s) => loc(s, 'mafia.table'));
   b.addSubcommandGroup((g) => settingsGroup(loc(g, 'mafia.settings')));
   return b;
+}
+
+/** What /mafia needs besides its own code: the settings group's two handlers. */
+export interface MafiaSettingsHandlers {
+  /** The server's settings (`/mafia settings …`). */
+  settings: SettingsCommand;
+  /** The ratings' seasons and constants belong to /stats (`/mafia settings season|rating`). */
+  ratings: StatsCommands;
+}
+
+export class MafiaCommand {
+  constructor(
+    private readonly service: GameService,
+    private readonly store: Store,
+    private readonly outbox: OutboxStore,
+    private readonly contexts: Contexts,
+    private readonly deliverer: Deliverer,
+    private readonly settings: MafiaSettingsHandlers,
+  ) {}
+
+  async run(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const sub = i.options.getSubcommand(false) ?? '';
+    if (i.options.getSubcommandGroup(false) === 'settings') {
+      if (sub === 'season' || sub === 'rating') return this.settings.ratings.settings(i, loc, sub);
+      return this.settings.settings.handle(i, loc, sub);
+    }
+    switch (sub) {
+      case 'create':
+        return this.create(i, loc);
+      case 'role':
+        return this.myRole(i, loc);
+      case 'table':
+        return this.repostTable(i, loc);
+      default:
+        return refuse(i, t(loc, 'refusal.input/unknown'));
+    }
+  }
+
+  private activeGame(channelId: string): GameRow | null {
+    return this.store.activeGamesInChannel(channelId)[0] ?? null;
+  }
+
+  private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    // A game keeps the server's settings it was created with (a snapshot in the game's row).
+    const settings = readSettings(this.store, i.guildId!);
+    const ruleset = i.options.getString('ruleset') ?? settings.ruleset;
+    if (ruleset === null) return refuse(i, t(loc, 'refusal.create/ruleset-needed'));
+    if (!(RULESET_IDS as string[]).includes(ruleset)) return refuse(i, t(loc, 'refusal.create/ruleset'));
+    const pace = i.options.getString('pace') ?? settings.pace;
+    if (pace !== 'live' && pace !== 'async') return refuse(i, t(loc, 'refusal.create/pace'));
+    const timers = timerOptions(i, { ...settings.timers[pace] });
+    if ('bad' in timers) return refuse(i, t(loc, 'refusal.create/timer', timers.bad));
+    if (this.activeGame(i.channelId)) return refuse(i, t(loc, 'refusal.create/busy'));
+    const options: OptionOverrides = {};
+    if (Object.keys(timers).length > 0) options.timers = timers;
+    if (settings.mafiaTalk === 'every-night') options.mafiaTalk = 'every-night';
+    const parsed = optionOverridesSchema.safeParse(options);
+    if (!parsed.success) return refuse(i, t(loc, 'refusal.create/options'));
+    const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
+    const game = this.service.createLobby({
+      guildId: i.guildId!,
+      channelId: i.channelId,
+      hostId: i.user.id,
+      ruleset: ruleset as RulesetId,
+      pace,
+      options: parsed.data as OptionOverrides,
+      lobby: {
+        members: [],
+        names: {},
+        locales: {},
+        ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}),
+      },
+      ui: { locale: pub, settings },
+    });
+    const need = RULESETS[ruleset as RulesetId].players;
+    await say(i, t(loc, 'create.done', { id: game.id, ruleset: rulesetName(loc, ruleset), need }));
+  }
+
+  private async myRole(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const game = this.activeGame(i.channelId);
+    const ctx = game && game.status !== 'lobby' ? this.contexts.fromRow(game) : null;
+    const seat = ctx ? seatOfUser(ctx, i.user.id) : null;
+    if (!ctx || seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
+    await i.reply({ ...toReply(roleCard(ctx, seat, loc)), flags: MessageFlags.Ephemeral });
+  }
+
+  /** Posts the table again (and pins it); the old one is deleted, so no stale copy stays pinned. */
+  private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const game = this.activeGame(i.channelId);
+    if (!game || game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/none-here'));
+    this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', this.service.now()));
+    this.deliverer.kick();
+    await say(i, t(loc, 'table.reposted'));
+  }
 }

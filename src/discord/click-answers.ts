@@ -1,0 +1,112 @@
+// How a click is answered with the message it came from. A game message that is edited in place
+// (the lobby, a stage's message, a DM panel) is an outbox slot with versions; answering a click by
+// updating that message to the slot's newest version costs none of the bot's request budget, and
+// it is recorded as delivered. The last write to finish is what Discord shows: an older answer
+// that lands after a newer one leaves the slot dirty, and the deliverer puts it right.
+import type { Deliverer } from '../delivery/deliverer';
+import type { OutboxStore } from '../delivery/outbox-store';
+import type { Payload } from './render/common';
+import { refuse, refuseAfter, toFollowUp, toReply, type Component } from './reply';
+
+export type Slot = NonNullable<ReturnType<OutboxStore['slot']>>;
+
+export class ClickAnswers {
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly deliverer: Deliverer,
+  ) {}
+
+  /** The slot as it is now. */
+  slot(gameId: number, key: string): Slot | null {
+    return this.outbox.slot(gameId, key);
+  }
+
+  /** The slot of the message a click came from; `guess` names it when the message id is not recorded yet. */
+  slotOfMessage(i: Component, gameId: number, guess: string): Slot | null {
+    // A click can come before the bot has recorded the new message's id.
+    const known = this.outbox.slotByMessage(i.message.id);
+    if (known) return known;
+    const byKey = this.outbox.slot(gameId, guess);
+    return byKey && (byKey.messageId === null || byKey.messageId === i.message.id) ? byKey : null;
+  }
+
+  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
+  private shown(gameId: number, key: string, version: number, messageId: string): void {
+    if (this.outbox.shownSlot(gameId, key, version, messageId)) this.deliverer.kick();
+  }
+
+  /** Answers a click by updating the message it came from to its slot's newest version (or just acknowledges it). */
+  async showSlot(i: Component, gameId: number, key: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id) {
+      await i.deferUpdate();
+      return;
+    }
+    await i.update(toReply(JSON.parse(slot.payload) as Payload));
+    this.shown(gameId, key, slot.version, i.message.id);
+  }
+
+  /**
+   * The message the click came from, to its slot's newest version, whether the click was
+   * answered already (deferred) or not; false when the slot is gone.
+   */
+  async showNewest(i: Component, slot: Slot): Promise<boolean> {
+    const now = this.outbox.slot(slot.gameId, slot.key);
+    if (!now) return false;
+    const body = toReply(JSON.parse(now.payload) as Payload);
+    if (i.deferred) await i.editReply(body);
+    else await i.update(body);
+    this.shown(now.gameId, now.key, now.version, i.message.id);
+    return true;
+  }
+
+  /**
+   * A refusal that may come from an out-of-date message ("already joined" on a lobby that does not
+   * list him yet): the message is brought to its newest version in the same answer (free), and
+   * the refusal follows in private.
+   */
+  async refuseShowing(i: Component, gameId: number, key: string, text: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id || slot.sentVersion >= slot.version) return refuse(i, text);
+    await this.showSlot(i, gameId, key);
+    await refuseAfter(i, text);
+  }
+
+  /**
+   * A click on a control of a stage that is over: the click itself turns the old message's
+   * controls off (free), and the player is told why. False when there is nothing to turn off.
+   */
+  async refuseClosed(i: Component, slot: Slot | null, text: string): Promise<boolean> {
+    const closed = slot ? this.outbox.slot(slot.gameId, slot.key) : null;
+    if (!closed || closed.state === 'live' || closed.version <= closed.sentVersion) return false;
+    if (closed.messageId !== null && closed.messageId !== i.message.id) return false;
+    if (!(await this.showNewest(i, closed))) return false;
+    await refuseAfter(i, text);
+    return true;
+  }
+
+  /** After a deferred update: the message the click came from, to its slot's newest version. */
+  async editSlot(i: Component, gameId: number, key: string): Promise<void> {
+    const slot = this.outbox.slot(gameId, key);
+    if (!slot || slot.messageId !== i.message.id) return;
+    await i.editReply(toReply(JSON.parse(slot.payload) as Payload));
+    this.shown(gameId, key, slot.version, i.message.id);
+  }
+
+  /**
+   * The channel's posts waiting after this click's commit (the next turn's message, news) are
+   * handed to the click: they go out as its follow-ups, outside the bot's request budget. Call it
+   * right after the commit, before anything is awaited, and always call what it returns.
+   */
+  claimPosts(i: Component): () => Promise<void> {
+    if (!i.inGuild() || !i.channelId) return async () => undefined;
+    const dest = `ch:${i.channelId}` as const;
+    const rows = this.deliverer.claim(dest, i.id);
+    if (rows.length === 0) return async () => undefined;
+    return () =>
+      this.deliverer.deliverVia(dest, rows, async (body) => {
+        const m = await i.followUp(toFollowUp(body));
+        return { id: m.id, channelId: m.channelId };
+      });
+  }
+}

@@ -1,0 +1,151 @@
+// A game action's buttons and menus (`v1:a:…`): votes, nominations, shots, checks, heals, the
+// best move, in the channel, in a DM panel or in a private panel. The clicking user is checked
+// against the seat: a custom id grants nothing by itself.
+import { MessageFlags } from 'discord.js';
+import type { DispatchResult, GameService } from '../../app/game-service';
+import type { GameRow, Store } from '../../db/store';
+import type { Action, Seat } from '../../engine/types';
+import { seatView } from '../../engine/view';
+import { t, toLocale, type Locale, type MessageKey } from '../../i18n';
+import type { ClickAnswers, Slot } from '../click-answers';
+import { seatOfUser, userLocale, type Contexts } from '../context';
+import type { CustomId } from '../custom-id';
+import { row, seatSelect, type GameCtx } from '../render/common';
+import { confirmation, panelPayload, refusalText } from '../render/game';
+import { refuse, say, timely, toReply, type Component } from '../reply';
+
+type ActId = Extract<CustomId, { kind: 'act' }>;
+
+/** Engine action for a component, or a refusal code. */
+export function actionFor(id: ActId, seat: Seat, values: readonly string[], players: number): Action | string {
+  const seq = id.seq;
+  const one = (): Seat | null => {
+    if (values.length !== 1 || !/^\d{1,2}$/.test(values[0]!)) return null;
+    const v = Number(values[0]);
+    return v >= 1 && v <= players ? v : null;
+  };
+  switch (id.verb) {
+    case 'pass':
+    case 'askDon':
+    case 'skip':
+      return { kind: id.verb, seat, seq };
+    case 'vote':
+      return typeof id.arg === 'number' && id.arg <= players ? { kind: 'vote', seat, target: id.arg, seq } : 'input/forged';
+    case 'voteAll':
+      return id.arg === 'y' || id.arg === 'n' ? { kind: 'voteAll', seat, choice: id.arg === 'y', seq } : 'input/forged';
+    case 'nominate':
+    case 'shoot':
+    case 'check':
+    case 'heal':
+    case 'freeze':
+    case 'kill':
+    case 'take':
+    case 'best': {
+      const target = one();
+      return target === null ? 'input/bad-choice' : { kind: id.verb, seat, target, seq };
+    }
+    case 'checkNote': {
+      const target = one();
+      return target === null ? 'input/bad-choice' : { kind: 'check', seat, target, note: true, seq };
+    }
+    case 'guess': {
+      if (values.length < 2 || values.length > 3 || values.some((v) => !/^\d{1,2}$/.test(v))) return 'input/bad-choice';
+      const targets = values.map(Number);
+      return targets.some((x) => x < 1 || x > players) ? 'input/bad-choice' : { kind: 'guess', seat, targets, seq };
+    }
+    case 'menu':
+      return 'input/forged';
+  }
+}
+
+/** A DM panel speaks the player's stored language; an ephemeral one the language of the click. */
+function privateLoc(i: Component, ctx: GameCtx, loc: Locale): Locale {
+  return i.inGuild() ? loc : (toLocale(i.locale) ?? userLocale(ctx, i.user.id));
+}
+
+export class ActControls {
+  constructor(
+    private readonly service: GameService,
+    private readonly store: Store,
+    private readonly contexts: Contexts,
+    private readonly answers: ClickAnswers,
+  ) {}
+
+  async click(i: Component, loc: Locale, game: GameRow, id: ActId): Promise<void> {
+    if (game.status !== 'running' && game.status !== 'post-game') {
+      return refuse(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
+    }
+    const ctx = this.contexts.fromRow(game);
+    const seat = seatOfUser(ctx, i.user.id);
+    if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
+    if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
+    const values = i.isStringSelectMenu() ? i.values : [];
+    const action = actionFor(id, seat, values, ctx.seats.length);
+    if (typeof action === 'string') return refuse(i, refusalText(loc, action));
+    // The message's slot; a click can come before the bot has recorded the new message's id.
+    const slot = this.answers.slotOfMessage(i, game.id, i.inGuild() ? `stage:${id.seq}` : `panel:${id.seq}:${seat}`);
+    const r = await timely(i, true, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
+    if (!r.ok) {
+      const text = refusalText(loc, r.code);
+      if (await this.answers.refuseClosed(i, slot, text)) return;
+      return refuse(i, text);
+    }
+    const flush = this.answers.claimPosts(i);
+    try {
+      await this.answer(i, loc, game, seat, id, action, r, slot);
+    } finally {
+      await flush();
+    }
+  }
+
+  private async answer(
+    i: Component,
+    loc: Locale,
+    game: GameRow,
+    seat: Seat,
+    id: ActId,
+    action: Action,
+    r: Extract<DispatchResult, { ok: true }>,
+    slot: Slot | null,
+  ): Promise<void> {
+    const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
+    fresh.state = r.state;
+    const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
+    if (slot && slot.gameId === game.id) {
+      // A public stage message or a DM panel: it shows the result itself (who has voted, the
+      // nomination, the check's answer, the turn closed).
+      if (!(await this.answers.showNewest(i, slot)) && !i.deferred) await i.deferUpdate();
+      // A vote is secret until the tally: the voter alone is told what he chose.
+      if (i.inGuild() && (action.kind === 'vote' || action.kind === 'voteAll' || action.kind === 'best')) {
+        await i.followUp({ content: note, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      }
+      return;
+    }
+    // An ephemeral panel ("My actions", for players without DMs) or a one-choice menu.
+    const privateMsg = i.message.flags.has(MessageFlags.Ephemeral);
+    if (!privateMsg) return say(i, note);
+    const menuOnly = i.message.components.length === 1 && ['nominate', 'guess', 'take'].includes(id.verb);
+    const panel = !menuOnly && fresh.state.stage.kind !== 'over';
+    const body = panel
+      ? toReply(panelPayload(fresh, seat, privateLoc(i, fresh, loc), note))
+      : { ...toReply({ content: note }), components: [] };
+    if (i.deferred) await i.editReply(body);
+    else await i.update(body);
+  }
+
+  /** An ephemeral menu for one choice (nominate, best move, take), for the player who may make it. */
+  private async menu(i: Component, loc: Locale, ctx: GameCtx, seat: Seat, id: ActId): Promise<void> {
+    const s = ctx.state!;
+    if (id.seq !== s.seq) return refuse(i, refusalText(loc, 'stage/stale'));
+    const verb = id.arg;
+    const prompt = seatView(s, seat).prompts.find((p) => p.kind === verb);
+    if (!prompt || !('targets' in prompt)) {
+      return refuse(i, refusalText(loc, verb === 'nominate' ? 'nominate/not-your-turn' : 'action/not-now'));
+    }
+    const range: [number, number] = prompt.kind === 'guess' ? [2, 3] : [1, 1];
+    const customId = { kind: 'act', game: ctx.game.id, seq: s.seq, verb: prompt.kind as never } as const;
+    const menu = seatSelect(ctx, customId, t(loc, `prompt.${prompt.kind}` as MessageKey), prompt.targets, range);
+    const content = t(loc, `menu.${prompt.kind}` as MessageKey);
+    await i.reply({ content, components: [row(menu)], flags: MessageFlags.Ephemeral });
+  }
+}

@@ -1,0 +1,161 @@
+// The lobby's buttons: Join, Leave, Cancel, Start and "Start anyway" (players whose DMs are closed
+// play through the channel's private buttons). The answer to a click is the lobby itself.
+import { MessageFlags } from 'discord.js';
+import type { Dealer } from '../../app/dealer';
+import type { GameService } from '../../app/game-service';
+import type { GameRow } from '../../db/store';
+import type { Deliverer, DeliveryLogger } from '../../delivery/deliverer';
+import { RULESETS } from '../../engine/rulesets';
+import { t, toLocale, type Locale } from '../../i18n';
+import type { ClickAnswers } from '../click-answers';
+import { uiOf } from '../context';
+import type { LobbyOp } from '../custom-id';
+import type { HostTools } from '../host-tools';
+import { mentions } from '../render/common';
+import { refusalText } from '../render/game';
+import { refuse, type Component } from '../reply';
+
+export class LobbyButtons {
+  /** Lobbies whose host pressed Start and whose deal is on its way (the DM checks). */
+  private readonly starting = new Set<number>();
+
+  constructor(
+    private readonly service: GameService,
+    private readonly deliverer: Deliverer,
+    private readonly tools: HostTools,
+    private readonly answers: ClickAnswers,
+    private readonly log: DeliveryLogger,
+    private readonly dealer: Dealer,
+  ) {}
+
+  async click(i: Component, loc: Locale, game: GameRow, op: LobbyOp): Promise<void> {
+    if (!i.inGuild()) return refuse(i, t(loc, 'refusal.input/forged'));
+    switch (op) {
+      case 'join':
+        return this.join(i, loc, game);
+      case 'leave': {
+        const userId = i.user.id;
+        const r = await this.service.updateLobby(game.id, (l) =>
+          l.members.includes(userId)
+            ? {
+                ...l,
+                members: l.members.filter((m) => m !== userId),
+                fallback: (l.fallback ?? []).filter((m) => m !== userId),
+                unreachable: (l.unreachable ?? []).filter((m) => m !== userId),
+              }
+            : 'lobby/not-joined',
+        );
+        if (!r.ok) return this.answers.refuseShowing(i, game.id, 'lobby', refusalText(loc, r.code));
+        return this.answers.showSlot(i, game.id, 'lobby');
+      }
+      case 'cancel': {
+        if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+        const r = await this.service.cancel(game.id, `host:${i.user.id}`, null);
+        return r.ok ? this.answers.showSlot(i, game.id, 'lobby') : refuse(i, refusalText(loc, r.code));
+      }
+      case 'start':
+      case 'fallback':
+        return this.start(i, loc, game, op);
+    }
+  }
+
+  private async join(i: Component, loc: Locale, game: GameRow): Promise<void> {
+    const need = RULESETS[game.ruleset].players;
+    const userId = i.user.id;
+    const member = i.member && 'displayName' in i.member ? i.member.displayName : null;
+    const name = (member ?? i.user.displayName ?? i.user.username).slice(0, 60);
+    const r = await this.service.updateLobby(game.id, (l) => {
+      if (l.members.includes(userId)) return 'lobby/already-joined';
+      if (l.members.length >= need) return 'lobby/full';
+      return {
+        ...l,
+        members: [...l.members, userId],
+        names: { ...l.names, [userId]: name },
+        locales: { ...l.locales, [userId]: i.locale },
+      };
+    });
+    // The lobby itself shows who joined (and that Start is ready): no reply to read.
+    if (!r.ok) return this.answers.refuseShowing(i, game.id, 'lobby', refusalText(loc, r.code));
+    // His DMs are checked now, while the lobby fills, not all at once when the host starts:
+    // Start then deals at once, and a player whose DMs are closed is named in the lobby early.
+    void this.checkDmOnJoin(r.game, userId, uiOf(game).locale ?? loc);
+    return this.answers.showSlot(i, game.id, 'lobby');
+  }
+
+  private async start(i: Component, loc: Locale, game: GameRow, op: 'start' | 'fallback'): Promise<void> {
+    const need = RULESETS[game.ruleset].players;
+    if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+    if (game.status !== 'lobby') return refuse(i, refusalText(loc, 'lobby/closed'));
+    const count = game.lobby.members.length;
+    if (count !== need) return refuse(i, t(loc, 'refusal.lobby/not-full', { count, need }));
+    // Pressed again while the first press checks the players' DMs: nothing more to do.
+    if (this.starting.has(game.id)) return i.deferUpdate().then(() => undefined);
+    // The answer to Start is the lobby itself (free to update); the host is told in private only
+    // what he must act on.
+    await i.deferUpdate();
+    this.starting.add(game.id);
+    try {
+      const ctxLoc = uiOf(game).locale ?? loc;
+      // Before dealing: can the bot DM every player? Checked concurrently; the host may let those it
+      // cannot reach play through the channel's ephemeral buttons.
+      const fallback = new Set(op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : []);
+      const unreachable = await this.probeAll(game, game.lobby.members.filter((u) => !fallback.has(u)), ctxLoc);
+      if (unreachable.length > 0 && op === 'start') {
+        await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
+        await this.answers.editSlot(i, game.id, 'lobby');
+        const users = unreachable.map((u) => `<@${u}>`).join(', ');
+        const content = t(loc, 'lobby.unreachableHost', { users });
+        await i.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+        return;
+      }
+      const fb = [...new Set([...fallback, ...unreachable])];
+      await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
+      const deal = this.dealer(game.lobby.members, game.ruleset);
+      const r = await this.service.start(game.id, deal.seats, deal.roles);
+      const flush = r.ok ? this.answers.claimPosts(i) : null;
+      try {
+        if (r.ok) await this.answers.editSlot(i, game.id, 'lobby');
+        else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
+      } finally {
+        await flush?.();
+      }
+    } finally {
+      this.starting.delete(game.id);
+    }
+  }
+
+  /** The DM check's text, in the player's language. */
+  private dmCheck(game: GameRow, userId: string, fallbackLoc: Locale) {
+    const loc = toLocale(game.lobby.locales?.[userId]) ?? fallbackLoc;
+    return { content: t(loc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() };
+  }
+
+  /** A player's DM check when he joins, while the lobby fills (one the bot cannot reach is named in it). */
+  private async checkDmOnJoin(game: GameRow, userId: string, fallbackLoc: Locale): Promise<void> {
+    try {
+      const ok = await this.deliverer.probeDm(userId, this.dmCheck(game, userId, fallbackLoc));
+      if (ok) return;
+      await this.service.updateLobby(game.id, (l) =>
+        l.members.includes(userId) && !(l.unreachable ?? []).includes(userId)
+          ? { ...l, unreachable: [...(l.unreachable ?? []), userId] }
+          : 'lobby/unchanged',
+      );
+    } catch (e) {
+      this.log.warn(`lobby ${game.id}: DM check of ${userId} failed (${(e as Error).message})`);
+    }
+  }
+
+  private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
+    // All of this lobby's checks at once, as of this moment: the deliverer sends them together,
+    // in the order lobbies started, at the pace its budget allows (that is the bound).
+    const startedAt = this.service.now();
+    const ok = await Promise.all(
+      users.map((u) => {
+        this.deliverer.forgetClosed(u);
+        return this.deliverer.probeDm(u, this.dmCheck(game, u, fallbackLoc), undefined, { startedAt });
+      }),
+    );
+    const out = users.filter((_, k) => !ok[k]);
+    return game.lobby.members.filter((u) => out.includes(u));
+  }
+}

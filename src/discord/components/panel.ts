@@ -1,0 +1,22 @@
+// The public panels' buttons (`v1:p:…`): "My role" and "My actions", answered in private to the
+// player who clicked (the actions panel is how a player without DMs plays his night).
+import { MessageFlags } from 'discord.js';
+import type { GameRow } from '../../db/store';
+import { t, type Locale } from '../../i18n';
+import { seatOfUser, type Contexts } from '../context';
+import type { Panel } from '../custom-id';
+import { panelPayload, roleCard } from '../render/game';
+import { refuse, toReply, type Component } from '../reply';
+
+export class PanelButtons {
+  constructor(private readonly contexts: Contexts) {}
+
+  async click(i: Component, loc: Locale, game: GameRow, panel: Panel): Promise<void> {
+    if (game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/not-started'));
+    const ctx = this.contexts.fromRow(game);
+    const seat = seatOfUser(ctx, i.user.id);
+    if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
+    const payload = panel === 'role' ? roleCard(ctx, seat, loc) : panelPayload(ctx, seat, loc);
+    await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
+  }
+}

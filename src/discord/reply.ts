@@ -1,0 +1,86 @@
+// Answering an interaction: private answers and refusals, the 3-second rule, payloads as
+// discord.js options. Every command and component module answers through these.
+import {
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type InteractionReplyOptions,
+  type StringSelectMenuInteraction,
+} from 'discord.js';
+import { toLocale, type Locale } from '../i18n';
+import type { Payload } from './render/common';
+
+export type Component = ButtonInteraction | StringSelectMenuInteraction;
+export type Replyable = ChatInputCommandInteraction | Component;
+
+/** How long to wait before deferring: Discord wants an answer within 3 seconds. */
+const DEFER_AFTER_MS = 1500;
+
+/** The language of the one who clicked or typed (`fallback` when his client's is not en, uk or ru). */
+export function localeOf(i: Interaction, fallback: Locale = 'en'): Locale {
+  return toLocale(i.locale) ?? fallback;
+}
+
+/** A private answer to the one who asked; it pings nobody. */
+export async function say(i: Replyable, content: string, extra: InteractionReplyOptions = {}): Promise<void> {
+  const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] }, ...extra };
+  if (i.deferred || i.replied) await i.followUp(body);
+  else await i.reply(body);
+}
+
+/** A refusal: private, to the one who asked, marked so it cannot be mistaken for a confirmation. */
+export function refuse(i: Replyable, text: string): Promise<void> {
+  return say(i, `⛔ ${text}`);
+}
+
+/** A refusal as a private follow-up, after the click was already answered. */
+export async function refuseAfter(i: Component, text: string): Promise<void> {
+  await i.followUp({ content: `⛔ ${text}`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+}
+
+/**
+ * Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first
+ * (`update`: a component's message is then edited in place, else a private reply follows).
+ */
+export async function timely<T>(i: Replyable, update: boolean, work: () => Promise<T>): Promise<T> {
+  let deferring: Promise<unknown> | null = null;
+  const timer = setTimeout(() => {
+    const ack = update && !i.isChatInputCommand() ? i.deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral });
+    deferring = ack.catch(() => undefined);
+  }, DEFER_AFTER_MS);
+  try {
+    return await work();
+  } finally {
+    clearTimeout(timer);
+    // A deferral already on its way must land before the answer, or Discord sees two.
+    if (deferring) await deferring;
+  }
+}
+
+type AllowedMentions = { parse: ('users' | 'roles' | 'everyone')[]; users?: string[]; roles?: string[] };
+export type ReplyBody = {
+  content?: string;
+  embeds?: Payload['embeds'];
+  components?: Payload['components'];
+  allowedMentions: { parse: [] };
+};
+
+/** A renderer payload as discord.js reply options (pings nobody). */
+export function toReply(p: Payload): ReplyBody {
+  return {
+    ...(p.content !== undefined ? { content: p.content } : { content: '' }),
+    ...(p.embeds ? { embeds: p.embeds } : { embeds: [] }),
+    components: p.components ?? [],
+    allowedMentions: { parse: [] },
+  };
+}
+
+/** A REST message payload as a follow-up: its mentions ping as the payload allows. */
+export function toFollowUp(p: Payload): Omit<ReplyBody, 'allowedMentions'> & { allowedMentions: AllowedMentions } {
+  const am = (p as { allowed_mentions?: AllowedMentions }).allowed_mentions;
+  return {
+    ...toReply(p),
+    allowedMentions: { parse: am?.parse ?? [], ...(am?.users ? { users: am.users } : {}), ...(am?.roles ? { roles: am.roles } : {}) },
+  };
+}
