@@ -29,7 +29,7 @@ export function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** docs/scenarios.md: every key present in `expect` must equal the result's; points seat by seat. */
+/** FORMAT.md: every key present in `expect` must equal the result's; points seat by seat. */
 export function compareExpect(result: Record<string, unknown>, expect: Record<string, unknown>): string[] {
   const problems: string[] = [];
   for (const [key, want] of Object.entries(expect)) {
