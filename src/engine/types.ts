@@ -30,7 +30,7 @@ export interface ApplyContext {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options: every decision of RULES.md is an option with a documented name (see README).
+// Options: every decision of docs/rules.md is an option with a documented name (see README).
 
 export interface Timers {
   /** Night 0, the acquaintance night (G-4). */

@@ -1,19 +1,33 @@
-// Every rule id of RULES.md is exercised by at least one test: a scenario file lists it in its
+// Every rule id of docs/rules.md is exercised by at least one test: a scenario file lists it in its
 // `rules` field, or a test names it in its title. A second, stronger check: a hand-reviewed map from
-// every rule id to the files whose assertions would fail if that rule were broken.
+// every rule id to the files whose assertions would fail if that rule were broken. And the rule book
+// itself: every id cited in src/ exists in docs/rules.md, and docs/rules.md has the same ids as the
+// upstream RULES.md it follows (when that is next to the repository).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { jsonFiles, OWN_DIR, readJson, ROOT, RULES_FILE, SHARED_DIR } from '../support/scenario-files';
+import {
+  jsonFiles,
+  OWN_DIR,
+  readJson,
+  ROOT,
+  RULES_FILE,
+  ruleIds,
+  SHARED_DIR,
+  SHARED_RULES_FILE,
+} from '../support/scenario-files';
 import { ASSERTED_BY } from './rule-map';
 
-function testFiles(dir: string): string[] {
+function filesEndingWith(dir: string, suffix: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
-    if (e.isDirectory()) return testFiles(p);
-    return e.name.endsWith('.test.ts') ? [p] : [];
+    if (e.isDirectory()) return filesEndingWith(p, suffix);
+    return e.name.endsWith(suffix) ? [p] : [];
   });
 }
+
+const testFiles = (dir: string) => filesEndingWith(dir, '.test.ts');
 
 const ID = /\b[A-Z]-\d+\b/g;
 
@@ -46,21 +60,95 @@ function testTitles(text: string): string[] {
   return [...text.matchAll(plain), ...text.matchAll(curried)].map((m) => m[2]!);
 }
 
-describe('rule coverage', () => {
-  const rulesMd = existsSync(RULES_FILE) ? readFileSync(RULES_FILE, 'utf8') : null;
-  const ids = rulesMd ? [...new Set([...rulesMd.matchAll(/^\s*- \*\*([A-Z]-\d+)\*\*/gm)].map((m) => m[1]!))] : [];
+/**
+ * The places a source file can cite a rule id: its comments (`// N-13`, `(G-7)` in a JSDoc, `D-7:`)
+ * and its string literals (messages shown to players cite a few ids, e.g. "(T-1)"). The TypeScript
+ * parser finds the literals (strings, template parts, regular expressions); the comments are then
+ * looked for in the text with those blanked out, so a `//` inside a string or a regular expression
+ * is never taken for a comment.
+ */
+function citationTexts(file: string): { kind: 'comment' | 'string'; text: string; line: number }[] {
+  const text = readFileSync(file, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const out: { kind: 'comment' | 'string'; text: string; line: number }[] = [];
+  const line = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+  const chars = text.split(''); // UTF-16 units, as the parser's positions are
+  const literal = (n: ts.Node) =>
+    ts.isStringLiteral(n) ||
+    ts.isNoSubstitutionTemplateLiteral(n) ||
+    ts.isTemplateLiteralToken(n) ||
+    ts.isRegularExpressionLiteral(n);
+  const visit = (node: ts.Node) => {
+    if (literal(node)) {
+      const start = node.getStart(sf);
+      if (!ts.isRegularExpressionLiteral(node)) {
+        out.push({ kind: 'string', text: (node as ts.LiteralLikeNode).text, line: line(start) });
+      }
+      for (let i = start; i < node.end; i++) if (chars[i] !== '\n') chars[i] = ' ';
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  const code = chars.join('');
+  for (const m of code.matchAll(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g)) {
+    out.push({ kind: 'comment', text: m[0], line: line(m.index) });
+  }
+  return out;
+}
 
-  it.skipIf(rulesMd === null)('every rule id in RULES.md is exercised by at least one test', () => {
+describe('the rule book', () => {
+  const ids = ruleIds(readFileSync(RULES_FILE, 'utf8'));
+
+  it('docs/rules.md has every rule id once', () => {
+    expect(ids.length).toBeGreaterThan(50);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  const shared = existsSync(SHARED_RULES_FILE) ? readFileSync(SHARED_RULES_FILE, 'utf8') : null;
+  it.skipIf(shared === null)('docs/rules.md has the same rule ids and sections as the upstream RULES.md', () => {
+    const upstream = ruleIds(shared!);
+    expect(upstream.length).toBeGreaterThan(50);
+    expect({ missing: upstream.filter((id) => !ids.includes(id)), extra: ids.filter((id) => !upstream.includes(id)) })
+      .toEqual({ missing: [], extra: [] });
+    const sections = (md: string) => md.match(/^## [A-Z]\. .*$/gm) ?? [];
+    expect(sections(readFileSync(RULES_FILE, 'utf8'))).toEqual(sections(shared!));
+  });
+
+  it('every rule id cited in src/ (comments and messages) exists in docs/rules.md', () => {
+    // Only the section letters the rule book uses count (not, say, an `A-1`), and `\b` keeps a match
+    // inside a longer word out (`UTF-8` has no word boundary before the F).
+    const letters = new Set(ids.map((id) => id[0]));
+    const unknown: string[] = [];
+    let cited = 0;
+    for (const file of filesEndingWith(join(ROOT, 'src'), '.ts')) {
+      for (const { kind, text, line } of citationTexts(file)) {
+        for (const [id, letter] of text.matchAll(/\b([A-Z])-\d+\b/g)) {
+          if (!letters.has(letter!)) continue;
+          cited++;
+          if (!ids.includes(id)) unknown.push(`${relative(ROOT, file)}:${line} (${kind}): ${id}`);
+        }
+      }
+    }
+    // The code cites ids in hundreds of places: far fewer means the search itself broke.
+    expect(cited).toBeGreaterThan(250);
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe('rule coverage', () => {
+  const ids = [...new Set(ruleIds(readFileSync(RULES_FILE, 'utf8')))];
+
+  it('every rule id in docs/rules.md is exercised by at least one test', () => {
     expect(ids.length).toBeGreaterThan(50);
     const covered = coveredIds();
     expect(ids.filter((id) => !covered.has(id))).toEqual([]);
   });
 
-  it.skipIf(rulesMd === null)('every rule id in RULES.md is mapped to files whose assertions would fail if it were broken', () => {
+  it('every rule id in docs/rules.md is mapped to files whose assertions would fail if it were broken', () => {
     const problems: string[] = [];
     const mapped = Object.keys(ASSERTED_BY);
     for (const id of ids) if (!(id in ASSERTED_BY)) problems.push(`${id}: no entry in the map`);
-    for (const id of mapped) if (!ids.includes(id)) problems.push(`${id}: in the map but not in RULES.md`);
+    for (const id of mapped) if (!ids.includes(id)) problems.push(`${id}: in the map but not in docs/rules.md`);
     const sharedHere = existsSync(SHARED_DIR);
     for (const [id, files] of Object.entries(ASSERTED_BY)) {
       // Each id keeps at least one file of the project's own, so the check means something in a clone

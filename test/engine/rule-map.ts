@@ -1,4 +1,4 @@
-// A hand-reviewed map from every RULES.md id to files whose assertions would FAIL if that rule were
+// A hand-reviewed map from every docs/rules.md id to files whose assertions would FAIL if that rule were
 // broken: a scenario's `expect` (its refused steps, `out`, `checks`, `points`, `at`) or a test's
 // expect() calls. Built by reading the scenarios' steps and expect blocks and the tests, not from
 // the `rules` fields (a scenario may list an id it only passes through). rule-coverage.test.ts
