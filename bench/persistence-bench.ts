@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameService } from '../src/app/game-service';
-import { OutboxStore } from '../src/delivery/outbox-store';
+import { OutboxStore } from '../src/db/outbox-store';
 import { Contexts } from '../src/discord/context';
 import { Planner } from '../src/discord/planner';
 import { openDatabase } from '../src/db/client';

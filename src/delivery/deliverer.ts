@@ -14,7 +14,7 @@
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, retryAfterMs, type Failure } from './errors';
-import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from './outbox-store';
+import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from '../db/outbox-store';
 
 export interface DeliveryLogger {
   warn(msg: string): void;

@@ -6,7 +6,7 @@ import { openDatabase, type OpenDb } from '../db/client';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { Store } from '../db/store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
-import { OutboxStore } from '../delivery/outbox-store';
+import { OutboxStore } from '../db/outbox-store';
 import { t, type Locale } from '../i18n';
 import { Contexts, uiOf } from './context';
 import { Interactions, randomDealer, type Dealer } from './interactions';

@@ -5,7 +5,7 @@ import type { GameService } from '../app/game-service';
 import type { Store } from '../db/store';
 import type { Deliverer } from '../delivery/deliverer';
 import type { Failure } from '../delivery/errors';
-import type { Dest, OutboxStore, PostMeta } from '../delivery/outbox-store';
+import type { Dest, OutboxStore, PostMeta } from '../db/outbox-store';
 import { hasKey, t, type MessageKey } from '../i18n';
 import type { Contexts } from './context';
 import { channelDest, dmDest } from './planner';

@@ -7,7 +7,7 @@ import type { REST } from 'discord.js';
 import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import { Deliverer } from '../../src/delivery/deliverer';
-import { OutboxStore } from '../../src/delivery/outbox-store';
+import { OutboxStore } from '../../src/db/outbox-store';
 
 const opened: OpenDb[] = [];
 afterEach(() => {
