@@ -90,7 +90,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const store = new Store(db.db);
   // Ratings of results stored before the ratings existed (an upgrade): built once, before any game runs.
   // A rebuild a crash cut short is finished too.
-  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) recomputeRatings(store.sqlite, u.guildId, u.ruleset);
+  for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
+    recomputeRatings(store.stats, u.guildId, u.ruleset);
+  }
   const outbox = new OutboxStore(db.sqlite);
   const client = new Client({
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
@@ -141,7 +143,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       }
       // Its points and ratings no longer count: the rule set's ratings are rebuilt in the background.
       try {
-        onGameAnnulled(db.sqlite, gameId);
+        onGameAnnulled(store.stats, gameId);
       } catch (e) {
         log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e);
       }
