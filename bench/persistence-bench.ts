@@ -21,7 +21,7 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
   let planner: Planner | null = null;
   const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} }, plan: (e) => planner!.plan(e) });
-  planner = new Planner(new OutboxStore(open.sqlite), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
+  planner = new Planner(new OutboxStore(open.db), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
   const rng = seededRng(seed);
   let actions = 0;
   const t0 = performance.now();

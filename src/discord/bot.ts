@@ -93,7 +93,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
     recomputeRatings(store.stats, u.guildId, u.ruleset);
   }
-  const outbox = new OutboxStore(db.sqlite);
+  const outbox = new OutboxStore(db.db);
   const client = new Client({
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
     // posted again at once (no message content is read: that intent is not needed).

@@ -20,7 +20,7 @@ afterEach(() => {
 
 function open() {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-')), 'db.sqlite'));
-  return { store: new Store(db.db), tstore: new TournamentStore(db.db), outbox: new OutboxStore(db.sqlite), sqlite: db.sqlite };
+  return { store: new Store(db.db), tstore: new TournamentStore(db.db), outbox: new OutboxStore(db.db), sqlite: db.sqlite };
 }
 
 describe('tournament storage (T-1..T-3)', () => {
