@@ -1,4 +1,5 @@
-// Repository over the schema: the only place with SQL. Hot paths use prepared statements.
+// The game's repository (servers, games, players, actions, deadlines, results, audit). All SQL is in
+// src/db, one store per area (docs/storage.md). Hot paths use prepared statements.
 import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { teamOf } from '../engine/rulesets';
