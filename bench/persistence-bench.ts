@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { GameService } from '../src/app/game-service';
-import { OutboxStore } from '../src/delivery/outbox-store';
+import { OutboxStore } from '../src/db/outbox-store';
 import { Contexts } from '../src/discord/context';
 import { Planner } from '../src/discord/planner';
 import { openDatabase } from '../src/db/client';
@@ -21,7 +21,7 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
   let planner: Planner | null = null;
   const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} }, plan: (e) => planner!.plan(e) });
-  planner = new Planner(new OutboxStore(open.sqlite), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
+  planner = new Planner(new OutboxStore(open.db), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
   const rng = seededRng(seed);
   let actions = 0;
   const t0 = performance.now();

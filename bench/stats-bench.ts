@@ -42,6 +42,7 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
   const open = openDatabase(join(dir, 'bench.sqlite'));
   const store = new Store(open.db);
   const db = open.sqlite;
+  const stats = store.stats;
   const rng = seededRng(12);
   const players = Array.from({ length: playerCount }, (_, i) => String(100_000_000_000_000_000n + BigInt(i)));
   const rulesets: RulesetId[] = ['classic-10', 'chnu-2016', 'kiev-12'];
@@ -83,7 +84,7 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
           insResult.run(id, i + 1, GUILD, user, rs, role, team, outcome, pts, i === best ? 1 : 0, rng() < 0.07 ? 1 : 0, finishedAt, moves, rng() < 0.1 ? 1 : 0, 0, i === 0 && rng() < 0.3 ? 2 : null);
         });
         const t0 = performance.now();
-        recordGame(db, id); // the work the game-closing transaction adds
+        recordGame(stats, id); // the work the game-closing transaction adds
         closing.push(performance.now() - t0);
       }
     })();
@@ -116,7 +117,7 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
   const now = clock;
   const seasonId = Number(db.prepare("INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, 'Autumn', ?, NULL, ?)").run(GUILD, now - 90 * DAY, now).lastInsertRowid);
   const tSeason = performance.now();
-  rebuildSeason(db, GUILD, seasonId);
+  rebuildSeason(stats, GUILD, seasonId);
   const seasonDefineMs = Math.round((performance.now() - tSeason) * 10) / 10;
 
   const f = (extra: Partial<StatsFilter> = {}): StatsFilter => ({ guildId: GUILD, ruleset: 'classic-10', period: { kind: 'all' }, now, ...extra });
@@ -124,21 +125,21 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
   const season: StatsFilter['period'] = { kind: 'season', id: seasonId, name: 'Autumn', from: now - 90 * DAY, to: null };
   const RUNS = 30;
   const queries = {
-    'top points, all time, page 1': time(RUNS, () => top(db, f(), 'points', 0, busiest.user_id)),
-    'top points, all time, page 40': time(RUNS, () => top(db, f(), 'points', 39, busiest.user_id)),
-    'top elo, all time': time(RUNS, () => top(db, f(), 'elo', 0, busiest.user_id)),
-    'top points, season (90 days)': time(RUNS, () => top(db, f({ period: season }), 'points', 0, busiest.user_id)),
-    'top elo, season (90 days)': time(RUNS, () => top(db, f({ period: season }), 'elo', 0, busiest.user_id)),
-    'top points, last 30 days': time(RUNS, () => top(db, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id)),
-    'top points, last 365 days': time(RUNS, () => top(db, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id)),
-    'top points, a tournament': time(RUNS, () => top(db, f({ tournament: 3 }), 'points', 0, busiest.user_id)),
-    'player, all time (busiest player)': time(RUNS, () => profile(db, f(), busiest.user_id)),
-    'player, last 30 days': time(RUNS, () => profile(db, f({ period: { kind: 'days', days: 30 } }), busiest.user_id)),
+    'top points, all time, page 1': time(RUNS, () => top(stats, f(), 'points', 0, busiest.user_id)),
+    'top points, all time, page 40': time(RUNS, () => top(stats, f(), 'points', 39, busiest.user_id)),
+    'top elo, all time': time(RUNS, () => top(stats, f(), 'elo', 0, busiest.user_id)),
+    'top points, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'points', 0, busiest.user_id)),
+    'top elo, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'elo', 0, busiest.user_id)),
+    'top points, last 30 days': time(RUNS, () => top(stats, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id)),
+    'top points, last 365 days': time(RUNS, () => top(stats, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id)),
+    'top points, a tournament': time(RUNS, () => top(stats, f({ tournament: 3 }), 'points', 0, busiest.user_id)),
+    'player, all time (busiest player)': time(RUNS, () => profile(stats, f(), busiest.user_id)),
+    'player, last 30 days': time(RUNS, () => profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id)),
     'player chart (PNG, 200 points)': time(10, () => {
-      const p = profile(db, f(), busiest.user_id);
+      const p = profile(stats, f(), busiest.user_id);
       renderChart({ title: 'Гравець — Elo', points: p.history.map((h) => ({ at: h.at, value: h.elo })), fromLabel: 'a', toLabel: 'b', baseline: 1000 });
     }),
-    'game record (replay of a real game)': time(RUNS, (i) => gameRecord(db, GUILD, real[i % real.length]!)),
+    'game record (replay of a real game)': time(RUNS, (i) => gameRecord(stats, GUILD, real[i % real.length]!)),
   };
   // An annul or a settings change: the rebuild in small steps, the event loop watched meanwhile.
   const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -146,7 +147,7 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
   const tRe = performance.now();
   const stepMs: number[] = [];
   const byKind: Record<string, number[]> = {};
-  await recomputeInBackground(db, GUILD, 'classic-10', (ms, kind) => {
+  await recomputeInBackground(stats, GUILD, 'classic-10', (ms, kind) => {
     stepMs.push(ms);
     (byKind[kind] ??= []).push(ms);
   });

@@ -1,4 +1,5 @@
-// Repository over the schema: the only place with SQL. Hot paths use prepared statements.
+// The game's repository (servers, games, players, actions, deadlines, results, audit). All SQL is in
+// src/db, one store per area (docs/storage.md). Hot paths use prepared statements.
 import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { teamOf } from '../engine/rulesets';
@@ -6,6 +7,7 @@ import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
 import type { Db } from './client';
+import { SqliteStatsStore, type StatsStore } from './stats-store';
 import { actions, audit, deadlines, games, players, results, servers, type GameStatus } from './schema';
 
 export interface LobbyInfo {
@@ -150,9 +152,14 @@ export class Store {
     this.selectDeadline = db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
   }
 
-  /** The better-sqlite3 connection under drizzle (the stats queries use it directly). */
+  /** The better-sqlite3 connection under drizzle (for this store's raw statements, tests and tools). */
   get sqlite(): Database.Database {
     return (this.db as unknown as { $client: Database.Database }).$client;
+  }
+
+  /** Ratings, standings, seasons and /stats (src/db/stats-store.ts), on the same connection. */
+  get stats(): StatsStore {
+    return SqliteStatsStore.of(this.db);
   }
 
   transaction<T>(fn: () => T): T {
@@ -423,7 +430,7 @@ export class Store {
     });
     this.db.insert(results).values(rows).run();
     this.db.update(games).set({ winner: res.winner, finishedAt: now }).where(eq(games.id, game.id)).run();
-    recordGame(this.sqlite, game.id);
+    recordGame(this.stats, game.id);
   }
 
   /** Whether a day vote was held: a ballot was cast, or someone left by the vote. */

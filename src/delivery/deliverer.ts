@@ -14,7 +14,7 @@
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, retryAfterMs, type Failure } from './errors';
-import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from './outbox-store';
+import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from '../db/outbox-store';
 
 export interface DeliveryLogger {
   warn(msg: string): void;
@@ -509,7 +509,7 @@ export class Deliverer {
   private async record(row: OutboxRow, meta: PostMeta, out: { json: string; slot: SlotRow | null; shift: number }, messageId: string, channelId: string): Promise<void> {
     const { slot, json, shift } = out;
     const seen = this.now();
-    this.store.sqlite.transaction(() => {
+    this.store.transaction(() => {
       this.store.done(row.id, messageId, seen);
       if (slot) {
         // What was sent (with the moved deadline) is this version's payload from now on.
@@ -517,7 +517,7 @@ export class Deliverer {
         this.store.sentSlot(row.gameId, slot.key, slot.version, messageId, channelId);
       }
       if (row.dest.startsWith('dm:')) this.store.dmOk(row.dest.slice(3), seen);
-    })();
+    });
     // The turn's clock starts when players see it: its timer ends as late as the message says.
     if (meta.clock && shift >= 1000) this.opts.onVisible?.(row.gameId, meta.clock.seq, meta.clock.deadline + shift);
     if (slot?.pin) await this.pin(channelId, messageId);
@@ -549,9 +549,9 @@ export class Deliverer {
     if (rows.length === 0) return [];
     if (waiting) waiting.taken = true;
     this.hold(dest);
-    this.store.sqlite.transaction(() => {
+    this.store.transaction(() => {
       rows.forEach((row, k) => this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }));
-    })();
+    });
     return rows.map((row, k) => ({ ...row, meta: JSON.stringify({ ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }) }));
   }
 
@@ -590,12 +590,12 @@ export class Deliverer {
 
   private unclaim(rows: OutboxRow[]): void {
     if (rows.length === 0) return;
-    this.store.sqlite.transaction(() => {
+    this.store.transaction(() => {
       for (const row of rows) {
         const { via: _v, viaIndex: _i, ...meta } = JSON.parse(row.meta) as PostMeta;
         this.store.setMeta(row.id, meta);
       }
-    })();
+    });
   }
 
   /**
@@ -699,10 +699,10 @@ export class Deliverer {
       this.count('POST /channels/:id/threads');
       const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
       threadId = th.id;
-      this.store.sqlite.transaction(() => {
+      this.store.transaction(() => {
         this.store.setMeta(row.id, { ...meta, threadId, step: 0 });
         this.store.sentSlot(row.gameId, key, 0, threadId, threadId);
-      })();
+      });
     }
     for (let i = meta.step ?? 0; i < p.members.length; i++) {
       await this.spend(level, row.createdAt);
@@ -735,14 +735,14 @@ export class Deliverer {
       return;
     }
     if (failure === 'bad-request') this.opts.log.error(`delivery: Discord refused ${row.op} to ${row.dest} (game ${row.gameId})`, e);
-    this.store.sqlite.transaction(() => {
+    this.store.transaction(() => {
       this.store.fail(row.id, failure, now);
       if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
         this.store.dmClosed(row.dest.slice(3), now);
         // Every DM still waiting for him in this game would fail the same way.
         this.store.failDest(row.gameId, row.dest, failure, now);
       }
-    })();
+    });
     this.opts.onPermanent?.({ gameId: row.gameId, dest: row.dest, meta }, failure);
     // What was written about it (a notice) goes out too.
     this.kick();

@@ -12,7 +12,7 @@ import { Scheduler, type TimerHost } from '../app/scheduler';
 import { parseSettings, type ServerSettings } from '../app/settings';
 import type { AsyncStore, SeatHolder, SubstituteCall } from '../db/async-store';
 import type { GameRow, Store } from '../db/store';
-import type { OutboxStore } from '../delivery/outbox-store';
+import type { OutboxStore } from '../db/outbox-store';
 import { createGame } from '../engine/apply';
 import { publicFacts } from '../engine/summary';
 import type { GameState, Seat } from '../engine/types';

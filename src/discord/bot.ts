@@ -10,7 +10,7 @@ import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
-import { OutboxStore } from '../delivery/outbox-store';
+import { OutboxStore } from '../db/outbox-store';
 import type { Locale } from '../i18n';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { AsyncPlay } from './async-play';
@@ -118,10 +118,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // before any game runs; a rebuild a crash cut short is finished too.
   const db = openDatabase(config.databasePath);
   const store = new Store(db.db);
-  for (const u of [...interruptedRebuilds(store.sqlite), ...unbuilt(store.sqlite)]) {
-    recomputeRatings(store.sqlite, u.guildId, u.ruleset);
+  for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
+    recomputeRatings(store.stats, u.guildId, u.ruleset);
   }
-  const outbox = new OutboxStore(db.sqlite);
+  const outbox = new OutboxStore(db.db);
   const tournamentStore = new TournamentStore(db.db);
 
   // Discord, the game service, delivery.
@@ -206,7 +206,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       }
       // Its points and ratings no longer count: the rule set's ratings are rebuilt in the background.
       try {
-        onGameAnnulled(db.sqlite, gameId);
+        onGameAnnulled(store.stats, gameId);
       } catch (e) {
         log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e);
       }

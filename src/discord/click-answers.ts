@@ -4,7 +4,7 @@
 // it is recorded as delivered. The last write to finish is what Discord shows: an older answer
 // that lands after a newer one leaves the slot dirty, and the deliverer puts it right.
 import type { Deliverer } from '../delivery/deliverer';
-import type { OutboxStore } from '../delivery/outbox-store';
+import type { OutboxStore } from '../db/outbox-store';
 import type { Payload } from './render/common';
 import { refuse, refuseAfter, toFollowUp, toReply, type Component } from './reply';
 

@@ -2,7 +2,7 @@
 // like everything else (the planner calls these): an annulled game, a new host, an undo, and the
 // results channel of the server's settings.
 import type { GameEffect } from '../app/game-service';
-import type { OutboxStore } from '../delivery/outbox-store';
+import type { OutboxStore } from '../db/outbox-store';
 import type { Action, GameState } from '../engine/types';
 import { t } from '../i18n';
 import { userLocale, type Contexts } from './context';

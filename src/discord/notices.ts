@@ -5,7 +5,7 @@ import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { Routes, type REST } from 'discord.js';
 import type { Failure } from '../delivery/errors';
-import type { Dest, OutboxStore, PostMeta } from '../delivery/outbox-store';
+import type { Dest, OutboxStore, PostMeta } from '../db/outbox-store';
 import { hasKey, t, type Locale, type MessageKey } from '../i18n';
 import { uiOf } from './context';
 import type { Contexts } from './context';

@@ -9,7 +9,7 @@
 // - Nothing public is written for a night action (N-13): not a message, not an edit.
 import type { GameEffect } from '../app/game-service';
 import type { GameRow } from '../db/store';
-import type { Dest, OutboxStore, SlotRow } from '../delivery/outbox-store';
+import type { Dest, OutboxStore, SlotRow } from '../db/outbox-store';
 import type { Action, GameEvent, GameState, Seat } from '../engine/types';
 import { channelWriters, inMafiaCircle, mafiaTalkOpen, seatView } from '../engine/view';
 import { t } from '../i18n';

@@ -6,7 +6,7 @@ import type { Dealer } from '../app/dealer';
 import type { GameService } from '../app/game-service';
 import type { Store } from '../db/store';
 import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
-import type { OutboxStore } from '../delivery/outbox-store';
+import type { OutboxStore } from '../db/outbox-store';
 import { t } from '../i18n';
 import type { AsyncPlay } from './async-play';
 import { ClickAnswers } from './click-answers';

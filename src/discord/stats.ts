@@ -43,8 +43,9 @@ export class StatsCommands {
     private readonly onRecomputed: (guildId: string) => void = () => {},
   ) {}
 
+  /** The stats queries (src/db/stats-store.ts): this file holds no SQL. */
   private get db() {
-    return this.store.sqlite;
+    return this.store.stats;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -77,10 +78,7 @@ export class StatsCommands {
 
   /** The rule set most players of this server have standings in (when /stats top names none). */
   private mainRuleset(guildId: string): RulesetId {
-    const r = this.db.prepare("SELECT ruleset FROM standings WHERE guild_id = ? AND scope = 'all' GROUP BY ruleset ORDER BY count(*) DESC, ruleset LIMIT 1").get(guildId) as
-      | { ruleset: RulesetId }
-      | undefined;
-    return r?.ruleset ?? 'classic-10';
+    return (this.db.mainRuleset(guildId) as RulesetId | null) ?? 'classic-10';
   }
 
   private refuse(i: ChatInputCommandInteraction | ButtonInteraction, text: string) {
@@ -374,8 +372,8 @@ export class StatsCommands {
       if (to !== null && to <= from) return void (await this.refuse(i, t(loc, 'st.season.order')));
       if (seasonByName(this.db, guildId, name)) return void (await this.refuse(i, t(loc, 'st.season.exists', { name })));
       this.store.transaction(() => {
-        const r = this.db.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?)').run(guildId, name, from, to, now);
-        rebuildSeason(this.db, guildId, Number(r.lastInsertRowid));
+        const id = this.db.addSeason(guildId, name, from, to, now);
+        rebuildSeason(this.db, guildId, id);
       });
       return void (await say(t(loc, 'st.season.defined', { name, start: dayText(from), end: to === null ? t(loc, 'st.season.open') : dayText(to - 1) })));
     }
@@ -385,7 +383,7 @@ export class StatsCommands {
       const now = this.now();
       if (s.endsAt !== null && s.endsAt <= now) return void (await this.refuse(i, t(loc, 'st.season.alreadyEnded', { name: s.name })));
       this.store.transaction(() => {
-        this.db.prepare('UPDATE seasons SET ends_at = ? WHERE id = ?').run(Math.max(now, s.startsAt + 1), s.id);
+        this.db.endSeason(s.id, Math.max(now, s.startsAt + 1));
         rebuildSeason(this.db, guildId, s.id);
       });
       return void (await say(t(loc, 'st.season.ended', { name: s.name, end: dayText(now) })));

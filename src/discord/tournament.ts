@@ -12,7 +12,7 @@ import type { Store } from '../db/store';
 import type { TournamentRow, TournamentStore } from '../db/tournament-store';
 import { classify } from '../delivery/errors';
 import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
-import type { OutboxStore } from '../delivery/outbox-store';
+import type { OutboxStore } from '../db/outbox-store';
 import { optionOverridesSchema } from '../engine/options';
 import { RULESETS } from '../engine/rulesets';
 import { seededRng } from '../sim/random-play';

@@ -1,10 +1,10 @@
 // `/stats game <id>`: the record of a finished game, rebuilt by replaying its log from the deal
 // (the log is the truth; a game is a few hundred actions, replayed in about a millisecond).
-import type Database from 'better-sqlite3';
+import type { StatsStore } from '../db/stats-store';
 import { apply, createGame } from '../engine/apply';
 import { voidReason, type VoidReason } from '../engine/rating';
 import type { Action, GameState, LeaveBy, OptionOverrides, Pace, Role, RulesetId, Seat, Winner } from '../engine/types';
-import { prep, ratingSettings } from './record';
+import { ratingSettings } from './record';
 
 export interface DayRecord {
   n: number;
@@ -29,25 +29,21 @@ export interface GameRecordView {
 }
 
 /** The record, or null when there is no finished game with this id on this server. */
-export function gameRecord(db: Sqlite, guildId: string, gameId: number): GameRecordView | null {
-  const g = prep(db, "SELECT id, guild_id, ruleset, pace, options, deal, started_at, finished_at, annulled_at, status FROM games WHERE id = ? AND guild_id = ?").get(gameId, guildId) as
-    | { id: number; ruleset: RulesetId; pace: Pace; options: string; deal: string | null; started_at: number | null; finished_at: number | null; annulled_at: number | null; status: string }
-    | undefined;
+export function gameRecord(db: StatsStore, guildId: string, gameId: number): GameRecordView | null {
+  const g = db.recordGame(guildId, gameId);
   // Only finished games: a running game's record would reveal roles (N-13).
-  if (!g || g.finished_at === null || !g.deal || g.started_at === null || (g.status !== 'over' && g.status !== 'archived')) return null;
-  const results = prep(db, 'SELECT seat, user_id, role, points, breakdown, holders, no_day_vote, moves FROM results WHERE game_id = ? ORDER BY seat').all(gameId) as {
-    seat: number;
-    user_id: string;
-    role: Role;
-    points: number;
-    breakdown: string;
-    holders: string | null;
-    no_day_vote: number;
-    moves: number;
-  }[];
+  if (!g || g.finished_at === null || !g.deal || g.started_at === null) return null;
+  if (g.status !== 'over' && g.status !== 'archived') return null;
+  const results = db.recordResults(gameId);
   if (results.length === 0) return null;
-  const log = prep(db, 'SELECT action, at FROM actions WHERE game_id = ? ORDER BY seq').all(gameId) as { action: string; at: number }[];
-  let state: GameState = createGame(g.ruleset, { roles: JSON.parse(g.deal) as Role[] }, JSON.parse(g.options) as OptionOverrides, g.pace, { now: g.started_at });
+  const log = db.loggedActions(gameId);
+  let state: GameState = createGame(
+    g.ruleset as RulesetId,
+    { roles: JSON.parse(g.deal) as Role[] },
+    JSON.parse(g.options) as OptionOverrides,
+    g.pace as Pace,
+    { now: g.started_at },
+  );
   const days = new Map<number, DayRecord>();
   const day = (n: number) => {
     let d = days.get(n);
@@ -73,19 +69,22 @@ export function gameRecord(db: Sqlite, guildId: string, gameId: number): GameRec
   const first = results[0]!;
   return {
     id: g.id,
-    ruleset: g.ruleset,
+    ruleset: g.ruleset as RulesetId,
     startedAt: g.started_at,
     finishedAt: g.finished_at,
     winner: state.result?.winner ?? 'draw',
     reason: state.result?.reason ?? 'rules',
     notCounted: voidReason({ annulled: g.annulled_at !== null, noDayVote: first.no_day_vote === 1, moves: first.moves }, settings.minMoves),
-    seats: results.map((r) => ({ seat: r.seat, userId: r.user_id, role: r.role, holders: r.holders ? (JSON.parse(r.holders) as { userId: string; share: number }[]) : null })),
+    seats: results.map((r) => ({
+      seat: r.seat,
+      userId: r.user_id,
+      role: r.role as Role,
+      holders: r.holders ? (JSON.parse(r.holders) as { userId: string; share: number }[]) : null,
+    })),
     days: [...days.values()].filter((d) => d.nominations.length + d.votes.length + d.allLeave.length > 0).sort((a, b) => a.n - b.n),
     nights,
     out: state.out.map((o) => ({ seat: o.seat, by: o.by, phase: o.at.phase, n: o.at.n })),
     points: results.map((r) => ({ seat: r.seat, userId: r.user_id, total: r.points, items: JSON.parse(r.breakdown) as Record<string, number> })),
   };
 }
-
-type Sqlite = Database.Database;
 

@@ -7,7 +7,7 @@ import type { REST } from 'discord.js';
 import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import { Deliverer } from '../../src/delivery/deliverer';
-import { OutboxStore } from '../../src/delivery/outbox-store';
+import { OutboxStore } from '../../src/db/outbox-store';
 
 const opened: OpenDb[] = [];
 afterEach(() => {
@@ -21,7 +21,7 @@ function setUp(rate = 50) {
   const db = openDatabase(':memory:');
   opened.push(db);
   const store = new Store(db.db);
-  const outbox = new OutboxStore(db.sqlite);
+  const outbox = new OutboxStore(db.db);
   const game = store.createLobby({ guildId: '100000000000000001', channelId: CHANNEL, hostId: '100000000000000003', ruleset: 'chnu-2016', pace: 'live', options: {}, now: Date.now() });
   const calls: { method: string; route: string; body?: { content?: string } }[] = [];
   let n = 0;

@@ -109,7 +109,7 @@ describe('/stats through Discord', () => {
            VALUES (?, 1, ?, ?, 'classic-10', 'civilian', 'red', 'win', ?, '{}', 0, 0, ?, 100)`,
         )
         .run(game.id, w.guild.id, user, 40 - g, Date.now());
-      recordGame(store.sqlite, game.id);
+      recordGame(store.stats, game.id);
     }
     const r = await stats(d, me.id, 'top', { ruleset: 'classic-10' });
     const first = r.message!;

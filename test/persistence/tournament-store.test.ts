@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import { TournamentStore } from '../../src/db/tournament-store';
-import { OutboxStore } from '../../src/delivery/outbox-store';
+import { OutboxStore } from '../../src/db/outbox-store';
 import { createGame } from '../../src/engine/apply';
 import { rolePool } from '../../src/engine/rulesets';
 
@@ -20,7 +20,7 @@ afterEach(() => {
 
 function open() {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-')), 'db.sqlite'));
-  return { store: new Store(db.db), tstore: new TournamentStore(db.db), outbox: new OutboxStore(db.sqlite), sqlite: db.sqlite };
+  return { store: new Store(db.db), tstore: new TournamentStore(db.db), outbox: new OutboxStore(db.db), sqlite: db.sqlite };
 }
 
 describe('tournament storage (T-1..T-3)', () => {

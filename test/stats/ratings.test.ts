@@ -23,7 +23,7 @@ const G = 'g1';
 function fresh() {
   const o = openDatabase(':memory:');
   const store = new Store(o.db);
-  return { o, store, db: store.sqlite };
+  return { o, store, db: store.stats };
 }
 
 /** A finished game's rows written straight to the results table, then rated as at a game's close. */
@@ -45,7 +45,7 @@ function putGame(
       ins.run(game.id, i + 1, G, s.user, ruleset, s.role, team, s.outcome, s.points, s.best ? 1 : 0, s.n1 ? 1 : 0, finishedAt, extra.noDayVote ? 1 : 0, extra.moves ?? 100, s.removed ? 1 : 0, s.holders ? JSON.stringify(s.holders) : null);
     });
     store.sqlite.prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(finishedAt, game.id);
-    recordGame(store.sqlite, game.id);
+    recordGame(store.stats, game.id);
   });
   return game.id;
 }
@@ -219,13 +219,13 @@ describe('S-5 standings in SQL', () => {
     const recent = top(db, filter('classic-10', { period: { kind: 'days', days: 5 }, now: 30 * day }), 'points', 0, null);
     expect(recent.rows.map((r) => r.userId)).toEqual(['p29', 'p28', 'p27', 'p26', 'p25', 'me']);
     // A season defined afterwards gets its standings from the stored results.
-    const s = db.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)').run(G, 'Autumn', 10 * day, 20 * day);
+    const s = store.sqlite.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)').run(G, 'Autumn', 10 * day, 20 * day);
     rebuildSeason(db, G, Number(s.lastInsertRowid));
     const season = top(db, filter('classic-10', { period: { kind: 'season', id: Number(s.lastInsertRowid), name: 'Autumn', from: 10 * day, to: 20 * day } }), 'points', 0, null);
     expect(season.total).toBe(10);
     expect(season.rows[0]!.userId).toBe('p19');
     // A game closing inside the open season is added to it at once.
-    const open = Number(db.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)').run(G, 'Now', 40 * day).lastInsertRowid);
+    const open = Number(store.sqlite.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)').run(G, 'Now', 40 * day).lastInsertRowid);
     putGame(store, 'classic-10', 41 * day, [{ user: 'late', role: 'don', points: 5, outcome: 'win' }]);
     const now = top(db, filter('classic-10', { period: { kind: 'season', id: open, name: 'Now', from: 40 * day, to: null } }), 'points', 0, null);
     expect(now.rows.map((r) => [r.userId, r.points])).toEqual([['late', 5]]);
@@ -258,7 +258,7 @@ describe('S-5 standings in SQL', () => {
       expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])), `${days} days`).toEqual(
         new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
       );
-      const hist = db.prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at').all(cutoff) as { user_id: string; after: number }[];
+      const hist = store.sqlite.prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at').all(cutoff) as { user_id: string; after: number }[];
       const last = new Map<string, { elo: number; games: number }>();
       for (const h of hist) last.set(h.user_id, { elo: h.after, games: (last.get(h.user_id)?.games ?? 0) + 1 });
       const elo = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }), 'elo');
@@ -285,7 +285,7 @@ describe('S-5 standings in SQL', () => {
       ['b', -1],
     ]);
     saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 0 }, 0);
-    db.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(short);
+    store.sqlite.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(short);
     recomputeRatings(db, G, 'classic-10');
     expect(allRows(db, filter('classic-10')).map((r) => [r.userId, r.points])).toEqual([
       ['a', 3],
@@ -365,7 +365,7 @@ describe('an upgrade', () => {
   it('results stored before the ratings existed are found by index seeks and rated once', () => {
     const { store, db } = fresh();
     const game = store.createLobby({ guildId: G, channelId: 'c', hostId: 'h', ruleset: 'kiev-12', pace: 'live', options: {}, now: 1 });
-    db.prepare(
+    store.sqlite.prepare(
       `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
        VALUES (?, 1, ?, 'old', 'kiev-12', 'civilian', 'red', 'win', 3, '{}', 1, 0, 5)`,
     ).run(game.id, G);
@@ -407,7 +407,7 @@ describe('through the game service (the game-closing transaction)', () => {
   it('kiev-12: the cap of 5 points per game reaches the standings', async () => {
     const w = play('kiev-black-wins-rating.json');
     const { game, expect: want } = await w.run();
-    const db = w.store.sqlite;
+    const db = w.store.stats;
     const rows = allRows(db, filter('kiev-12'));
     expect(rows.find((r) => r.userId === 'u1')!.points).toBe(5);
     for (const [seat, pts] of Object.entries(want.points)) expect(rows.find((r) => r.userId === `u${seat}`)?.points ?? 0).toBe(pts);
@@ -425,12 +425,12 @@ describe('through the game service (the game-closing transaction)', () => {
   it('a substitute: both holders are rated for their share of the moves; the seat\'s points go to the holder at the end', async () => {
     const w = play('chnu-red-full-strength.json');
     const { game } = await w.run({ atStep: 10, seat: 4, to: 'sub' });
-    const db = w.store.sqlite;
-    const holders = JSON.parse((db.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as { holders: string }).holders) as { userId: string; share: number }[];
+    const db = w.store.stats;
+    const holders = JSON.parse((w.store.sqlite.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as { holders: string }).holders) as { userId: string; share: number }[];
     expect(holders.map((h) => h.userId)).toEqual(['u4', 'sub']);
     expect(holders[0]!.share + holders[1]!.share).toBeCloseTo(1, 9);
     expect(holders[0]!.share).toBeGreaterThan(0);
-    const hist = db.prepare('SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id').all(game) as { user_id: string; share: number; before: number; after: number }[];
+    const hist = w.store.sqlite.prepare('SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id').all(game) as { user_id: string; share: number; before: number; after: number }[];
     expect(hist.map((h) => h.user_id)).toEqual(['sub', 'u4']);
     // Red won: the seat's gain is split by shares.
     const full = hist.reduce((sum, h) => sum + (h.after - h.before), 0);

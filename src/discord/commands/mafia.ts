@@ -5,7 +5,7 @@ import type { GameService } from '../../app/game-service';
 import { readSettings } from '../../app/settings';
 import type { GameRow, Store } from '../../db/store';
 import type { Deliverer } from '../../delivery/deliverer';
-import type { OutboxStore } from '../../delivery/outbox-store';
+import type { OutboxStore } from '../../db/outbox-store';
 import { optionOverridesSchema } from '../../engine/options';
 import { RULESETS, RULESET_IDS } from '../../engine/rulesets';
 import type { OptionOverrides, RulesetId } from '../../engine/types';

@@ -1,6 +1,7 @@
 // The outbox's SQL: written inside the transaction of the change that caused it (the planner runs
 // there), read and updated by the deliverer. Prepared statements only: this runs on every action.
 import type Database from 'better-sqlite3';
+import type { Db } from './client';
 
 /**
  * Where an operation goes, in order per destination: a channel (`ch:`), a user's DMs (`dm:`), a
@@ -75,8 +76,11 @@ function toSlot(r: (Omit<SlotRow, 'repost' | 'pin'> & { repost: number; pin: num
 
 export class OutboxStore {
   private readonly q;
+  private readonly sqlite: Database.Database;
 
-  constructor(readonly sqlite: Database.Database) {
+  /** Built from the connection like the other stores (src/db/client.ts). */
+  constructor(db: Db) {
+    const sqlite = (this.sqlite = (db as unknown as { $client: Database.Database }).$client);
     const p = (sql: string) => sqlite.prepare(sql);
     this.q = {
       insert: p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
@@ -128,6 +132,11 @@ export class OutboxStore {
       rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
       pendingOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`),
     };
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints): the deliverer's bookkeeping. */
+  transaction<T>(fn: () => T): T {
+    return this.sqlite.transaction(fn)();
   }
 
   // -------------------------------------------------------------------------------------------
