@@ -20,7 +20,7 @@ import type { Contexts } from './context';
 import { HostTools } from './host-tools';
 import { refuse } from './reply';
 import { gameComponents, Router } from './router';
-import { StatsCommands } from './stats';
+import { StatsCommands } from './commands/stats';
 import type { Tournaments } from './tournament';
 
 export interface ShellDeps {

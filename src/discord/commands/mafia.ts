@@ -13,7 +13,7 @@ import { t, type Locale } from '../../i18n';
 import { seatOfUser, type Contexts } from '../context';
 import { roleCard, rulesetName } from '../render/game';
 import { refuse, say, toReply } from '../reply';
-import type { StatsCommands } from '../stats';
+import type { StatsCommands } from './stats';
 import { choice, loc, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
 import { settingsGroup } from './settings-definition';
