@@ -12,6 +12,7 @@ import type { AsyncPlay } from './async-play';
 import { ClickAnswers } from './click-answers';
 import { HostCommand } from './commands/host';
 import { MafiaCommand } from './commands/mafia';
+import { RatingSettingsCommand } from './commands/rating-settings';
 import { SettingsCommand } from './commands/settings';
 import { ActControls } from './components/act';
 import { LobbyButtons } from './components/lobby';
@@ -42,7 +43,8 @@ export function buildRouter(d: ShellDeps): Router {
   const answers = new ClickAnswers(d.outbox, d.deliverer);
   const stats = new StatsCommands(d.store, d.contexts, () => d.service.now());
   const settings = new SettingsCommand(d.store, () => d.service.now());
-  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, { settings, ratings: stats });
+  const ratings = new RatingSettingsCommand(d.store, () => d.service.now());
+  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, { settings, ratings });
   const host = new HostCommand(d.service, d.store, tools);
   const lobby = new LobbyButtons(d.service, d.deliverer, tools, answers, d.log, d.dealer);
   const act = new ActControls(d.service, d.store, d.contexts, answers);

@@ -2,7 +2,7 @@
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import { hostCommand } from './host';
 import { mafiaCommand } from './mafia';
-import { statsCommand } from './stats-definition';
+import { statsCommand } from './stats';
 import { tournamentCommand } from './tournament-definition';
 
 export { hostCommand, mafiaCommand, statsCommand, tournamentCommand };

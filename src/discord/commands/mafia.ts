@@ -13,10 +13,10 @@ import { t, type Locale } from '../../i18n';
 import { seatOfUser, type Contexts } from '../context';
 import { roleCard, rulesetName } from '../render/game';
 import { refuse, say, toReply } from '../reply';
-import type { StatsCommands } from './stats';
+import type { RatingSettingsCommand } from './rating-settings';
 import { choice, loc, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
-import { settingsGroup } from './settings-definition';
+import { settingsGroup } from './settings';
 import { timerOptions } from './timer-options';
 
 export function mafiaCommand() {
@@ -43,7 +43,7 @@ export interface MafiaSettingsHandlers {
   /** The server's settings (`/mafia settings …`). */
   settings: SettingsCommand;
   /** The ratings' seasons and constants belong to /stats (`/mafia settings season|rating`). */
-  ratings: StatsCommands;
+  ratings: RatingSettingsCommand;
 }
 
 export class MafiaCommand {
@@ -59,7 +59,7 @@ export class MafiaCommand {
   async run(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const sub = i.options.getSubcommand(false) ?? '';
     if (i.options.getSubcommandGroup(false) === 'settings') {
-      if (sub === 'season' || sub === 'rating') return this.settings.ratings.settings(i, loc, sub);
+      if (sub === 'season' || sub === 'rating') return this.settings.ratings.run(i, loc, sub);
       return this.settings.settings.handle(i, loc, sub);
     }
     switch (sub) {
