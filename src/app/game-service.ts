@@ -5,7 +5,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import { apply, createGame } from '../engine/apply';
 import { planUndo } from '../engine/replay';
-import type { Action, GameEvent, GameState, Role } from '../engine/types';
+import type { Action, ActionKind, GameEvent, GameState, HostAction, HostActionKind, HostVerb, Role } from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { Scheduler, type TimerHost } from './scheduler';
 
@@ -82,9 +82,54 @@ export interface ServiceOptions {
   holdTimeout?(gameId: number, seq: number): boolean;
 }
 
-const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'host-pause', 'host-resume', 'host-extend', 'host-revive', 'host-undo']);
+/** Whether an action is the host's (written to the audit log under its verb, `host-` cut off). */
+const IS_HOST_ACTION: { readonly [K in ActionKind]: K extends HostActionKind ? true : false } = {
+  pass: false,
+  nominate: false,
+  vote: false,
+  voteAll: false,
+  shoot: false,
+  check: false,
+  askDon: false,
+  heal: false,
+  freeze: false,
+  kill: false,
+  skip: false,
+  take: false,
+  guess: false,
+  best: false,
+  timeout: false,
+  'host-foul': true,
+  'host-remove': true,
+  'host-kill': true,
+  'host-skip': true,
+  'host-end': true,
+  'host-best': true,
+  'host-bonus': true,
+  'host-pause': true,
+  'host-resume': true,
+  'host-extend': true,
+  'host-revive': true,
+  'host-undo': true,
+};
 /** Host actions that set the stage's end themselves (a later end it was shown no longer holds). */
-const CLOCK_VERBS: ReadonlySet<string> = new Set(['host-pause', 'host-resume', 'host-extend']);
+const SETS_CLOCK: { readonly [K in HostActionKind]: boolean } = {
+  'host-foul': false,
+  'host-remove': false,
+  'host-kill': false,
+  'host-skip': false,
+  'host-end': false,
+  'host-best': false,
+  'host-bonus': false,
+  'host-pause': true,
+  'host-resume': true,
+  'host-extend': true,
+  'host-revive': false,
+  'host-undo': false,
+};
+const isHostAction = (a: Action): a is HostAction => IS_HOST_ACTION[a.kind];
+/** `host-foul` -> `foul`, the audit log's name of the verb. */
+const hostVerb = (kind: HostActionKind): HostVerb => kind.slice('host-'.length) as HostVerb;
 
 export class GameService {
   readonly now: () => number;
@@ -368,11 +413,12 @@ export class GameService {
     const game = this.store.getGame(gameId)!;
     if (game.status !== 'running' && game.status !== 'post-game') return { ok: false, code: 'game/not-running' };
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
-    const audit = HOST_VERBS.has(action.kind)
-      ? { gameId, at: now, actorId: actor, action: action.kind.slice('host-'.length), detail: { ...action }, reason }
+    const host = isHostAction(action);
+    const audit = host
+      ? { gameId, at: now, actorId: actor, action: hostVerb(action.kind), detail: { ...action }, reason }
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
-    const clock = CLOCK_VERBS.has(action.kind);
+    const clock = host && SETS_CLOCK[action.kind];
     this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),

@@ -5,6 +5,14 @@ import { asyncPlayEn } from './async-play';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
+import type { HostVerb, PlayerActionKind } from '../engine/types';
+
+type Entry = string | { one: string; few?: string; many?: string; other: string };
+/**
+ * Keys the code builds from an action kind: each must have its text (uk and ru have every key
+ * of en), so a new action does not compile without them.
+ */
+type KindKeys = `ok.${PlayerActionKind}` | `action.${PlayerActionKind}` | `audit.${HostVerb}`;
 
 export const en = {
   // Rule sets, paces, teams, roles
@@ -454,4 +462,4 @@ export const en = {
   ...asyncPlayEn,
   ...tournamentEn,
   ...statsEn,
-} as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;
+} as const satisfies Record<string, Entry> & Record<KindKeys, Entry>;
