@@ -4,8 +4,18 @@
 // state and re-armed at start-up; overdue ones fire at once, in order.
 import cron, { type ScheduledTask } from 'node-cron';
 import { apply, createGame } from '../engine/apply';
-import { planUndo } from '../engine/replay';
-import type { Action, ActionKind, GameEvent, GameState, HostAction, HostActionKind, HostVerb, Role } from '../engine/types';
+import { isClockControl, planUndo } from '../engine/replay';
+import type {
+  Action,
+  ActionKind,
+  GameEvent,
+  GameState,
+  HostAction,
+  HostActionKind,
+  HostVerb,
+  RefusalCode,
+  Role,
+} from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { Scheduler, type TimerHost } from './scheduler';
 
@@ -45,7 +55,7 @@ export function commitPointOf(prev: GameState, state: GameState): CommitPoint {
 
 export type DispatchResult =
   | { ok: true; state: GameState; events: readonly GameEvent[]; seq: number }
-  | { ok: false; code: string };
+  | { ok: false; code: RefusalCode };
 
 export interface Logger {
   error(msg: string, err?: unknown): void;
@@ -111,21 +121,6 @@ const IS_HOST_ACTION: { readonly [K in ActionKind]: K extends HostActionKind ? t
   'host-extend': true,
   'host-revive': true,
   'host-undo': true,
-};
-/** Host actions that set the stage's end themselves (a later end it was shown no longer holds). */
-const SETS_CLOCK: { readonly [K in HostActionKind]: boolean } = {
-  'host-foul': false,
-  'host-remove': false,
-  'host-kill': false,
-  'host-skip': false,
-  'host-end': false,
-  'host-best': false,
-  'host-bonus': false,
-  'host-pause': true,
-  'host-resume': true,
-  'host-extend': true,
-  'host-revive': false,
-  'host-undo': false,
 };
 const isHostAction = (a: Action): a is HostAction => IS_HOST_ACTION[a.kind];
 /** `host-foul` -> `foul`, the audit log's name of the verb. */
@@ -239,7 +234,7 @@ export class GameService {
    * Changes a lobby's member list (join, leave, fallback) one change at a time. `change` returns
    * the new lobby, or a refusal code.
    */
-  updateLobby(gameId: number, change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | string): Promise<{ ok: true; game: GameRow } | { ok: false; code: string }> {
+  updateLobby(gameId: number, change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | RefusalCode): Promise<{ ok: true; game: GameRow } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -257,7 +252,7 @@ export class GameService {
   }
 
   /** Deals the game: seat i+1 is `userIds[i]` with role `roles[i]` (G-1: both random, chosen by the caller). */
-  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | { ok: false; code: string }> {
+  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -278,7 +273,7 @@ export class GameService {
     });
   }
 
-  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -298,7 +293,7 @@ export class GameService {
   }
 
   /** A substitute takes over a seat (role, fouls and history stay with the seat). */
-  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -352,7 +347,7 @@ export class GameService {
   }
 
   /** A finished game is annulled: it stays in the archive, its points and ratings no longer count. */
-  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -376,7 +371,7 @@ export class GameService {
   }
 
   /** `/host transfer`: another member hosts the game from now on. */
-  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -418,7 +413,7 @@ export class GameService {
       ? { gameId, at: now, actorId: actor, action: hostVerb(action.kind), detail: { ...action }, reason }
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
-    const clock = host && SETS_CLOCK[action.kind];
+    const clock = isClockControl(action.kind);
     this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),

@@ -16,7 +16,7 @@ import { hostRight, type Member } from '../app/hosts';
 import { readSettings } from '../app/settings';
 import type { GameRow, Store } from '../db/store';
 import { MAX_EXTEND_SECONDS } from '../engine/apply';
-import type { Action } from '../engine/types';
+import type { Action, RefusalCode } from '../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../i18n';
 import type { Contexts } from './context';
 import type { CustomId } from './custom-id';
@@ -74,7 +74,7 @@ export class HostTools {
   }
 
   /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
-  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | string {
+  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | RefusalCode {
     const id = i.options.getInteger('game');
     if (id !== null) {
       const g = this.store.getGame(id);
@@ -92,11 +92,11 @@ export class HostTools {
     else await i.reply(body);
   }
 
-  private refuse(i: Replyable, loc: Locale, code: string): Promise<void> {
+  private refuse(i: Replyable, loc: Locale, code: RefusalCode): Promise<void> {
     return this.say(i, `⛔ ${refusalText(loc, code)}`);
   }
 
-  private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: string }): Promise<void> {
+  private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: RefusalCode }): Promise<void> {
     return r.ok ? this.say(i, t(loc, 'host.done')) : this.refuse(i, loc, r.code);
   }
 

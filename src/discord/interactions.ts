@@ -14,7 +14,7 @@ import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { optionOverridesSchema } from '../engine/options';
 import { RULESETS, RULESET_IDS, rolePool } from '../engine/rulesets';
-import type { Action, OptionOverrides, Role, RulesetId, Seat, Timers } from '../engine/types';
+import type { Action, OptionOverrides, RefusalCode, Role, RulesetId, Seat, Timers } from '../engine/types';
 import { seatView } from '../engine/view';
 import { t, toLocale, type Locale, type MessageKey } from '../i18n';
 import { TIMER_OPTIONS, type TimerOption } from './commands/definitions';
@@ -492,7 +492,7 @@ export class Interactions {
   }
 
   /** Engine action for a component, or a refusal code. */
-  private actionFor(id: Extract<CustomId, { kind: 'act' }>, seat: Seat, values: readonly string[], players: number): Action | string {
+  private actionFor(id: Extract<CustomId, { kind: 'act' }>, seat: Seat, values: readonly string[], players: number): Action | RefusalCode {
     const seq = id.seq;
     const one = (): Seat | null => {
       if (values.length !== 1 || !/^\d{1,2}$/.test(values[0]!)) return null;

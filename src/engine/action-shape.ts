@@ -1,7 +1,7 @@
 // The engine's edge: an action is checked for its shape once, before any rule looks at it, so
 // apply() never throws whatever it is given (a missing seat, a string target, an array, null...).
 // A hand-written table rather than zod: this runs on every action and must cost next to nothing.
-import type { ActionKind, ActionOf } from './types';
+import type { ActionKind, ActionOf, EngineRefusalCode } from './types';
 
 type FieldType = 'int' | 'bool' | 'string' | 'ints' | 'winner';
 
@@ -67,7 +67,7 @@ function typed(v: unknown, type: FieldType): boolean {
   }
 }
 
-type Check = (o: Record<string, unknown>) => string | null;
+type Check = (o: Record<string, unknown>) => EngineRefusalCode | null;
 
 /** Each shape compiled once into a check that allocates nothing. */
 function compile(shape: Shape): Check {
@@ -100,7 +100,7 @@ const CHECKS: ReadonlyMap<string, Check> = new Map(
  * `action/not-an-object`, `action/unknown-kind`, `action/missing-field`, `action/bad-field`,
  * `action/extra-field`.
  */
-export function actionShapeProblem(a: unknown): string | null {
+export function actionShapeProblem(a: unknown): EngineRefusalCode | null {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'action/not-an-object';
   const o = a as Record<string, unknown>;
   const kind = o.kind;

@@ -211,7 +211,8 @@ function run(tx: Tx, action: Action): Refusal | null {
       return night(tx, action);
     default: {
       const never: never = action;
-      return refuse(`action/unknown:${String((never as { kind: unknown }).kind)}`);
+      void never; // not reached: actionShapeProblem() refused an unknown kind
+      return refuse('action/unknown-kind');
     }
   }
 }

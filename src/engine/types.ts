@@ -1,5 +1,8 @@
 // The whole game is one JSON value (GameState). The engine never touches Discord, the clock,
 // randomness or the database: time comes in through ApplyContext, the deal as data.
+import type { EngineRefusalCode } from './refusal-codes';
+
+export type { EngineRefusalCode, RefusalCode } from './refusal-codes';
 
 export type RulesetId = 'chnu-2016' | 'classic-10' | 'kiev-12';
 export type Pace = 'live' | 'async';
@@ -159,7 +162,7 @@ export type Action = PlayerAction | HostAction | TimeoutAction;
  *  1. here: the variant itself;
  *  2. engine/action-shape.ts `SHAPES`: its fields, checked at the edge;
  *  3. engine/apply.ts `IN_POST_GAME` and `run()` (its rules; host ones also in `host()`);
- *  4. app/game-service.ts `IS_HOST_ACTION` and, for a host action, `SETS_CLOCK`;
+ *  4. app/game-service.ts `IS_HOST_ACTION` and, for a host action, engine/replay.ts `CLOCK_CONTROL`;
  *  5. a player action's prompt: engine/view.ts `PromptFields`, and its use: discord/render/game.ts
  *     `PROMPT_ORDER` and `panelPayload()`, sim/random-play.ts `fromPrompt()`;
  *  6. a player action's control: discord/custom-id.ts `VERB_TABLE` (ActVerb) and the action built
@@ -400,8 +403,8 @@ export interface GameEvent {
 
 export interface Refusal {
   readonly ok: false;
-  /** A stable code, `area/reason` (e.g. `vote/not-a-candidate`). */
-  readonly code: string;
+  /** A stable code, `area/reason` (e.g. `vote/not-a-candidate`); the list is in refusal-codes.ts. */
+  readonly code: EngineRefusalCode;
 }
 
 export interface Accepted {

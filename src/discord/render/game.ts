@@ -5,7 +5,17 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { declinable } from '../../engine/night';
 import { pointsNow, prompts, publicView, seatView, type PromptKind } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
-import type { Action, ActionKind, EventBody, GameEvent, PlayerActionKind, Role, Seat, Team } from '../../engine/types';
+import type {
+  Action,
+  ActionKind,
+  EventBody,
+  GameEvent,
+  PlayerActionKind,
+  RefusalCode,
+  Role,
+  Seat,
+  Team,
+} from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
 import {
   button,
@@ -493,11 +503,10 @@ export function durationText(loc: Locale, seconds: number): string {
 }
 
 /** The text for a refusal code, in the user's language. */
-export function refusalText(loc: Locale, code: string): string {
-  const key = `refusal.${code}`;
-  if (hasKey(key)) return t(loc, key as MessageKey);
-  const area = `refusal.${code.split('/')[0]}`;
-  return hasKey(area) ? t(loc, area as MessageKey) : t(loc, 'refusal.generic');
+export function refusalText(loc: Locale, code: RefusalCode): string {
+  // Every code has its text (i18n/en.ts checks it); a code from outside that is none is shown generically.
+  const key = `refusal.${code}` as const;
+  return hasKey(key) ? t(loc, key) : t(loc, 'refusal.generic');
 }
 
 /**
