@@ -19,6 +19,7 @@ import { MAX_EXTEND_SECONDS } from '../engine/apply';
 import type { Action, RefusalCode } from '../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../i18n';
 import type { Contexts } from './context';
+import type { HostSubcommand } from './commands/definitions';
 import type { CustomId } from './custom-id';
 import { button, row, type Payload } from './render/common';
 import { durationText, refusalText } from './render/game';
@@ -28,9 +29,21 @@ type Component = ButtonInteraction | StringSelectMenuInteraction;
 type Replyable = ChatInputCommandInteraction | Component;
 
 /** Subcommands this module answers (the others stay in interactions.ts). */
-export const TOOLKIT_SUBS: ReadonlySet<string> = new Set(['pause', 'resume', 'extend', 'revive', 'undo', 'annul', 'transfer', 'panel', 'log']);
+export const TOOLKIT_SUBS = [
+  'pause',
+  'resume',
+  'extend',
+  'revive',
+  'undo',
+  'annul',
+  'transfer',
+  'panel',
+  'log',
+] as const satisfies readonly HostSubcommand[];
+export type ToolkitSubcommand = (typeof TOOLKIT_SUBS)[number];
+const isToolkitSub = (sub: string): sub is ToolkitSubcommand => (TOOLKIT_SUBS as readonly string[]).includes(sub);
 /** Subcommands that may name a finished game (the channel's latest when none is running). */
-const FINISHED_OK: ReadonlySet<string> = new Set(['log', 'annul']);
+const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
 /** Audit lines per page of /host log. */
 export const LOG_PAGE = 12;
 
@@ -82,7 +95,7 @@ export class HostTools {
     }
     const active = this.store.activeGamesInChannel(i.channelId)[0];
     if (active) return active;
-    if (FINISHED_OK.has(sub)) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
+    if ((FINISHED_OK as readonly string[]).includes(sub)) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
     return 'game/none-here';
   }
 
@@ -105,7 +118,7 @@ export class HostTools {
    * when `sub` is not one of this module's.
    */
   async command(i: ChatInputCommandInteraction, loc: Locale, sub: string, game: GameRow, actor: ActorId, reason: string | null): Promise<boolean> {
-    if (!TOOLKIT_SUBS.has(sub)) return false;
+    if (!isToolkitSub(sub)) return false;
     const why = reason ? { reason } : {};
     switch (sub) {
       case 'log':
@@ -152,8 +165,11 @@ export class HostTools {
         await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-revive', target: seat, ...why }, actor, reason));
         return true;
       }
+      default: {
+        const unhandled: never = sub; // a new toolkit subcommand needs its case here
+        return unhandled;
+      }
     }
-    return false;
   }
 
   /** The host panel, only to a host who does not play (he would see what his seat may not). */

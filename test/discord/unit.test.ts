@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeId, encodeId, type CustomId } from '../../src/discord/custom-id';
 import { cryptoShuffle, parseDuration } from '../../src/discord/interactions';
-import { allCommands } from '../../src/discord/commands/definitions';
+import { allCommands, hostCommand, HOST_SUBCOMMANDS } from '../../src/discord/commands/definitions';
+import { TOOLKIT_SUBS } from '../../src/discord/host-tools';
 import { en } from '../../src/i18n/en';
 import { ru } from '../../src/i18n/ru';
 import { uk } from '../../src/i18n/uk';
@@ -92,6 +93,12 @@ describe('the catalog', () => {
 
   it("Discord's locales map to ours", () => {
     expect([toLocale('uk'), toLocale('ru'), toLocale('en-GB'), toLocale('de'), toLocale(undefined)]).toEqual(['uk', 'ru', 'en', null, null]);
+  });
+
+  it('/host has exactly the typed subcommands (HOST_SUBCOMMANDS), the toolkit\'s among them', () => {
+    const names = hostCommand().toJSON().options!.map((o) => o.name);
+    expect([...names].sort()).toEqual([...HOST_SUBCOMMANDS].sort());
+    for (const sub of TOOLKIT_SUBS) expect(HOST_SUBCOMMANDS).toContain(sub);
   });
 
   it('slash commands are valid for Discord in every language', () => {

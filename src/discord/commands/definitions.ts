@@ -54,35 +54,69 @@ export function mafiaCommand() {
   return b;
 }
 
+/**
+ * The /host subcommands: the game's host actions, substitute and cancel (answered in
+ * interactions.ts `host()`) and the toolkit's (host-tools.ts `HostTools.command()`).
+ */
+export const HOST_SUBCOMMANDS = [
+  'foul',
+  'remove',
+  'kill',
+  'skip',
+  'end',
+  'best',
+  'bonus',
+  'substitute',
+  'cancel',
+  'log',
+  'pause',
+  'resume',
+  'extend',
+  'revive',
+  'undo',
+  'annul',
+  'transfer',
+  'panel',
+] as const;
+export type HostSubcommand = (typeof HOST_SUBCOMMANDS)[number];
+
+/** Whether a subcommand name from Discord is one of /host's. */
+export function isHostSubcommand(sub: string): sub is HostSubcommand {
+  return (HOST_SUBCOMMANDS as readonly string[]).includes(sub);
+}
+
+/** A /host subcommand's name and description (`cmd.host.<sub>.*`). */
+const hostSub = (s: SlashCommandSubcommandBuilder, sub: HostSubcommand) => loc(s, `host.${sub}`);
+
 export function hostCommand() {
   const b = loc(new SlashCommandBuilder(), 'host').setDMPermission(false);
   b.addSubcommand((s) => {
-    loc(s, 'host.foul');
+    hostSub(s, 'foul');
     seatOption(s);
     s.addIntegerOption((o) => loc(o, 'opt.count').setMinValue(1).setMaxValue(5).setRequired(false));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.remove'))));
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.kill'))));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.skip')));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'remove'))));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'kill'))));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'skip')));
   b.addSubcommand((s) => {
-    loc(s, 'host.end');
+    hostSub(s, 'end');
     s.addStringOption((o) => loc(o, 'opt.winner').setRequired(true).addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.best'))));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'best'))));
   b.addSubcommand((s) => {
-    seatOption(loc(s, 'host.bonus'));
+    seatOption(hostSub(s, 'bonus'));
     s.addIntegerOption((o) => loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }));
     return reasonOption(s);
   });
   b.addSubcommand((s) => {
-    seatOption(loc(s, 'host.substitute'));
+    seatOption(hostSub(s, 'substitute'));
     s.addUserOption((o) => loc(o, 'opt.user').setRequired(true));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.cancel')));
-  b.addSubcommand((s) => loc(s, 'host.log'));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'cancel')));
+  b.addSubcommand((s) => hostSub(s, 'log'));
   hostToolkitSubcommands(b);
   // Every host command works on the game in this channel, or on the one named by `game:`.
   for (const sub of b.options) if (sub instanceof SlashCommandSubcommandBuilder) gameOption(sub);
@@ -95,22 +129,22 @@ function gameOption(s: SlashCommandSubcommandBuilder) {
 
 /** Issue 11: the host's toolkit (pause, resume, extend, revive, undo, annul, transfer, panel). */
 function hostToolkitSubcommands(b: SlashCommandBuilder) {
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.pause')));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.resume')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'pause')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'resume')));
   b.addSubcommand((s) => {
-    loc(s, 'host.extend');
+    hostSub(s, 'extend');
     s.addStringOption((o) => loc(o, 'opt.duration').setRequired(true).setMaxLength(12));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.revive'))));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.undo')));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.annul')));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'revive'))));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'undo')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'annul')));
   b.addSubcommand((s) => {
-    loc(s, 'host.transfer');
+    hostSub(s, 'transfer');
     s.addUserOption((o) => loc(o, 'opt.member').setRequired(true));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => loc(s, 'host.panel'));
+  b.addSubcommand((s) => hostSub(s, 'panel'));
 }
 
 /** Issue 11: `/mafia settings …`, the server's general settings (each one a subcommand). */
