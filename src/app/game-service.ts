@@ -53,9 +53,10 @@ export function commitPointOf(prev: GameState, state: GameState): CommitPoint {
   return 'action';
 }
 
-export type DispatchResult =
-  | { ok: true; state: GameState; events: readonly GameEvent[]; seq: number }
-  | { ok: false; code: RefusalCode };
+/** A refused request: nothing was changed. */
+export type Refused = { ok: false; code: RefusalCode };
+
+export type DispatchResult = { ok: true; state: GameState; events: readonly GameEvent[]; seq: number } | Refused;
 
 export interface Logger {
   error(msg: string, err?: unknown): void;
@@ -234,7 +235,10 @@ export class GameService {
    * Changes a lobby's member list (join, leave, fallback) one change at a time. `change` returns
    * the new lobby, or a refusal code.
    */
-  updateLobby(gameId: number, change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | RefusalCode): Promise<{ ok: true; game: GameRow } | { ok: false; code: RefusalCode }> {
+  updateLobby(
+    gameId: number,
+    change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | RefusalCode,
+  ): Promise<{ ok: true; game: GameRow } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -252,7 +256,7 @@ export class GameService {
   }
 
   /** Deals the game: seat i+1 is `userIds[i]` with role `roles[i]` (G-1: both random, chosen by the caller). */
-  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | { ok: false; code: RefusalCode }> {
+  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -273,7 +277,7 @@ export class GameService {
     });
   }
 
-  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
+  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -293,7 +297,7 @@ export class GameService {
   }
 
   /** A substitute takes over a seat (role, fouls and history stay with the seat). */
-  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
+  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -347,7 +351,7 @@ export class GameService {
   }
 
   /** A finished game is annulled: it stays in the archive, its points and ratings no longer count. */
-  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
+  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -371,7 +375,7 @@ export class GameService {
   }
 
   /** `/host transfer`: another member hosts the game from now on. */
-  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: RefusalCode }> {
+  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };

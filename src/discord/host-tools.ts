@@ -95,7 +95,8 @@ export class HostTools {
     }
     const active = this.store.activeGamesInChannel(i.channelId)[0];
     if (active) return active;
-    if ((FINISHED_OK as readonly string[]).includes(sub)) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
+    const finishedOk = (FINISHED_OK as readonly string[]).includes(sub);
+    if (finishedOk) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
     return 'game/none-here';
   }
 

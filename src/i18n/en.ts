@@ -12,7 +12,11 @@ type Entry = string | { one: string; few?: string; many?: string; other: string 
  * Keys the code builds from an action kind or a refusal code: each must have its text (uk and ru
  * have every key of en), so a new action or refusal code does not compile without them.
  */
-type KindKeys = `ok.${PlayerActionKind}` | `action.${PlayerActionKind}` | `audit.${HostVerb}` | `refusal.${RefusalCode}`;
+type KindKeys =
+  | `ok.${PlayerActionKind}`
+  | `action.${PlayerActionKind}`
+  | `audit.${HostVerb}`
+  | `refusal.${RefusalCode}`;
 
 export const en = {
   // Rule sets, paces, teams, roles

@@ -307,8 +307,8 @@ export function confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Acti
   const target = 'target' in action ? seatTag(ctx, action.target) : asked?.body.type === 'check-result' ? seatTag(ctx, asked.body.target) : '';
   const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
   const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
-  const key: MessageKey =
-    action.kind === 'check' && action.note ? 'ok.checkNote' : (OK_KEYS as Partial<Record<ActionKind, MessageKey>>)[action.kind]!;
+  const okKeys: Partial<Record<ActionKind, MessageKey>> = OK_KEYS;
+  const key = action.kind === 'check' && action.note ? 'ok.checkNote' : okKeys[action.kind]!;
   return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
 }
 
