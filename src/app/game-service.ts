@@ -4,8 +4,18 @@
 // state and re-armed at start-up; overdue ones fire at once, in order.
 import cron, { type ScheduledTask } from 'node-cron';
 import { apply, createGame } from '../engine/apply';
-import { planUndo } from '../engine/replay';
-import type { Action, GameEvent, GameState, Role } from '../engine/types';
+import { isClockControl, planUndo } from '../engine/replay';
+import type {
+  Action,
+  ActionKind,
+  GameEvent,
+  GameState,
+  HostAction,
+  HostActionKind,
+  HostVerb,
+  RefusalCode,
+  Role,
+} from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { Scheduler, type TimerHost } from './scheduler';
 
@@ -43,9 +53,10 @@ export function commitPointOf(prev: GameState, state: GameState): CommitPoint {
   return 'action';
 }
 
-export type DispatchResult =
-  | { ok: true; state: GameState; events: readonly GameEvent[]; seq: number }
-  | { ok: false; code: string };
+/** A refused request: nothing was changed. */
+export type Refused = { ok: false; code: RefusalCode };
+
+export type DispatchResult = { ok: true; state: GameState; events: readonly GameEvent[]; seq: number } | Refused;
 
 export interface Logger {
   error(msg: string, err?: unknown): void;
@@ -91,9 +102,39 @@ export interface ServiceOptions extends ServiceHooks {
   archiveAfterMs?: number;
 }
 
-const HOST_VERBS: ReadonlySet<string> = new Set(['host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'host-pause', 'host-resume', 'host-extend', 'host-revive', 'host-undo']);
-/** Host actions that set the stage's end themselves (a later end it was shown no longer holds). */
-const CLOCK_VERBS: ReadonlySet<string> = new Set(['host-pause', 'host-resume', 'host-extend']);
+/** Whether an action is the host's (written to the audit log under its verb, `host-` cut off). */
+const IS_HOST_ACTION: { readonly [K in ActionKind]: K extends HostActionKind ? true : false } = {
+  pass: false,
+  nominate: false,
+  vote: false,
+  voteAll: false,
+  shoot: false,
+  check: false,
+  askDon: false,
+  heal: false,
+  freeze: false,
+  kill: false,
+  skip: false,
+  take: false,
+  guess: false,
+  best: false,
+  timeout: false,
+  'host-foul': true,
+  'host-remove': true,
+  'host-kill': true,
+  'host-skip': true,
+  'host-end': true,
+  'host-best': true,
+  'host-bonus': true,
+  'host-pause': true,
+  'host-resume': true,
+  'host-extend': true,
+  'host-revive': true,
+  'host-undo': true,
+};
+const isHostAction = (a: Action): a is HostAction => IS_HOST_ACTION[a.kind];
+/** `host-foul` -> `foul`, the audit log's name of the verb. */
+const hostVerb = (kind: HostActionKind): HostVerb => kind.slice('host-'.length) as HostVerb;
 
 export class GameService {
   readonly now: () => number;
@@ -216,7 +257,10 @@ export class GameService {
    * Changes a lobby's member list (join, leave, fallback) one change at a time. `change` returns
    * the new lobby, or a refusal code.
    */
-  updateLobby(gameId: number, change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | string): Promise<{ ok: true; game: GameRow } | { ok: false; code: string }> {
+  updateLobby(
+    gameId: number,
+    change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | RefusalCode,
+  ): Promise<{ ok: true; game: GameRow } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -234,7 +278,7 @@ export class GameService {
   }
 
   /** Deals the game: seat i+1 is `userIds[i]` with role `roles[i]` (G-1: both random, chosen by the caller). */
-  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | { ok: false; code: string }> {
+  start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -255,7 +299,7 @@ export class GameService {
     });
   }
 
-  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -275,7 +319,7 @@ export class GameService {
   }
 
   /** A substitute takes over a seat (role, fouls and history stay with the seat). */
-  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -329,7 +373,7 @@ export class GameService {
   }
 
   /** A finished game is annulled: it stays in the archive, its points and ratings no longer count. */
-  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -353,7 +397,7 @@ export class GameService {
   }
 
   /** `/host transfer`: another member hosts the game from now on. */
-  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | { ok: false; code: string }> {
+  transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
@@ -390,11 +434,12 @@ export class GameService {
     const game = this.store.getGame(gameId)!;
     if (game.status !== 'running' && game.status !== 'post-game') return { ok: false, code: 'game/not-running' };
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
-    const audit = HOST_VERBS.has(action.kind)
-      ? { gameId, at: now, actorId: actor, action: action.kind.slice('host-'.length), detail: { ...action }, reason }
+    const host = isHostAction(action);
+    const audit = host
+      ? { gameId, at: now, actorId: actor, action: hostVerb(action.kind), detail: { ...action }, reason }
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
-    const clock = CLOCK_VERBS.has(action.kind);
+    const clock = isClockControl(action.kind);
     this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),

@@ -8,30 +8,20 @@
 //   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>
 //   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
 //                                      standings page:<n>, csv, mine (standings to the clicker)
+import type { PlayerActionKind } from '../engine/types';
+
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
 export type Panel = 'role' | 'actions';
-export type ActVerb =
-  | 'pass'
-  | 'nominate'
-  | 'vote'
-  | 'voteAll'
-  | 'shoot'
-  | 'check'
-  | 'checkNote'
-  | 'askDon'
-  | 'heal'
-  | 'freeze'
-  | 'kill'
-  | 'skip'
-  | 'take'
-  | 'guess'
-  | 'best'
-  /** Opens an ephemeral menu (nominate, best move, take) for the clicking player. */
-  | 'menu';
+/**
+ * A player's control: one per player action (the engine's PlayerActionKind), the check with the
+ * Commissioner's note, and `menu`, which opens an ephemeral menu (nominate, best move, take) for
+ * the clicking player.
+ */
+export type ActVerb = PlayerActionKind | 'checkNote' | 'menu';
 
 /** The host panel's controls (G-7): refresh, overrides of the stage <seq>, the log's pages. */
-export type HostOp = 'refresh' | 'pause' | 'resume' | 'skip' | 'undo' | 'more' | 'less' | 'log';
-const HOST_OPS: readonly HostOp[] = ['refresh', 'pause', 'resume', 'skip', 'undo', 'more', 'less', 'log'];
+const HOST_OPS = ['refresh', 'pause', 'resume', 'skip', 'undo', 'more', 'less', 'log'] as const;
+export type HostOp = (typeof HOST_OPS)[number];
 
 export type CustomId =
   | { kind: 'lobby'; game: number; op: LobbyOp }
@@ -50,7 +40,26 @@ const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 
 
 const LOBBY_OPS: readonly LobbyOp[] = ['join', 'leave', 'start', 'fallback', 'cancel'];
 const PANELS: readonly Panel[] = ['role', 'actions'];
-const VERBS: readonly ActVerb[] = ['pass', 'nominate', 'vote', 'voteAll', 'shoot', 'check', 'checkNote', 'askDon', 'heal', 'freeze', 'kill', 'skip', 'take', 'guess', 'best', 'menu'];
+/** Every verb (a new player action does not compile without its control's verb here). */
+const VERB_TABLE: { readonly [V in ActVerb]: true } = {
+  pass: true,
+  nominate: true,
+  vote: true,
+  voteAll: true,
+  shoot: true,
+  check: true,
+  checkNote: true,
+  askDon: true,
+  heal: true,
+  freeze: true,
+  kill: true,
+  skip: true,
+  take: true,
+  guess: true,
+  best: true,
+  menu: true,
+};
+const VERBS = Object.keys(VERB_TABLE) as readonly ActVerb[];
 
 const POSITIVE = /^[1-9]\d{0,9}$/;
 
@@ -97,7 +106,7 @@ export function decodeId(raw: unknown): CustomId | null {
   }
   if (kind === 'h' && (rest.length === 2 || rest.length === 3)) {
     const [seqRaw, op, page] = rest;
-    if (!/^\d{1,9}$/.test(seqRaw!) || !(HOST_OPS as string[]).includes(op!)) return null;
+    if (!/^\d{1,9}$/.test(seqRaw!) || !(HOST_OPS as readonly string[]).includes(op!)) return null;
     const out: CustomId = { kind: 'host', game, seq: Number(seqRaw), op: op as HostOp };
     if (page !== undefined) {
       if (!/^\d{1,4}$/.test(page)) return null;
@@ -123,12 +132,12 @@ export function decodeId(raw: unknown): CustomId | null {
   }
   if (kind === 'a' && (rest.length === 2 || rest.length === 3)) {
     const [seqRaw, verb, arg] = rest;
-    if (!/^\d{1,9}$/.test(seqRaw!) || !(VERBS as string[]).includes(verb!)) return null;
+    if (!/^\d{1,9}$/.test(seqRaw!) || !(VERBS as readonly string[]).includes(verb!)) return null;
     const out: CustomId = { kind: 'act', game, seq: Number(seqRaw), verb: verb as ActVerb };
     if (arg !== undefined) {
       if (POSITIVE.test(arg) && Number(arg) <= 100) out.arg = Number(arg);
       else if (arg === 'y' || arg === 'n') out.arg = arg;
-      else if ((VERBS as string[]).includes(arg)) out.arg = arg as ActVerb;
+      else if ((VERBS as readonly string[]).includes(arg)) out.arg = arg as ActVerb;
       else return null;
     }
     return out;

@@ -16,9 +16,10 @@ import { hostRight, type Member } from '../app/hosts';
 import { readSettings } from '../app/settings';
 import type { GameRow, Store } from '../db/store';
 import { MAX_EXTEND_SECONDS } from '../engine/apply';
-import type { Action } from '../engine/types';
+import type { Action, RefusalCode } from '../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../i18n';
 import type { Contexts } from './context';
+import type { HostSubcommand } from './commands/host-subcommands';
 import type { CustomId } from './custom-id';
 import { button, row, type Payload } from './render/common';
 import { durationText, refusalText } from './render/game';
@@ -28,9 +29,21 @@ type Component = ButtonInteraction | StringSelectMenuInteraction;
 type Replyable = ChatInputCommandInteraction | Component;
 
 /** Subcommands this module answers (the others stay in interactions.ts). */
-export const TOOLKIT_SUBS: ReadonlySet<string> = new Set(['pause', 'resume', 'extend', 'revive', 'undo', 'annul', 'transfer', 'panel', 'log']);
+export const TOOLKIT_SUBS = [
+  'pause',
+  'resume',
+  'extend',
+  'revive',
+  'undo',
+  'annul',
+  'transfer',
+  'panel',
+  'log',
+] as const satisfies readonly HostSubcommand[];
+export type ToolkitSubcommand = (typeof TOOLKIT_SUBS)[number];
+export const isToolkitSubcommand = (sub: string): sub is ToolkitSubcommand => (TOOLKIT_SUBS as readonly string[]).includes(sub);
 /** Subcommands that may name a finished game (the channel's latest when none is running). */
-const FINISHED_OK: ReadonlySet<string> = new Set(['log', 'annul']);
+const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
 /** Audit lines per page of /host log. */
 export const LOG_PAGE = 12;
 
@@ -74,7 +87,7 @@ export class HostTools {
   }
 
   /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
-  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | string {
+  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | RefusalCode {
     const id = i.options.getInteger('game');
     if (id !== null) {
       const g = this.store.getGame(id);
@@ -82,7 +95,8 @@ export class HostTools {
     }
     const active = this.store.activeGamesInChannel(i.channelId)[0];
     if (active) return active;
-    if (FINISHED_OK.has(sub)) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
+    const finishedOk = (FINISHED_OK as readonly string[]).includes(sub);
+    if (finishedOk) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
     return 'game/none-here';
   }
 
@@ -92,11 +106,11 @@ export class HostTools {
     else await i.reply(body);
   }
 
-  private refuse(i: Replyable, loc: Locale, code: string): Promise<void> {
+  private refuse(i: Replyable, loc: Locale, code: RefusalCode): Promise<void> {
     return this.say(i, `⛔ ${refusalText(loc, code)}`);
   }
 
-  private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: string }): Promise<void> {
+  private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: RefusalCode }): Promise<void> {
     return r.ok ? this.say(i, t(loc, 'host.done')) : this.refuse(i, loc, r.code);
   }
 
@@ -105,7 +119,7 @@ export class HostTools {
    * when `sub` is not one of this module's.
    */
   async command(i: ChatInputCommandInteraction, loc: Locale, sub: string, game: GameRow, actor: ActorId, reason: string | null): Promise<boolean> {
-    if (!TOOLKIT_SUBS.has(sub)) return false;
+    if (!isToolkitSubcommand(sub)) return false;
     const why = reason ? { reason } : {};
     switch (sub) {
       case 'log':
@@ -152,8 +166,11 @@ export class HostTools {
         await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-revive', target: seat, ...why }, actor, reason));
         return true;
       }
+      default: {
+        const unhandled: never = sub; // a new toolkit subcommand needs its case here
+        return unhandled;
+      }
     }
-    return false;
   }
 
   /** The host panel, only to a host who does not play (he would see what his seat may not). */

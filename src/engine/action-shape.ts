@@ -1,6 +1,7 @@
 // The engine's edge: an action is checked for its shape once, before any rule looks at it, so
 // apply() never throws whatever it is given (a missing seat, a string target, an array, null...).
 // A hand-written table rather than zod: this runs on every action and must cost next to nothing.
+import type { ActionKind, ActionOf, EngineRefusalCode } from './types';
 
 type FieldType = 'int' | 'bool' | 'string' | 'ints' | 'winner';
 
@@ -9,11 +10,19 @@ interface Shape {
   readonly optional: Readonly<Record<string, FieldType>>;
 }
 
-const SEQ = { seq: 'int' } as const;
-const seatOnly: Shape = { required: { seat: 'int' }, optional: SEQ };
-const seatTarget: Shape = { required: { seat: 'int', target: 'int' }, optional: SEQ };
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+/** The shape of one kind: its fields, required and optional, exactly as the action type has them. */
+interface ShapeOf<A> {
+  readonly required: Readonly<Record<Exclude<RequiredKeys<A>, 'kind'>, FieldType>>;
+  readonly optional: Readonly<Record<Exclude<keyof A, RequiredKeys<A>>, FieldType>>;
+}
 
-const SHAPES: Readonly<Record<string, Shape>> = {
+const SEQ = { seq: 'int' } as const;
+const seatOnly = { required: { seat: 'int' }, optional: SEQ } as const;
+const seatTarget = { required: { seat: 'int', target: 'int' }, optional: SEQ } as const;
+
+/** Every action kind's shape (a new kind does not compile without one). */
+const SHAPES: { readonly [K in ActionKind]: ShapeOf<ActionOf<K>> } = {
   pass: seatOnly,
   askDon: seatOnly,
   skip: seatOnly,
@@ -58,7 +67,7 @@ function typed(v: unknown, type: FieldType): boolean {
   }
 }
 
-type Check = (o: Record<string, unknown>) => string | null;
+type Check = (o: Record<string, unknown>) => EngineRefusalCode | null;
 
 /** Each shape compiled once into a check that allocates nothing. */
 function compile(shape: Shape): Check {
@@ -82,14 +91,16 @@ function compile(shape: Shape): Check {
     return null;
   };
 }
-const CHECKS: ReadonlyMap<string, Check> = new Map(Object.entries(SHAPES).map(([kind, shape]) => [kind, compile(shape)]));
+const CHECKS: ReadonlyMap<string, Check> = new Map(
+  Object.entries(SHAPES).map(([kind, shape]: [string, Shape]) => [kind, compile(shape)]),
+);
 
 /**
  * Why this value is not a well-formed action, as a stable refusal code, or null when it is one:
  * `action/not-an-object`, `action/unknown-kind`, `action/missing-field`, `action/bad-field`,
  * `action/extra-field`.
  */
-export function actionShapeProblem(a: unknown): string | null {
+export function actionShapeProblem(a: unknown): EngineRefusalCode | null {
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'action/not-an-object';
   const o = a as Record<string, unknown>;
   const kind = o.kind;

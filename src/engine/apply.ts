@@ -28,6 +28,7 @@ import {
 } from './state';
 import type {
   Action,
+  ActionKind,
   ApplyContext,
   ApplyResult,
   Deal,
@@ -112,6 +113,37 @@ export function apply(state: GameState, action: Action, ctx: ApplyContext): Appl
   return { ok: true, state: tx.s, events: tx.ev };
 }
 
+/** S-4: what may be done once the game is over, while the best-player vote is open. */
+const IN_POST_GAME: { readonly [K in ActionKind]: boolean } = {
+  pass: false,
+  nominate: false,
+  vote: false,
+  voteAll: false,
+  shoot: false,
+  check: false,
+  askDon: false,
+  heal: false,
+  freeze: false,
+  kill: false,
+  skip: false,
+  take: false,
+  guess: false,
+  best: true,
+  'host-foul': false,
+  'host-remove': false,
+  'host-kill': false,
+  'host-skip': true,
+  'host-end': false,
+  'host-best': true,
+  'host-bonus': true,
+  'host-pause': true,
+  'host-resume': true,
+  'host-extend': true,
+  'host-revive': false,
+  'host-undo': false,
+  timeout: true,
+};
+
 function precheck(s: GameState, action: Action, ctx: ApplyContext): Refusal | null {
   if (s.stage.kind === 'over') return refuse('game/over');
   if (action.kind === 'timeout') {
@@ -123,17 +155,7 @@ function precheck(s: GameState, action: Action, ctx: ApplyContext): Refusal | nu
   if (action.seq !== undefined && action.seq !== s.seq) return refuse('stage/stale');
   // G-7: while the host has stopped the clock only the host acts (a timer cannot fire: no deadline).
   if (s.paused && !action.kind.startsWith('host-')) return refuse('game/paused');
-  if (s.stage.kind === 'postGame') {
-    const allowed =
-      action.kind === 'best' ||
-      action.kind === 'host-best' ||
-      action.kind === 'host-bonus' ||
-      action.kind === 'host-skip' ||
-      action.kind === 'host-pause' ||
-      action.kind === 'host-resume' ||
-      action.kind === 'host-extend';
-    if (!allowed) return refuse('game/post-game');
-  }
+  if (s.stage.kind === 'postGame' && !IN_POST_GAME[action.kind]) return refuse('game/post-game');
   if ('seat' in action && !playerAt(s, action.seat)) return refuse('seat/unknown');
   return null;
 }
@@ -189,7 +211,8 @@ function run(tx: Tx, action: Action): Refusal | null {
       return night(tx, action);
     default: {
       const never: never = action;
-      return refuse(`action/unknown:${String((never as { kind: unknown }).kind)}`);
+      void never; // not reached: actionShapeProblem() refused an unknown kind
+      return refuse('action/unknown-kind');
     }
   }
 }

@@ -3,7 +3,7 @@
 // every entry that is still in force (neither an undo nor undone), so the log keeps both the
 // action and its undoing and a replay gives the same state. Pure: no I/O, no clock.
 import { apply } from './apply';
-import type { Action, GameEvent, GameState } from './types';
+import type { Action, ActionKind, EngineRefusalCode, GameEvent, GameState, HostActionKind } from './types';
 
 export interface ReplayEntry {
   readonly seq: number;
@@ -12,10 +12,28 @@ export interface ReplayEntry {
   readonly at: number;
 }
 
-export type ReplayResult = { ok: true; state: GameState } | { ok: false; seq: number; code: string };
+export type ReplayResult = { ok: true; state: GameState } | { ok: false; seq: number; code: EngineRefusalCode };
 
-/** Clock controls: an undo passes over them (they are corrected by their opposites). */
-const CLOCK_KINDS: ReadonlySet<string> = new Set(['host-pause', 'host-resume', 'host-extend']);
+/**
+ * Clock controls (G-7): an undo passes over them (they are corrected by their opposites), and they
+ * set the stage's end themselves (the service drops a later end the stage was shown).
+ */
+const CLOCK_CONTROL: { readonly [K in HostActionKind]: boolean } = {
+  'host-foul': false,
+  'host-remove': false,
+  'host-kill': false,
+  'host-skip': false,
+  'host-end': false,
+  'host-best': false,
+  'host-bonus': false,
+  'host-pause': true,
+  'host-resume': true,
+  'host-extend': true,
+  'host-revive': false,
+  'host-undo': false,
+};
+export const isClockControl = (kind: ActionKind): boolean =>
+  Object.hasOwn(CLOCK_CONTROL, kind) && CLOCK_CONTROL[kind as HostActionKind];
 
 interface Step {
   readonly entry: ReplayEntry;
@@ -70,7 +88,7 @@ export function replay(initial: GameState, log: readonly ReplayEntry[]): ReplayR
 
 export type UndoPlan =
   | { ok: true; undone: ReplayEntry; state: GameState; events: readonly GameEvent[] }
-  | { ok: false; code: string };
+  | { ok: false; code: EngineRefusalCode };
 
 /**
  * G-7: what `undo` would take back now, and the state without it. The last entry in force that is
@@ -91,7 +109,7 @@ export function planUndo(initial: GameState, log: readonly ReplayEntry[], undoSe
   if (current.stage.kind === 'over') return { ok: false, code: 'game/over' };
   let target: Step | undefined;
   for (let k = steps.length - 1; k >= 0; k--) {
-    if (!CLOCK_KINDS.has(steps[k]!.entry.action.kind)) {
+    if (!isClockControl(steps[k]!.entry.action.kind)) {
       target = steps[k];
       break;
     }

@@ -5,6 +5,7 @@ import { RULESETS, teamOf, type RulesetDef } from './rulesets';
 import type {
   Audience,
   Clock,
+  EngineRefusalCode,
   EventBody,
   GameEvent,
   GameState,
@@ -29,7 +30,7 @@ export const MAFIA: Audience = { kind: 'mafia' };
 export const HOST: Audience = { kind: 'host' };
 export const toSeat = (seat: Seat): Audience => ({ kind: 'seat', seat });
 
-export function refuse(code: string): Refusal {
+export function refuse(code: EngineRefusalCode): Refusal {
   return { ok: false, code };
 }
 

@@ -1,5 +1,8 @@
 // The whole game is one JSON value (GameState). The engine never touches Discord, the clock,
 // randomness or the database: time comes in through ApplyContext, the deal as data.
+import type { EngineRefusalCode } from './refusal-codes';
+
+export type { EngineRefusalCode, RefusalCode } from './refusal-codes';
 
 export type RulesetId = 'chnu-2016' | 'classic-10' | 'kiev-12';
 export type Pace = 'live' | 'async';
@@ -151,7 +154,34 @@ export interface TimeoutAction {
 }
 
 export type Action = PlayerAction | HostAction | TimeoutAction;
+
+/**
+ * The action kinds as literal unions. They key every table and exhaustive switch that must handle
+ * an action, so a new variant of PlayerAction or HostAction does not compile until each place does
+ * (`npx tsc --noEmit` lists them):
+ *  1. here: the variant itself;
+ *  2. engine/action-shape.ts `SHAPES`: its fields, checked at the edge;
+ *  3. engine/apply.ts `IN_POST_GAME` and `run()` (its rules; host ones also in `host()`);
+ *  4. app/game-service.ts `IS_HOST_ACTION` and, for a host action, engine/replay.ts `CLOCK_CONTROL`;
+ *  5. a player action's prompt: engine/view.ts `PromptFields`, and its use: discord/render/game.ts
+ *     `PROMPT_ORDER` and `panelPayload()`, sim/random-play.ts `fromPrompt()`;
+ *  6. a player action's control: discord/custom-id.ts `VERB_TABLE` (ActVerb) and the action built
+ *     from a click in discord/interactions.ts `actionFor()`; scenario steps (scenario/parse.ts
+ *     `PLAYER_FIELDS`, scenario/run.ts `stepToAction()`);
+ *  7. its texts: discord/render/game.ts `OK_KEYS` and, in i18n/en.ts (then uk.ts and ru.ts),
+ *     `ok.<kind>`, `action.<kind>`, `audit.<verb>` (KindKeys), and a `refusal.<code>` for each new
+ *     refusal code (engine/refusal-codes.ts).
+ * Not forced, by choice: a host action needs a way to be given (a /host subcommand in
+ * discord/commands/definitions.ts and interactions.ts `host()`, or host-tools.ts).
+ */
 export type ActionKind = Action['kind'];
+export type PlayerActionKind = PlayerAction['kind'];
+export type HostActionKind = HostAction['kind'];
+type VerbOf<K> = K extends `host-${infer V}` ? V : never;
+/** A host action's verb: its kind without `host-` (the audit log's `action`). */
+export type HostVerb = VerbOf<HostActionKind>;
+/** An action of one kind. */
+export type ActionOf<K extends ActionKind> = Extract<Action, { kind: K }>;
 
 // ---------------------------------------------------------------------------------------------
 // State
@@ -373,8 +403,8 @@ export interface GameEvent {
 
 export interface Refusal {
   readonly ok: false;
-  /** A stable code, `area/reason` (e.g. `vote/not-a-candidate`). */
-  readonly code: string;
+  /** A stable code, `area/reason` (e.g. `vote/not-a-candidate`); the list is in refusal-codes.ts. */
+  readonly code: EngineRefusalCode;
 }
 
 export interface Accepted {

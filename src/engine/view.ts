@@ -20,6 +20,7 @@ import type {
   GameState,
   LeaveBy,
   NoteEntry,
+  PlayerActionKind,
   PointsBreakdown,
   Role,
   Seat,
@@ -28,22 +29,26 @@ import type {
   Winner,
 } from './types';
 
+/** What each prompt carries besides its kind; every player action has one (see ActionKind). */
+interface PromptFields {
+  pass: object;
+  nominate: { targets: Seat[] };
+  vote: { targets: Seat[] };
+  voteAll: object;
+  shoot: { targets: Seat[] };
+  check: { as: 'don' | 'sheriff' | 'commissioner'; targets: Seat[]; note: boolean };
+  askDon: { target: Seat };
+  heal: { targets: Seat[] };
+  freeze: { targets: Seat[] };
+  kill: { targets: Seat[] };
+  skip: object;
+  take: { targets: Seat[] };
+  guess: { targets: Seat[]; min: 2; max: 3 };
+  best: { targets: Seat[] };
+}
+
 /** A thing a seat can do right now, with its legal targets (for menus, buttons and random play). */
-export type Prompt =
-  | { kind: 'pass' }
-  | { kind: 'nominate'; targets: Seat[] }
-  | { kind: 'vote'; targets: Seat[] }
-  | { kind: 'voteAll' }
-  | { kind: 'shoot'; targets: Seat[] }
-  | { kind: 'check'; as: 'don' | 'sheriff' | 'commissioner'; targets: Seat[]; note: boolean }
-  | { kind: 'askDon'; target: Seat }
-  | { kind: 'heal'; targets: Seat[] }
-  | { kind: 'freeze'; targets: Seat[] }
-  | { kind: 'kill'; targets: Seat[] }
-  | { kind: 'skip' }
-  | { kind: 'take'; targets: Seat[] }
-  | { kind: 'guess'; targets: Seat[]; min: 2; max: 3 }
-  | { kind: 'best'; targets: Seat[] };
+export type Prompt = { [K in PlayerActionKind]: { kind: K } & PromptFields[K] }[PlayerActionKind];
 
 export type PromptKind = Prompt['kind'];
 

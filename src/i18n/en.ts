@@ -5,6 +5,18 @@ import { asyncPlayEn } from './async-play';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
+import type { HostVerb, PlayerActionKind, RefusalCode } from '../engine/types';
+
+type Entry = string | { one: string; few?: string; many?: string; other: string };
+/**
+ * Keys the code builds from an action kind or a refusal code: each must have its text (uk and ru
+ * have every key of en), so a new action or refusal code does not compile without them.
+ */
+type KindKeys =
+  | `ok.${PlayerActionKind}`
+  | `action.${PlayerActionKind}`
+  | `audit.${HostVerb}`
+  | `refusal.${RefusalCode}`;
 
 export const en = {
   // Rule sets, paces, teams, roles
@@ -273,6 +285,7 @@ export const en = {
   'refusal.lobby/full': 'The lobby is full.',
   'refusal.lobby/closed': 'This lobby is closed.',
   'refusal.lobby/not-full': 'The game needs exactly {need} players ({count} joined).',
+  'refusal.lobby/unchanged': 'Nothing has changed in the lobby.',
   'refusal.stage/stale': 'This has closed: the game has moved on.',
   'refusal.timeout/stale': 'This timer belongs to a stage that has ended.',
   'refusal.timeout/early': 'The timer has not run out yet.',
@@ -454,4 +467,4 @@ export const en = {
   ...asyncPlayEn,
   ...tournamentEn,
   ...statsEn,
-} as const satisfies Record<string, string | { one: string; few?: string; many?: string; other: string }>;
+} as const satisfies Record<string, Entry> & Record<KindKeys, Entry>;

@@ -288,6 +288,7 @@ export const ru: Catalog = {
   'refusal.lobby/full': 'Лобби заполнено.',
   'refusal.lobby/closed': 'Это лобби закрыто.',
   'refusal.lobby/not-full': 'Для игры нужно ровно {need} игроков (присоединилось: {count}).',
+  'refusal.lobby/unchanged': 'В лобби ничего не изменилось.',
   'refusal.stage/stale': 'Это уже неактуально: игра ушла дальше.',
   'refusal.timeout/stale': 'Этот таймер относится к уже завершившемуся этапу.',
   'refusal.timeout/early': 'Время на таймере ещё не вышло.',

@@ -288,6 +288,7 @@ export const uk: Catalog = {
   'refusal.lobby/full': 'Лобі заповнене.',
   'refusal.lobby/closed': 'Це лобі закрите.',
   'refusal.lobby/not-full': 'Для гри потрібно рівно {need} гравців (приєдналося: {count}).',
+  'refusal.lobby/unchanged': 'У лобі нічого не змінилося.',
   'refusal.stage/stale': 'Це вже неактуально: гра пішла далі.',
   'refusal.timeout/stale': 'Цей таймер належить до етапу, що вже завершився.',
   'refusal.timeout/early': 'Час на таймері ще не сплив.',

@@ -2,7 +2,7 @@
 // invalid file is reported with the step and field at fault.
 import { optionOverridesSchema } from '../engine/options';
 import { dealProblem, RULESET_IDS } from '../engine/rulesets';
-import type { OptionOverrides, Pace, Role, RulesetId, Winner } from '../engine/types';
+import type { OptionOverrides, Pace, PlayerActionKind, Role, RulesetId, Winner } from '../engine/types';
 
 export const ROLE_IDS: readonly Role[] = [
   'civilian',
@@ -15,21 +15,8 @@ export const ROLE_IDS: readonly Role[] = [
   'prostitute',
 ];
 
-export type PlayerVerb =
-  | 'pass'
-  | 'nominate'
-  | 'vote'
-  | 'voteAll'
-  | 'shoot'
-  | 'check'
-  | 'askDon'
-  | 'heal'
-  | 'freeze'
-  | 'kill'
-  | 'skip'
-  | 'take'
-  | 'guess'
-  | 'best';
+/** A player step's verb: the engine's player action kinds (a new one needs its PLAYER_FIELDS). */
+export type PlayerVerb = PlayerActionKind;
 export type HostVerb = 'foul' | 'remove' | 'kill' | 'skip' | 'end' | 'best' | 'bonus';
 
 export type ScenarioStep =

@@ -63,6 +63,10 @@ export function stepToAction(step: ScenarioStep, state: GameState): Action | nul
           return { kind: 'voteAll', seat, choice: step.choice! };
         case 'guess':
           return { kind: 'guess', seat, targets: step.targets! };
+        default: {
+          const unhandled: never = step; // a new player action needs its step here
+          return unhandled;
+        }
       }
     }
   }

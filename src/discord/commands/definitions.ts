@@ -11,3 +11,4 @@ export { TIMER_OPTIONS, type TimerOption } from './builder';
 export function allCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
   return [mafiaCommand().toJSON(), hostCommand().toJSON(), statsCommand().toJSON(), tournamentCommand().toJSON()] as RESTPostAPIChatInputApplicationCommandsJSONBody[];
 }
+export { HOST_SUBCOMMANDS, isHostSubcommand, type HostSubcommand } from './host-subcommands';

@@ -4,42 +4,46 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import type { ActorId, GameService } from '../../app/game-service';
 import type { GameRow, Store } from '../../db/store';
 import { RULESETS } from '../../engine/rulesets';
-import type { Action, Seat } from '../../engine/types';
+import type { Action, RefusalCode, Seat } from '../../engine/types';
 import { t, type Locale } from '../../i18n';
-import type { HostTools } from '../host-tools';
+import { isToolkitSubcommand, type HostTools, type ToolkitSubcommand } from '../host-tools';
 import { refusalText } from '../render/game';
 import { refuse, say, timely } from '../reply';
 import { choice, gameOption, loc, reasonOption, seatOption } from './builder';
+import { isHostSubcommand, type HostSubcommand } from './host-subcommands';
+
+/** A /host subcommand's name and description (`cmd.host.<sub>.*`). */
+const hostSub = (s: SlashCommandSubcommandBuilder, sub: HostSubcommand) => loc(s, `host.${sub}`);
 
 export function hostCommand() {
   const b = loc(new SlashCommandBuilder(), 'host').setDMPermission(false);
   b.addSubcommand((s) => {
-    loc(s, 'host.foul');
+    hostSub(s, 'foul');
     seatOption(s);
     s.addIntegerOption((o) => loc(o, 'opt.count').setMinValue(1).setMaxValue(5).setRequired(false));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.remove'))));
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.kill'))));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.skip')));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'remove'))));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'kill'))));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'skip')));
   b.addSubcommand((s) => {
-    loc(s, 'host.end');
+    hostSub(s, 'end');
     s.addStringOption((o) => loc(o, 'opt.winner').setRequired(true).addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.best'))));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'best'))));
   b.addSubcommand((s) => {
-    seatOption(loc(s, 'host.bonus'));
+    seatOption(hostSub(s, 'bonus'));
     s.addIntegerOption((o) => loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }));
     return reasonOption(s);
   });
   b.addSubcommand((s) => {
-    seatOption(loc(s, 'host.substitute'));
+    seatOption(hostSub(s, 'substitute'));
     s.addUserOption((o) => loc(o, 'opt.user').setRequired(true));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.cancel')));
-  b.addSubcommand((s) => loc(s, 'host.log'));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'cancel')));
+  b.addSubcommand((s) => hostSub(s, 'log'));
   hostToolkitSubcommands(b);
   // Every host command works on the game in this channel, or on the one named by `game:`.
   for (const sub of b.options) if (sub instanceof SlashCommandSubcommandBuilder) gameOption(sub);
@@ -48,27 +52,26 @@ export function hostCommand() {
 
 /** Issue 11: the host's toolkit (pause, resume, extend, revive, undo, annul, transfer, panel). */
 function hostToolkitSubcommands(b: SlashCommandBuilder) {
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.pause')));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.resume')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'pause')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'resume')));
   b.addSubcommand((s) => {
-    loc(s, 'host.extend');
+    hostSub(s, 'extend');
     s.addStringOption((o) => loc(o, 'opt.duration').setRequired(true).setMaxLength(12));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => reasonOption(seatOption(loc(s, 'host.revive'))));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.undo')));
-  b.addSubcommand((s) => reasonOption(loc(s, 'host.annul')));
+  b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'revive'))));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'undo')));
+  b.addSubcommand((s) => reasonOption(hostSub(s, 'annul')));
   b.addSubcommand((s) => {
-    loc(s, 'host.transfer');
+    hostSub(s, 'transfer');
     s.addUserOption((o) => loc(o, 'opt.member').setRequired(true));
     return reasonOption(s);
   });
-  b.addSubcommand((s) => loc(s, 'host.panel'));
+  b.addSubcommand((s) => hostSub(s, 'panel'));
 }
 
-/** The host's game verbs (G-7) that become one engine action each. */
-type HostVerb = 'foul' | 'remove' | 'kill' | 'skip' | 'end' | 'best' | 'bonus';
-const HOST_VERBS: readonly string[] = ['foul', 'remove', 'kill', 'skip', 'end', 'best', 'bonus'] satisfies HostVerb[];
+/** The host's game verbs (G-7) that become one engine action each: the subcommands not handled before them. */
+type GameVerb = Exclude<HostSubcommand, ToolkitSubcommand | 'cancel' | 'substitute'>;
 
 export class HostCommand {
   constructor(
@@ -85,25 +88,25 @@ export class HostCommand {
     if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
     const actor = `host:${i.user.id}` as const;
     const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
+    if (!isHostSubcommand(sub)) return refuse(i, t(loc, 'refusal.input/unknown'));
     if (sub === 'cancel') return this.answer(i, loc, await this.service.cancel(game.id, actor, reason));
-    if (await this.tools.command(i, loc, sub, game, actor, reason)) return;
+    if (isToolkitSubcommand(sub)) return void (await this.tools.command(i, loc, sub, game, actor, reason));
     if (game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/not-started'));
     const n = RULESETS[game.ruleset].players;
     const seat = i.options.getInteger('seat');
     if (seat !== null && (seat < 1 || seat > n)) return refuse(i, t(loc, 'refusal.seat/unknown'));
     if (sub === 'substitute') return this.substitute(i, loc, game, seat!, actor, reason);
-    if (!HOST_VERBS.includes(sub)) return refuse(i, t(loc, 'refusal.input/unknown'));
-    const action = this.action(i, sub as HostVerb, seat, reason);
+    const action = this.action(i, sub, seat, reason);
     if (action === null) return refuse(i, t(loc, 'refusal.input/bad-choice'));
     return this.answer(i, loc, await timely(i, false, () => this.service.dispatch(game.id, action, actor, reason)));
   }
 
-  private answer(i: ChatInputCommandInteraction, loc: Locale, r: { ok: true } | { ok: false; code: string }) {
+  private answer(i: ChatInputCommandInteraction, loc: Locale, r: { ok: true } | { ok: false; code: RefusalCode }) {
     return say(i, r.ok ? t(loc, 'host.done') : refusalText(loc, r.code));
   }
 
   /** The engine action of a host verb, or null when an option is out of its choices. */
-  private action(i: ChatInputCommandInteraction, verb: HostVerb, seat: Seat | null, reason: string | null): Action | null {
+  private action(i: ChatInputCommandInteraction, verb: GameVerb, seat: Seat | null, reason: string | null): Action | null {
     const why = reason ? { reason } : {};
     switch (verb) {
       case 'foul':

@@ -4,7 +4,7 @@
 import { MessageFlags } from 'discord.js';
 import type { DispatchResult, GameService } from '../../app/game-service';
 import type { GameRow, Store } from '../../db/store';
-import type { Action, Seat } from '../../engine/types';
+import type { Action, RefusalCode, Seat } from '../../engine/types';
 import { seatView } from '../../engine/view';
 import { t, toLocale, type Locale, type MessageKey } from '../../i18n';
 import type { ClickAnswers, Slot } from '../click-answers';
@@ -17,7 +17,7 @@ import { refuse, say, timely, toReply, type Component } from '../reply';
 type ActId = Extract<CustomId, { kind: 'act' }>;
 
 /** Engine action for a component, or a refusal code. */
-export function actionFor(id: ActId, seat: Seat, values: readonly string[], players: number): Action | string {
+export function actionFor(id: ActId, seat: Seat, values: readonly string[], players: number): Action | RefusalCode {
   const seq = id.seq;
   const one = (): Seat | null => {
     if (values.length !== 1 || !/^\d{1,2}$/.test(values[0]!)) return null;

@@ -3,9 +3,19 @@
 import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { declinable } from '../../engine/night';
-import { pointsNow, prompts, publicView, seatView, type Prompt } from '../../engine/view';
+import { pointsNow, prompts, publicView, seatView, type PromptKind } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
-import type { Action, EventBody, GameEvent, Role, Seat, Team } from '../../engine/types';
+import type {
+  Action,
+  ActionKind,
+  EventBody,
+  GameEvent,
+  PlayerActionKind,
+  RefusalCode,
+  Role,
+  Seat,
+  Team,
+} from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
 import {
   button,
@@ -160,7 +170,41 @@ export function checkLine(ctx: GameCtx, loc: Locale, c: { target: Seat; at: { ph
   });
 }
 
-const promptOrder: Prompt['kind'][] = ['shoot', 'check', 'askDon', 'heal', 'freeze', 'kill', 'nominate', 'vote', 'voteAll', 'take', 'guess', 'best', 'pass', 'skip'];
+/** Where each prompt shows in a player's panel (every player action has a place). */
+const PROMPT_ORDER: { readonly [K in PromptKind]: number } = {
+  shoot: 0,
+  check: 1,
+  askDon: 2,
+  heal: 3,
+  freeze: 4,
+  kill: 5,
+  nominate: 6,
+  vote: 7,
+  voteAll: 8,
+  take: 9,
+  guess: 10,
+  best: 11,
+  pass: 12,
+  skip: 13,
+};
+
+/** The private confirmation of each player action (a check with the note has its own). */
+const OK_KEYS = {
+  pass: 'ok.pass',
+  nominate: 'ok.nominate',
+  vote: 'ok.vote',
+  voteAll: 'ok.voteAll',
+  shoot: 'ok.shoot',
+  check: 'ok.check',
+  askDon: 'ok.askDon',
+  heal: 'ok.heal',
+  freeze: 'ok.freeze',
+  kill: 'ok.kill',
+  skip: 'ok.skip',
+  take: 'ok.take',
+  guess: 'ok.guess',
+  best: 'ok.best',
+} as const satisfies Record<PlayerActionKind, MessageKey>;
 
 /** A seat as a button or menu label: "#5 Alice" (mentions do not render there). */
 export function seatLabel(ctx: GameCtx, seat: Seat): string {
@@ -191,7 +235,7 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   const g = ctx.game.id;
   const seq = s.seq;
   const v = seatView(s, seat);
-  const prompts = [...v.prompts].sort((a, b) => promptOrder.indexOf(a.kind) - promptOrder.indexOf(b.kind));
+  const prompts = [...v.prompts].sort((a, b) => PROMPT_ORDER[a.kind] - PROMPT_ORDER[b.kind]);
   const rows: NonNullable<Payload['components']> = [];
   const buttons = [];
   for (const p of prompts) {
@@ -200,7 +244,7 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
         rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'shoot' }, t(loc, 'prompt.shoot'), p.targets)));
         break;
       case 'check':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}` as MessageKey), p.targets)));
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}`), p.targets)));
         if (p.note) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'checkNote' }, t(loc, 'prompt.checkNote'), p.targets)));
         break;
       case 'heal':
@@ -209,7 +253,7 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
       case 'take':
       case 'best':
       case 'nominate':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}` as MessageKey), p.targets)));
+        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}`), p.targets)));
         break;
       case 'guess':
         rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])));
@@ -230,6 +274,10 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
       case 'skip':
         buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, skipLabel(ctx, seat, loc), ButtonStyle.Secondary));
         break;
+      default: {
+        const unhandled: never = p; // a new player action needs its control here
+        void unhandled;
+      }
     }
   }
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
@@ -259,7 +307,8 @@ export function confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Acti
   const target = 'target' in action ? seatTag(ctx, action.target) : asked?.body.type === 'check-result' ? seatTag(ctx, asked.body.target) : '';
   const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
   const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
-  const key = `ok.${action.kind === 'check' && 'note' in action && action.note ? 'checkNote' : action.kind}` as MessageKey;
+  const okKeys: Partial<Record<ActionKind, MessageKey>> = OK_KEYS;
+  const key = action.kind === 'check' && action.note ? 'ok.checkNote' : okKeys[action.kind]!;
   return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
 }
 
@@ -454,11 +503,10 @@ export function durationText(loc: Locale, seconds: number): string {
 }
 
 /** The text for a refusal code, in the user's language. */
-export function refusalText(loc: Locale, code: string): string {
-  const key = `refusal.${code}`;
-  if (hasKey(key)) return t(loc, key as MessageKey);
-  const area = `refusal.${code.split('/')[0]}`;
-  return hasKey(area) ? t(loc, area as MessageKey) : t(loc, 'refusal.generic');
+export function refusalText(loc: Locale, code: RefusalCode): string {
+  // Every code has its text (i18n/en.ts checks it); a code from outside that is none is shown generically.
+  const key = `refusal.${code}` as const;
+  return hasKey(key) ? t(loc, key) : t(loc, 'refusal.generic');
 }
 
 /**
