@@ -8,6 +8,7 @@ import { memberOf } from './host-tools';
 import { randomInt } from 'node:crypto';
 import { AttachmentBuilder, MessageFlags, PermissionFlagsBits, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type Client, type GuildTextBasedChannel, type PermissionsBitField, type StringSelectMenuInteraction } from 'discord.js';
 import type { GameEffect, GameService } from '../app/game-service';
+import { KeyedQueue } from '../app/keyed-queue';
 import type { Store } from '../db/store';
 import type { TournamentRow, TournamentStore } from '../db/tournament-store';
 import { classify } from '../delivery/errors';
@@ -65,7 +66,7 @@ export interface TournamentDeps {
 const cryptoLot = () => seededRng(randomInt(0, 2 ** 32));
 
 export class Tournaments {
-  private readonly queues = new Map<number, Promise<unknown>>();
+  private readonly queue = new KeyedQueue<number>();
   private readonly random: () => () => number;
 
   constructor(private readonly d: TournamentDeps) {
@@ -75,14 +76,7 @@ export class Tournaments {
 
   /** One change at a time per tournament (two clicks on Start never race). */
   private serial<T>(id: number, task: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(id) ?? Promise.resolve();
-    const run = prev.then(task, task);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(id, tail);
-    return run;
+    return this.queue.run(id, task);
   }
 
   // -------------------------------------------------------------------------------------------
