@@ -188,7 +188,9 @@ export class AsyncPlayRules {
     // The volunteer's name, for the menus that label seats by name.
     const name = this.astore.openCalls(game.id).find((c) => c.seat === seat)?.names[to];
     const fresh = this.store.getGame(game.id);
-    if (name && fresh) this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
+    if (name && fresh) {
+      this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
+    }
     // A living player cannot read the spectators' thread: one who watched before taking the seat leaves it.
     if (this.view.watched(game.id, to) && state?.players[seat - 1]?.alive) this.view.members(game, [to], true, now);
     for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);
@@ -308,7 +310,12 @@ export class AsyncPlayRules {
   }
 
   /** The host picks one of the call's volunteers: he takes the seat. */
-  async pick(game: GameRow, call: SubstituteCall, pick: string | undefined, hostId: string): Promise<AsyncRefusal | null> {
+  async pick(
+    game: GameRow,
+    call: SubstituteCall,
+    pick: string | undefined,
+    hostId: string,
+  ): Promise<AsyncRefusal | null> {
     if (!pick || !call.volunteers.includes(pick)) return { code: 'subcall/not-volunteer' };
     const r = await this.service.substitute(game.id, call.seat, pick, `host:${hostId}`, 'substitute call');
     return r.ok ? null : { code: r.code };

@@ -27,11 +27,18 @@ import { KeyedQueue } from './keyed-queue';
 /** The 10-player rule sets: T-1's tables are of 10. */
 export const TOURNAMENT_RULESETS: readonly RulesetId[] = ['chnu-2016', 'classic-10'];
 
-/** The most players a tournament takes: 15 tables a round: a round fits one message (Discord: 6000 characters, 25 buttons). */
+/**
+ * The most players a tournament takes: 15 tables a round: a round fits one message (Discord: 6000
+ * characters, 25 buttons).
+ */
 export const MAX_PLAYERS = 150;
 
 /** A table as the tournament shows it: the draw's seats, its game's results, its channel, substitutes. */
-export type TableView = TournamentTable & { channelId: string | null; subs: Record<string, string>; status: string | null };
+export type TableView = TournamentTable & {
+  channelId: string | null;
+  subs: Record<string, string>;
+  status: string | null;
+};
 
 /** Deals a table's seats and roles (the tests fix it). */
 export type Dealer = (members: readonly string[], ruleset: RulesetId) => { seats: string[]; roles: Role[] };
@@ -68,7 +75,13 @@ export interface TournamentView {
   /** T-3: the final is over: the result, with the winner. */
   result(tour: TournamentRow, standings: readonly StandingRow[], now: number): void;
   /** T-2: the finalists (and the lot at the cut, if there was one). */
-  finalists(tour: TournamentRow, standings: readonly StandingRow[], finalists: readonly string[], lot: TournamentRow['finalLot'], now: number): void;
+  finalists(
+    tour: TournamentRow,
+    standings: readonly StandingRow[],
+    finalists: readonly string[],
+    lot: TournamentRow['finalLot'],
+    now: number,
+  ): void;
 }
 
 export interface TournamentRulesDeps {
@@ -351,7 +364,11 @@ export class TournamentRules {
    * Join / Leave (the caller shows the board: the click's answer updates it for free, so the
    * deliverer is not cued here).
    */
-  register(id: number, join: boolean, user: RegisteredPlayer & { bot: boolean }): TourRefusal | { ok: true; tour: TournamentRow } {
+  register(
+    id: number,
+    join: boolean,
+    user: RegisteredPlayer & { bot: boolean },
+  ): TourRefusal | { ok: true; tour: TournamentRow } {
     const tour = this.d.tstore.get(id)!;
     if (tour.status !== 'registration') return refusal('tournament/closed');
     if (user.bot) return refusal('substitute/bot');
@@ -374,16 +391,23 @@ export class TournamentRules {
   /** Whether the table may start now, with these substitutes (each missing player's). */
   checkStart(id: number, round: number, tableNo: number, subs: Record<string, string>): TourRefusal | StartPlan {
     const tour = this.d.tstore.get(id)!;
-    if (tour.status !== 'running') return refusal(tour.status === 'registration' ? 'tournament/not-drawn' : 'tournament/over');
+    if (tour.status !== 'running') {
+      return refusal(tour.status === 'registration' ? 'tournament/not-drawn' : 'tournament/over');
+    }
     const tables = this.views(tour);
     const tv = tables.find((x) => x.round === round && x.table === tableNo);
     if (!tv) return refusal('tournament/no-table', { round, table: tableNo });
     const phase = this.phase(tour, tables);
-    const current = (phase.kind === 'qualifying' && phase.round === round) || (phase.kind === 'final' && round === FINAL_ROUND);
+    const current =
+      (phase.kind === 'qualifying' && phase.round === round) || (phase.kind === 'final' && round === FINAL_ROUND);
     if (tv.results) return refusal('tournament/table-finished');
     const existing = tv.gameId !== null ? this.d.store.getGame(tv.gameId) : null;
-    if (existing && ['running', 'post-game'].includes(existing.status)) return refusal('tournament/table-playing', { game: existing.id });
-    if (!current) return refusal('tournament/not-now', { round: phase.kind === 'qualifying' ? phase.round : FINAL_ROUND });
+    if (existing && ['running', 'post-game'].includes(existing.status)) {
+      return refusal('tournament/table-playing', { game: existing.id });
+    }
+    if (!current) {
+      return refusal('tournament/not-now', { round: phase.kind === 'qualifying' ? phase.round : FINAL_ROUND });
+    }
     // The players: the draw's, each missing one replaced by his substitute.
     for (const [missing, sub] of Object.entries(subs)) {
       if (!tv.seats.includes(missing)) return refusal('tournament/not-at-table', { user: `<@${missing}>` });
@@ -392,7 +416,9 @@ export class TournamentRules {
     }
     // A substitute who still has a game of his own this round to play cannot sit at two tables.
     for (const sub of Object.values(subs)) {
-      const elsewhere = tables.find((x) => x.round === round && x !== tv && !x.results && x.seats.map((u) => x.subs[u] ?? u).includes(sub));
+      const elsewhere = tables.find(
+        (x) => x.round === round && x !== tv && !x.results && x.seats.map((u) => x.subs[u] ?? u).includes(sub),
+      );
       if (elsewhere) return refusal('tournament/sub-busy', { user: `<@${sub}>`, table: elsewhere.table });
     }
     const members = tv.seats.map((u) => subs[u] ?? u);

@@ -40,7 +40,9 @@ export class AsyncMessages implements AsyncView {
     const lines = [t(loc, 'spectators.welcome', { id: game.id })];
     if (gameSettings(game).spectatorRoles) {
       lines.push('', t(loc, 'spectators.roles'));
-      for (const p of state.players) lines.push(`${seatTag(ctx, p.seat)} — ${t(loc, `role.${p.role}` as MessageKey)}`);
+      for (const p of state.players) {
+        lines.push(`${seatTag(ctx, p.seat)} — ${t(loc, `role.${p.role}` as MessageKey)}`);
+      }
     } else lines.push(t(loc, 'spectators.publicOnly'));
     const welcome: Payload = { content: lines.join('\n'), allowed_mentions: mentions() };
     const name = t(loc, 'spectators.name', { id: game.id });
@@ -147,7 +149,9 @@ export class AsyncMessages implements AsyncView {
         const menu = new StringSelectMenuBuilder()
           .setCustomId(encodeId({ kind: 'async', game: game.id, op: 'pick', n: call.id }))
           .setPlaceholder(t(loc, 'subcall.pick'))
-          .addOptions(call.volunteers.slice(0, 25).map((u) => ({ label: (call.names[u] ?? u).slice(0, 100), value: u })));
+          .addOptions(
+            call.volunteers.slice(0, 25).map((u) => ({ label: (call.names[u] ?? u).slice(0, 100), value: u })),
+          );
         components.push(row(menu));
       }
     }
@@ -175,7 +179,8 @@ export class AsyncMessages implements AsyncView {
     const panel = { components: [row(button(open, t(loc, 'remind.open'), ButtonStyle.Primary))] };
     const payload: Payload = { content: lines.join('\n'), allowed_mentions: mentions(), ...(live ? panel : {}) };
     this.outbox.add(game.id, dmDest(to), 'post', payload, now, { meta: { seat, what: 'substitute' } });
-    const left = { content: t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id }), allowed_mentions: mentions() };
+    const leftYou = t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id });
+    const left = { content: leftYou, allowed_mentions: mentions() };
     this.outbox.add(game.id, dmDest(from), 'post', left, now, { meta: { what: 'substitute' } });
   }
 }

@@ -14,11 +14,13 @@ export class TournamentMessages implements TournamentView {
   refresh(tour: TournamentRow, s: TournamentSnapshot, now: number): void {
     const dest = channelDest(tour.channelId);
     const board = boardPayload(tour, s.players, s.phase, s.winners);
-    this.outbox.setSlot(tour.holderGameId, 'board', 'message', dest, board, now, { repost: tour.status !== 'cancelled' });
+    const holder = tour.holderGameId;
+    this.outbox.setSlot(holder, 'board', 'message', dest, board, now, { repost: tour.status !== 'cancelled' });
     const rounds = [...new Set(s.tables.map((x) => x.round))];
     for (const round of rounds) {
       const payload = roundPayload(tour, round, s.tables, s.phase);
-      this.outbox.setSlot(tour.holderGameId, `round:${round}`, 'message', dest, payload, now, { repost: tour.status === 'running' });
+      const repost = tour.status === 'running';
+      this.outbox.setSlot(holder, `round:${round}`, 'message', dest, payload, now, { repost });
     }
   }
 

@@ -125,7 +125,9 @@ export class TournamentStart {
         this.d.rules.setCategory(tour, category);
       }
       const name =
-        tv.round === FINAL_ROUND ? t(loc, 'tour.channel.final') : t(loc, 'tour.channel.table', { round: tv.round, table: tv.table });
+        tv.round === FINAL_ROUND
+          ? t(loc, 'tour.channel.final')
+          : t(loc, 'tour.channel.table', { round: tv.round, table: tv.table });
       const body = { name, type: 0, parent_id: category };
       const ch = (await this.d.client.rest.post(Routes.guildChannels(tour.guildId), { body })) as { id: string };
       this.d.rules.setTableChannel(tour, tv, ch.id);
@@ -151,6 +153,8 @@ export class TournamentStart {
 
   /** A new channel reaches the gateway cache a moment after it is created: the game needs its permissions. */
   private async cached(channelId: string): Promise<void> {
-    for (let n = 0; n < 60 && !this.d.client.channels.cache.has(channelId); n++) await new Promise((r) => setTimeout(r, 50));
+    for (let n = 0; n < 60 && !this.d.client.channels.cache.has(channelId); n++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 }

@@ -5,18 +5,15 @@
 // starting a table is in src/discord/tournament-start.ts. Every input is untrusted: a refusal is
 // an ephemeral message to the sender and changes nothing.
 import {
-  AttachmentBuilder,
   MessageFlags,
-  PermissionFlagsBits,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Client,
-  type PermissionsBitField,
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import type { GameEffect, GameService } from '../app/game-service';
 import { readSettings } from '../app/settings';
-import { TournamentRules, type TableView, type TourRefusal } from '../app/tournaments';
+import { TournamentRules } from '../app/tournaments';
 import type { Store } from '../db/store';
 import type { TournamentRow, TournamentStore } from '../db/tournament-store';
 import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
@@ -28,29 +25,17 @@ import { memberOf } from './host-tools';
 import { timerOptions } from './interactions';
 import type { Dealer } from './interactions';
 import type { Payload } from './render/common';
-import { refusalText } from './render/game';
 import { TournamentMessages } from './tournament-messages';
-import { fitLine, standingsPayload } from './tournament-render';
+import { fitLine } from './tournament-render';
+import { canManageTournaments, csvFile, refusalLine, say, standingsReply, toBody } from './tournament-replies';
 import { TournamentStart } from './tournament-start';
 
 export { TOURNAMENT_RULESETS } from '../app/tournaments';
+export { canManageTournaments } from './tournament-replies';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;
 type Any = ChatInputCommandInteraction | Component;
 type TourId = Extract<CustomId, { kind: 'tour' }>;
-
-/**
- * Who may run tournaments: Manage Server, or the server's host role (issue 11's setting, where the
- * branch has it; here the server settings have no host role yet, so Manage Server only).
- */
-export function canManageTournaments(
-  perms: Readonly<PermissionsBitField> | null | undefined,
-  memberRoles: readonly string[] = [],
-  hostRoleId: string | null = null,
-): boolean {
-  if (perms?.has(PermissionFlagsBits.ManageGuild)) return true;
-  return hostRoleId !== null && memberRoles.includes(hostRoleId);
-}
 
 export interface TournamentDeps {
   service: GameService;
@@ -67,11 +52,6 @@ export interface TournamentDeps {
   random?: () => number;
 }
 
-/** A refusal's text: its message with its parameters. */
-function refusalLine(loc: Locale, r: TourRefusal): string {
-  return r.params ? t(loc, `refusal.${r.code}` as never, r.params) : refusalText(loc, r.code);
-}
-
 export class Tournaments {
   /** The rules (no discord.js): the game service's hook and the commands call them. */
   readonly rules: TournamentRules;
@@ -81,7 +61,8 @@ export class Tournaments {
     const { service, store, tstore, dealer, now, log, deliverer, client } = d;
     const view = new TournamentMessages(d.outbox);
     const kick = () => deliverer.kick();
-    this.rules = new TournamentRules({ service, store, tstore, view, dealer, now, kick, log, ...(d.random ? { random: d.random } : {}) });
+    const random = d.random ? { random: d.random } : {};
+    this.rules = new TournamentRules({ service, store, tstore, view, dealer, now, kick, log, ...random });
     this.starter = new TournamentStart({ rules: this.rules, service, deliverer, client, log });
   }
 
@@ -103,14 +84,16 @@ export class Tournaments {
     if (this.d.outbox.shownSlot(gameId, key, version, messageId)) this.d.deliverer.kick();
   }
 
-  private async say(i: Any, content: string, extra: Record<string, unknown> = {}): Promise<void> {
-    const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] as [] }, ...extra };
-    if (i.deferred || i.replied) await i.followUp(body);
-    else await i.reply(body);
+  private say(i: Any, content: string, extra: Record<string, unknown> = {}): Promise<void> {
+    return say(i, content, extra);
   }
 
   private refuse(i: Any, text: string): Promise<void> {
-    return this.say(i, `⛔ ${text}`);
+    return say(i, `⛔ ${text}`);
+  }
+
+  private standings(i: Any, loc: Locale, tour: TournamentRow, page: number, csv: boolean, ephemeral: boolean) {
+    return standingsReply(i, loc, this.rules, this.d.client, tour, { page, csv, ephemeral });
   }
 
   private canRun(i: Any, tour: TournamentRow): boolean {
@@ -119,7 +102,8 @@ export class Tournaments {
 
   /** Manage Server, or the server's host role (`/mafia settings host_role`). */
   private canManage(i: Any): boolean {
-    return canManageTournaments(i.memberPermissions, memberOf(i).roles, readSettings(this.d.store, i.guildId!).hostRole);
+    const hostRole = readSettings(this.d.store, i.guildId!).hostRole;
+    return canManageTournaments(i.memberPermissions, memberOf(i).roles, hostRole);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -164,8 +148,8 @@ export class Tournaments {
     const timers = timerOptions(i);
     if ('bad' in timers) return this.refuse(i, t(loc, 'refusal.create/timer', timers.bad));
     const pub = this.d.contexts.publicLocale(i.guildId!, i.guildLocale);
-    const input = { guildId: i.guildId!, channelId: i.channelId, hostId: i.user.id, name, ruleset, timers, locale: pub };
-    const r = this.rules.create(input);
+    const where = { guildId: i.guildId!, channelId: i.channelId, hostId: i.user.id };
+    const r = this.rules.create({ ...where, name, ruleset, timers, locale: pub });
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     await this.say(i, t(loc, 'tour.created', { id: r.tour.id, name: r.name }));
   }
@@ -173,7 +157,9 @@ export class Tournaments {
   /** T-1: the qualifying draw, shown as one message per round and stored. */
   private async draw(i: Any, loc: Locale, id: number): Promise<void> {
     const r = this.rules.draw(id);
-    if (!r.ok) return this.refuse(i, 'fit' in r ? fitLine(loc, r.fit.players, r.fit.add, r.fit.remove) : refusalLine(loc, r));
+    if (!r.ok) {
+      return this.refuse(i, 'fit' in r ? fitLine(loc, r.fit.players, r.fit.add, r.fit.remove) : refusalLine(loc, r));
+    }
     await this.say(i, t(loc, 'tour.drawn', { count: r.tables }));
   }
 
@@ -216,25 +202,6 @@ export class Tournaments {
     return r.ok ? this.say(i, r.text(loc)) : this.refuse(i, r.text(loc));
   }
 
-  /** T-3: the live standings, paginated; the final result with the winner; CSV on request. */
-  private async standings(i: Any, loc: Locale, tour: TournamentRow, page: number, csv: boolean, ephemeral: boolean): Promise<void> {
-    const { table, tables, counted, total } = this.rules.standings(tour);
-    // A public message speaks the tournament's language; one only the clicker sees, his own.
-    const isPublic = i.isChatInputCommand() ? true : !ephemeral && !(i as Component).message.flags.has(MessageFlags.Ephemeral);
-    const finished = tour.status === 'finished';
-    const payload = standingsPayload(tour, isPublic ? (tour.locale as Locale) : loc, table, counted, total, page, finished);
-    const files = csv ? [this.csvFile(tour, tables)] : [];
-    const flags = ephemeral ? { flags: MessageFlags.Ephemeral as const } : {};
-    const body = { embeds: payload.embeds, components: payload.components, allowedMentions: { parse: [] as [] }, files, ...flags };
-    if (i.isChatInputCommand() || ephemeral) await i.reply(body);
-    else await (i as Component).update({ embeds: payload.embeds!, components: payload.components!, allowedMentions: { parse: [] } });
-  }
-
-  private csvFile(tour: TournamentRow, tables: TableView[]): AttachmentBuilder {
-    const csv = this.rules.csv(tour, tables, (u) => this.d.client.users.cache.get(u)?.username);
-    return new AttachmentBuilder(Buffer.from(csv, 'utf8'), { name: `tournament-${tour.id}.csv`, description: tour.name });
-  }
-
   // -------------------------------------------------------------------------------------------
   // Buttons
 
@@ -248,8 +215,8 @@ export class Tournaments {
       case 'mine':
         return this.standings(i, loc, tour, 1, false, true);
       case 'csv': {
-        const tables = this.rules.views(tour);
-        return this.say(i, t(loc, 'tour.standings.csvReady'), { files: [this.csvFile(tour, tables)] });
+        const file = csvFile(this.rules, this.d.client, tour, this.rules.views(tour));
+        return this.say(i, t(loc, 'tour.standings.csvReady'), { files: [file] });
       }
       default:
         break;
@@ -299,8 +266,4 @@ export class Tournaments {
       this.d.deliverer.kick();
     }
   }
-}
-
-function toBody(p: Payload) {
-  return { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [], allowedMentions: { parse: [] as [] } };
 }
