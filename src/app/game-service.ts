@@ -17,6 +17,7 @@ import type {
   Role,
 } from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
+import { KeyedQueue } from './keyed-queue';
 import { Scheduler, type TimerHost } from './scheduler';
 
 /** Who did something: `user:<id>`, `host:<id>`, `timer` or `system`. */
@@ -140,8 +141,10 @@ export class GameService {
   readonly now: () => number;
   readonly scheduler: Scheduler;
   private readonly states = new Map<number, GameState>();
-  private readonly queues = new Map<number, Promise<unknown>>();
-  private readonly effects = new Map<number, Promise<void>>();
+  /** Each game's actions, one at a time. */
+  private readonly queues = new KeyedQueue<number>();
+  /** Each game's effects, in order, after the transaction that caused them. */
+  private readonly effects = new KeyedQueue<number>();
   /** The hooks, the options' own first (see ServiceHooks). */
   private readonly hooks: ServiceHooks[];
   /** Stage ends moved later because the stage's message was seen late (see extendDeadline). */
@@ -179,17 +182,7 @@ export class GameService {
 
   /** Runs `task` after every earlier task of the same game (whatever became of them). */
   private enqueue<T>(gameId: number, task: () => T | Promise<T>): Promise<T> {
-    const prev = this.queues.get(gameId) ?? Promise.resolve();
-    const run = prev.then(task, task);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(gameId, tail);
-    void tail.then(() => {
-      if (this.queues.get(gameId) === tail) this.queues.delete(gameId);
-    });
-    return run;
+    return this.queues.run(gameId, task);
   }
 
   /** Effects of one game run in order, after the transaction that caused them. */
@@ -197,27 +190,19 @@ export class GameService {
     const point: CommitPoint =
       effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' || effect.kind === 'transferred' ? 'lobby' : 'cancel';
     for (const h of this.hooks) h.committed?.(point, gameId);
-    const prev = this.effects.get(gameId) ?? Promise.resolve();
-    const next = prev.then(async () => {
+    void this.effects.run(gameId, async () => {
       try {
         await this.onEffect(effect);
       } catch (e) {
         this.logger.error(`game ${gameId}: effect ${effect.kind} failed`, e);
       }
     });
-    this.effects.set(gameId, next);
-    void next.then(() => {
-      if (this.effects.get(gameId) === next) this.effects.delete(gameId);
-    });
   }
 
   /** Resolves when every queued action and effect (of one game, or all) has finished. */
   async idle(gameId?: number): Promise<void> {
     for (;;) {
-      const pending =
-        gameId === undefined
-          ? [...this.queues.values(), ...this.effects.values()]
-          : [this.queues.get(gameId), this.effects.get(gameId)].filter((p): p is Promise<void> => p !== undefined);
+      const pending = [...this.queues.pending(gameId), ...this.effects.pending(gameId)];
       if (pending.length === 0) return;
       await Promise.all(pending);
     }

@@ -2,20 +2,19 @@
 // (and the final) with its tables and Start buttons, the standings pages, the announcements.
 // Pure renderers: rows in, payloads out.
 import { ButtonStyle } from 'discord-api-types/v10';
+import { MAX_PLAYERS, type TableView } from '../app/tournaments';
 import type { RegisteredPlayer, TournamentRow } from '../db/tournament-store';
 import type { StandingRow } from '../engine/standings';
-import { FINAL_ROUND, drawFit, pageOf, type Phase, type TournamentTable } from '../engine/tournament';
+import { FINAL_ROUND, drawFit, pageOf, type Phase } from '../engine/tournament';
 import { t, type Locale } from '../i18n';
 import { button, buttonRows, mentions, type Payload } from './render/common';
 import { rulesetName } from './render/game';
 
 /** Standings rows per page. */
 export const STANDINGS_PAGE = 10;
-/** The most players a tournament takes: 15 tables a round: a round fits one message (Discord: 6000 characters, 25 buttons). */
-export const MAX_PLAYERS = 150;
 const LIST_MAX = 60;
 
-export type TableView = TournamentTable & { channelId: string | null; subs: Record<string, string>; status: string | null };
+export { MAX_PLAYERS, type TableView };
 
 function roundName(loc: Locale, round: number): string {
   return round === FINAL_ROUND ? t(loc, 'tour.final') : t(loc, 'tour.round', { round });

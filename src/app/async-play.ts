@@ -1,0 +1,387 @@
+// Asynchronous play (issue 10), its rules: durable reminders before deadlines, quiet hours, absent
+// players flagged to the host, substitute calls with volunteers, the spectators who join and leave
+// (M-3). What players see is written by an AsyncView (the Discord shell renders it into the
+// outbox) inside the change's transaction (or, for a reminder, in its own transaction with a key
+// per seat and stage: exactly once). No discord.js here: this is tested on its own.
+import type { AsyncStore, SeatHolder, SubstituteCall } from '../db/async-store';
+import type { GameRow, Store } from '../db/store';
+import type { GameState, RefusalCode, Seat } from '../engine/types';
+import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from './async-rules';
+import type { GameEffect, GameService } from './game-service';
+import { inQuietHours } from './quiet-hours';
+import { Scheduler, type TimerHost } from './scheduler';
+import { parseSettings, type ServerSettings } from './settings';
+
+export function gameSettings(game: GameRow): ServerSettings {
+  return parseSettings((game.ui as { settings?: unknown }).settings ?? {});
+}
+
+/** One reminder DM: the seat that owes an action, its player, the outbox key that makes it once. */
+export interface ReminderTo {
+  seat: Seat;
+  userId: string;
+  key: string;
+}
+
+/** A refusal: the code of its message (`refusal.<code>`). */
+export interface AsyncRefusal {
+  code: RefusalCode;
+}
+
+/**
+ * What players see of asynchronous play, written where the rules say (the shell renders it into
+ * the outbox). Every method is called inside a transaction.
+ */
+export interface AsyncView {
+  /** The host is told (by DM) that a seat let `count` stages pass without acting. */
+  absent(game: GameRow, state: GameState, seat: Seat, count: number, key: string, now: number): void;
+  /** The host is told who still owes an action at a stage whose time is up. */
+  overdue(game: GameRow, state: GameState, owed: readonly Seat[], key: string, now: number): void;
+  /** A reminder DM to each player who still owes an action; `end` is the stage's stored end. */
+  reminders(game: GameRow, state: GameState, to: readonly ReminderTo[], end: number | null, now: number): void;
+  /** A substitute call's message (`created`: its first version), open, filled or closed. */
+  call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): void;
+  /** The spectators' thread of a game that started (where the channel allows one). */
+  spectatorsThread(game: GameRow, state: GameState, now: number): void;
+  /** Whether the game has a spectators' thread. */
+  hasSpectators(gameId: number): boolean;
+  /** Users join (or leave) the spectators' thread, if the game has one. */
+  members(game: GameRow, users: string[], remove: boolean, now: number, key?: string): void;
+  /** Whether a user pressed Watch in this game. */
+  watched(gameId: number, userId: string): boolean;
+  /** A seat changed hands: the newcomer's welcome (the seat's private history), the old holder's notice. */
+  substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): void;
+}
+
+export interface AsyncPlayDeps {
+  store: Store;
+  astore: AsyncStore;
+  service: GameService;
+  view: AsyncView;
+  now: () => number;
+  /** The deliverer's cue: something was written to the outbox outside a game's change. */
+  kick: () => void;
+  timers?: TimerHost;
+}
+
+/** What became of a volunteer: seated at once (auto-substitute), or listed for the host to pick. */
+export type VolunteerResult =
+  | { ok: true; seated: true }
+  | { ok: true; seated: false; call: SubstituteCall }
+  | { ok: false; code: RefusalCode };
+
+export class AsyncPlayRules {
+  readonly scheduler: Scheduler;
+  private readonly store: Store;
+  private readonly astore: AsyncStore;
+  private readonly service: GameService;
+  private readonly view: AsyncView;
+  private readonly now: () => number;
+  private readonly kick: () => void;
+
+  constructor(d: AsyncPlayDeps) {
+    this.store = d.store;
+    this.astore = d.astore;
+    this.service = d.service;
+    this.view = d.view;
+    this.now = d.now;
+    this.kick = d.kick;
+    this.scheduler = new Scheduler((gameId) => this.fire(gameId), d.now, d.timers);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Inside the change's transaction
+
+  /** Before the planner: the stage's deadline (quiet hours), reminders, absences. */
+  before(e: GameEffect): void {
+    switch (e.kind) {
+      case 'started':
+        for (const s of e.seats) this.astore.addHolder(e.game.id, s.seat, s.userId, 0);
+        this.stageBegan(e.game, e.state);
+        return;
+      case 'action': {
+        const { game, prev, state, action } = e;
+        if ('seat' in action && action.kind !== 'best') this.astore.acted(game.id, action.seat);
+        if (state.result && !prev.result) for (const c of this.astore.openCalls(game.id)) this.closeCall(game, c, null);
+        // G-7: the host moved the stage's end (or resumed it): its reminders follow the new end.
+        const clock = action.kind === 'host-resume' || action.kind === 'host-extend';
+        if (state.seq === prev.seq && clock) this.setStageReminders(game, state);
+        if (state.seq === prev.seq) return;
+        if (action.kind === 'timeout') this.missed(game, prev);
+        if (state.stage.kind === 'over' || state.result) this.astore.clearReminders(game.id, this.now());
+        else this.stageBegan(game, state);
+        return;
+      }
+      case 'cancelled':
+      case 'expired':
+        this.astore.clearReminders(e.game.id, this.now());
+        for (const c of this.astore.openCalls(e.game.id)) this.closeCall(e.game, c, null);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** After the planner (the newcomer's role card goes first; the table's messages before the thread). */
+  after(e: GameEffect): void {
+    if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
+    else if (e.kind === 'started') this.view.spectatorsThread(e.game, e.state, this.now());
+    else if (e.kind === 'action') {
+      // M-3: who leaves the table joins the spectators; one brought back (G-7) leaves them.
+      const { left, back } = leftAndBack(e.prev, e.state, this.store.players(e.game.id));
+      if (left.length > 0) this.view.members(e.game, left, false, this.now());
+      if (back.length > 0) this.view.members(e.game, back, true, this.now());
+    }
+  }
+
+  /** A stage began: in async its deadline leaves quiet hours; its reminders are set. */
+  private stageBegan(game: GameRow, state: GameState): void {
+    const settings = gameSettings(game);
+    if (state.deadline !== null && !state.paused) {
+      const shifted = quietDeadline(state.deadline, state.pace, settings.quietHours);
+      if (shifted !== null && shifted > state.deadline) this.store.extendDeadline(game.id, state.seq, shifted);
+    }
+    this.setStageReminders(game, state);
+  }
+
+  /** The stage's end: the engine's, or the stored one when it was moved later (null: none or paused). */
+  private stageEnd(gameId: number, state: GameState): number | null {
+    if (state.deadline === null) return null;
+    const row = this.store.deadlineOf(gameId);
+    return row && row.stageSeq === state.seq ? Math.max(row.dueAt, state.deadline) : state.deadline;
+  }
+
+  /** The reminders of the current stage, from now to its (stored) end. */
+  private setStageReminders(game: GameRow, state: GameState): void {
+    const settings = gameSettings(game);
+    const now = this.now();
+    const end = state.paused ? null : this.stageEnd(game.id, state);
+    const owes = owedSeats(state).length > 0;
+    const times = owes ? reminderTimes(now, end, state.pace, settings.reminders, settings.quietHours) : [];
+    this.astore.setReminders(game.id, state.seq, times, now);
+  }
+
+  /** A stage's timer ran out: whoever still owed an action let one more pass. */
+  private missed(game: GameRow, prev: GameState): void {
+    const settings = gameSettings(game);
+    // Live games are watched by their host in the moment; a speech left to its timer is no absence there.
+    if (settings.absentAfter === 0 || prev.pace !== 'async') return;
+    const seats = this.store.players(game.id);
+    // N-13: a host who plays must not learn who acts at night from this.
+    const hostPlays = seats.some((s) => s.userId === game.hostId);
+    if (hostPlays && owedIsSecret(prev)) return;
+    const now = this.now();
+    for (const seat of owedSeats(prev)) {
+      if (!prev.players[seat - 1]!.alive) continue; // last words left unsaid: he has left anyway
+      const n = this.astore.miss(game.id, seat);
+      const holder = this.astore.holder(game.id, seat);
+      if (n < settings.absentAfter || !holder || holder.flaggedAt !== null) continue;
+      this.astore.flag(game.id, seat, now);
+      this.view.absent(game, prev, seat, n, `absent:${seat}:${prev.moves}`, now);
+    }
+  }
+
+  private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
+    const state = this.service.state(game.id) ?? this.store.getState(game.id);
+    const now = this.now();
+    this.astore.replaceHolder(game.id, seat, from, to, state?.moves ?? game.moves);
+    // The volunteer's name, for the menus that label seats by name.
+    const name = this.astore.openCalls(game.id).find((c) => c.seat === seat)?.names[to];
+    const fresh = this.store.getGame(game.id);
+    if (name && fresh) {
+      this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
+    }
+    // A living player cannot read the spectators' thread: one who watched before taking the seat leaves it.
+    if (this.view.watched(game.id, to) && state?.players[seat - 1]?.alive) this.view.members(game, [to], true, now);
+    for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);
+    if (!state) return;
+    this.view.substituted(game, state, seat, from, to, now);
+  }
+
+  /**
+   * The server does not auto-end turns: a stage whose time is up while someone still owes an action
+   * waits for the host, who is told (once) who is missing. A host who plays is never told who has
+   * not acted at night (N-13): the night then ends by its timer as usual.
+   */
+  holdTimeout(gameId: number, seq: number): boolean {
+    const game = this.store.getGame(gameId);
+    const state = this.service.state(gameId);
+    if (!game || !state || game.status !== 'running' || state.seq !== seq || gameSettings(game).autoEnd) return false;
+    const owed = owedSeats(state);
+    if (owed.length === 0) return false;
+    const hostPlays = this.store.players(gameId).some((p) => p.userId === game.hostId);
+    if (hostPlays && owedIsSecret(state)) return false;
+    this.store.transaction(() => {
+      const key = `overdue:${seq}:${this.store.deadlineOf(gameId)?.dueAt ?? 0}`;
+      this.view.overdue(game, state, owed, key, this.now());
+    });
+    this.kick();
+    return true;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reminders: durable rows, one timer per game for its earliest pending one
+
+  /** After a commit: the game's next reminder is armed. */
+  arm(gameId: number): void {
+    const next = this.astore.nextReminder(gameId);
+    if (next) this.scheduler.arm(gameId, next.stageSeq, next.dueAt);
+    else this.scheduler.disarm(gameId);
+  }
+
+  /** At start-up: every pending reminder is armed again (overdue ones fire at once). */
+  recover(): number {
+    const ids = this.astore.gamesWithReminders();
+    for (const id of ids) this.arm(id);
+    return ids.length;
+  }
+
+  /** A reminder is due: whoever still owes an action gets a DM with a button straight to it. */
+  fire(gameId: number): void {
+    try {
+      const game = this.store.getGame(gameId);
+      const state = this.service.state(gameId);
+      const now = this.now();
+      if (!game || !state || game.status !== 'running') {
+        this.astore.clearReminders(gameId, now);
+        return;
+      }
+      const settings = gameSettings(game);
+      const quiet = settings.quietHours !== null && inQuietHours(now, settings.quietHours);
+      const due = this.astore.dueReminders(gameId, now);
+      this.store.transaction(() => {
+        for (const r of due) {
+          this.astore.markReminder(gameId, r.stageSeq, r.kind, now);
+          // A stale one (the stage moved on), a paused stage, quiet hours: nothing is sent.
+          if (r.stageSeq !== state.seq || state.paused || quiet) continue;
+          this.remind(game, state, r.kind, now);
+        }
+      });
+      this.kick();
+    } finally {
+      this.arm(gameId);
+    }
+  }
+
+  /** Who a reminder goes to: each seat that owes an action, but not a player who plays from the channel. */
+  remindersFor(game: GameRow, state: GameState, kind: string): ReminderTo[] {
+    const users = new Map(this.store.players(game.id).map((p) => [p.seat, p.userId]));
+    const fallback = new Set(game.lobby.fallback ?? []);
+    const out: ReminderTo[] = [];
+    for (const seat of owedSeats(state)) {
+      const u = users.get(seat);
+      if (!u || fallback.has(u)) continue;
+      // N-13: only by DM, never in public; keyed, so a reminder is sent once whatever happens.
+      out.push({ seat, userId: u, key: `remind:${state.seq}:${kind}:${seat}` });
+    }
+    return out;
+  }
+
+  private remind(game: GameRow, state: GameState, kind: string, now: number): void {
+    this.view.reminders(game, state, this.remindersFor(game, state, kind), this.stageEnd(game.id, state), now);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Substitute calls
+
+  private closeCall(game: GameRow, call: SubstituteCall, filledBy: string | null): void {
+    this.astore.closeCall(call.id, filledBy ? 'filled' : 'closed');
+    const closed = { ...call, status: filledBy ? ('filled' as const) : ('closed' as const) };
+    this.view.call(game, closed, filledBy, this.now(), false);
+  }
+
+  /** The host calls for a substitute for a seat (the shell has checked he is the host). */
+  callSubstitute(game: GameRow, seat: number): AsyncRefusal | null {
+    if (game.status !== 'running') return { code: 'subcall/not-running' };
+    if (!this.store.players(game.id).some((p) => p.seat === seat)) return { code: 'seat/unknown' };
+    if (this.astore.openCall(game.id, seat)) return { code: 'subcall/open' };
+    const now = this.now();
+    this.store.transaction(() => {
+      const c = this.astore.createCall(game.id, seat, now);
+      this.view.call(game, c, null, now, true);
+    });
+    this.kick();
+    return null;
+  }
+
+  /** An open call of the game (null: none by that id, or no longer open). */
+  openCall(gameId: number, id: number): SubstituteCall | null {
+    return this.astore.openCalls(gameId).find((c) => c.id === id) ?? null;
+  }
+
+  /** The host picks one of the call's volunteers: he takes the seat. */
+  async pick(
+    game: GameRow,
+    call: SubstituteCall,
+    pick: string | undefined,
+    hostId: string,
+  ): Promise<AsyncRefusal | null> {
+    if (!pick || !call.volunteers.includes(pick)) return { code: 'subcall/not-volunteer' };
+    const r = await this.service.substitute(game.id, call.seat, pick, `host:${hostId}`, 'substitute call');
+    return r.ok ? null : { code: r.code };
+  }
+
+  /**
+   * A user volunteers: seated at once when the server substitutes automatically, else listed on
+   * the call's message (the caller shows it, then cues the deliverer).
+   */
+  async volunteer(game: GameRow, call: SubstituteCall, userId: string, name: string): Promise<VolunteerResult> {
+    const settings = gameSettings(game);
+    // The host sees every role (his panel): he may not take a seat; players are already seated.
+    const seated = this.store.players(game.id).some((p) => p.userId === userId);
+    if (userId === game.hostId || seated) return { ok: false, code: 'subcall/playing' };
+    if (call.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
+    // N-13: one who has seen every role in the spectators' thread may not play the game.
+    if (settings.spectatorRoles && this.view.watched(game.id, userId)) return { ok: false, code: 'subcall/watched' };
+    if (settings.autoSubstitute) {
+      const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');
+      return r.ok ? { ok: true, seated: true } : { ok: false, code: r.code };
+    }
+    const names = { ...call.names, [userId]: name.slice(0, 60) };
+    const next = { ...call, volunteers: [...call.volunteers, userId], names };
+    this.store.transaction(() => {
+      this.astore.setVolunteers(call.id, next.volunteers, next.names);
+      this.view.call(game, next, null, this.now(), false);
+    });
+    return { ok: true, seated: false, call: next };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Spectators and the game so far
+
+  /** "Watch": a member who is not at the table joins the spectators' thread (M-3). */
+  watch(game: GameRow, userId: string): AsyncRefusal | null {
+    const state = this.service.state(game.id);
+    const playing = game.status === 'running' || game.status === 'post-game';
+    if (!state || !playing) return { code: 'subcall/not-running' };
+    const seat = this.store.players(game.id).find((p) => p.userId === userId)?.seat;
+    if (seat !== undefined && state.players[seat - 1]!.alive && !state.result) return { code: 'spectators/living' };
+    if (!this.view.hasSpectators(game.id)) return { code: 'spectators/none' };
+    this.store.transaction(() => this.view.members(game, [userId], false, this.now(), `watch:${userId}`));
+    this.kick();
+    return null;
+  }
+
+  /** Who held each seat, in order (the Game so far lists the substitutions). */
+  holders(gameId: number): SeatHolder[] {
+    return this.astore.holders(gameId);
+  }
+}
+
+/** M-3: the users who left the table with this change, and those brought back (G-7). */
+export function leftAndBack(
+  prev: GameState,
+  state: GameState,
+  seats: readonly { seat: number; userId: string }[],
+): { left: string[]; back: string[] } {
+  const left: string[] = [];
+  const back: string[] = [];
+  for (const p of state.players) {
+    const was = prev.players[p.seat - 1]!.alive;
+    const u = seats.find((s) => s.seat === p.seat)?.userId;
+    if (!u) continue;
+    if (was && !p.alive) left.push(u);
+    else if (!was && p.alive) back.push(u);
+  }
+  return { left, back };
+}

@@ -1,0 +1,272 @@
+// The rules of asynchronous play (src/app/async-play.ts) on their own: no discord.js, a real
+// SQLite file, the game service, timers fired by hand and a view that records what it is asked
+// to show.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { owedSeats } from '../../src/app/async-rules';
+import { AsyncPlayRules, leftAndBack, type AsyncView, type ReminderTo } from '../../src/app/async-play';
+import { GameService } from '../../src/app/game-service';
+import type { TimerHost } from '../../src/app/scheduler';
+import { AsyncStore, type SubstituteCall } from '../../src/db/async-store';
+import { openDatabase, type OpenDb } from '../../src/db/client';
+import { Store } from '../../src/db/store';
+import type { GameState, Role, Seat } from '../../src/engine/types';
+
+const DEAL: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia'];
+DEAL.push('civilian', 'civilian');
+const USERS = DEAL.map((_, i) => `u${i + 1}`);
+const H = 3_600_000;
+
+class ManualTimers implements TimerHost {
+  pending = new Map<number, { fn: () => void; ms: number }>();
+  private next = 1;
+  setTimeout(fn: () => void, ms: number) {
+    const id = this.next++;
+    this.pending.set(id, { fn, ms });
+    return id;
+  }
+  clearTimeout(h: unknown) {
+    this.pending.delete(h as number);
+  }
+}
+
+/** Records every call of the rules into the view. */
+class RecordingView implements AsyncView {
+  absents: { seat: Seat; count: number; key: string }[] = [];
+  overdues: { owed: readonly Seat[]; key: string }[] = [];
+  reminded: { to: readonly ReminderTo[]; end: number | null; stage: string }[] = [];
+  calls: { call: SubstituteCall; filledBy: string | null; created: boolean }[] = [];
+  threads: number[] = [];
+  memberships: { users: string[]; remove: boolean; key?: string }[] = [];
+  welcomed: { seat: Seat; from: string; to: string }[] = [];
+  spectators = false;
+  watchers = new Set<string>();
+
+  absent(_g: unknown, _s: GameState, seat: Seat, count: number, key: string): void {
+    this.absents.push({ seat, count, key });
+  }
+  overdue(_g: unknown, _s: GameState, owed: readonly Seat[], key: string): void {
+    this.overdues.push({ owed, key });
+  }
+  reminders(_g: unknown, state: GameState, to: readonly ReminderTo[], end: number | null): void {
+    this.reminded.push({ to, end, stage: state.stage.kind });
+  }
+  call(_g: unknown, call: SubstituteCall, filledBy: string | null, _now: number, created: boolean): void {
+    this.calls.push({ call, filledBy, created });
+  }
+  spectatorsThread(game: { id: number }): void {
+    this.threads.push(game.id);
+  }
+  hasSpectators(): boolean {
+    return this.spectators;
+  }
+  members(_g: unknown, users: string[], remove: boolean, _now: number, key?: string): void {
+    this.memberships.push({ users, remove, ...(key ? { key } : {}) });
+  }
+  watched(_id: number, userId: string): boolean {
+    return this.watchers.has(userId);
+  }
+  substituted(_g: unknown, _s: GameState, seat: Seat, from: string, to: string): void {
+    this.welcomed.push({ seat, from, to });
+  }
+}
+
+const opened: OpenDb[] = [];
+afterEach(() => {
+  for (const o of opened.splice(0)) o.close();
+});
+
+function setup() {
+  const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-async-')), 'db.sqlite'));
+  opened.push(db);
+  const store = new Store(db.db);
+  const astore = new AsyncStore(db.db);
+  const now = { t: Date.UTC(2024, 0, 10, 12, 0) };
+  const view = new RecordingView();
+  let kicks = 0;
+  const box: { rules: AsyncPlayRules | null } = { rules: null };
+  const service = new GameService(store, {
+    now: () => now.t,
+    timers: new ManualTimers(),
+    plan: (e) => {
+      box.rules!.before(e);
+      box.rules!.after(e);
+    },
+    committed: (_point, id) => box.rules!.arm(id),
+    holdTimeout: (id, seq) => box.rules!.holdTimeout(id, seq),
+  });
+  const timers = new ManualTimers();
+  const kick = () => void kicks++;
+  const rules = new AsyncPlayRules({ store, astore, service, view, now: () => now.t, kick, timers });
+  box.rules = rules;
+  /** An async classic-10 game with these server settings, started. */
+  async function start(settings: Record<string, unknown> = {}, pace: 'async' | 'live' = 'async'): Promise<number> {
+    const game = service.createLobby({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'host',
+      ruleset: 'classic-10',
+      pace,
+      options: {},
+      ui: { settings },
+    });
+    const r = await service.start(game.id, USERS, DEAL);
+    if (!r.ok) throw new Error(r.code);
+    return game.id;
+  }
+  /** The stage's timer runs out (the clock moved to its end). */
+  async function timeout(id: number): Promise<GameState> {
+    const s = service.state(id)!;
+    now.t = Math.max(now.t, s.deadline!);
+    const r = await service.dispatch(id, { kind: 'timeout', seq: s.seq }, 'timer');
+    if (!r.ok) throw new Error(r.code);
+    return service.state(id)!;
+  }
+  return { store, astore, service, rules, view, now, timers, start, timeout, kicks: () => kicks };
+}
+
+/** Plays on (by timeouts) until a stage in which somebody owes an action. */
+async function toOwedStage(t: ReturnType<typeof setup>, id: number): Promise<GameState> {
+  let s = t.service.state(id)!;
+  for (let n = 0; n < 5 && (s.stage.kind === 'night0' || s.stage.kind === 'discussion'); n++) s = await t.timeout(id);
+  return s;
+}
+
+describe('async play rules', () => {
+  it('an owed stage has reminders halfway and an hour before its end, each sent once to who owes', async () => {
+    const t = setup();
+    const id = await t.start();
+    const s = await toOwedStage(t, id);
+    expect(s.stage.kind).toBe('window');
+    const begun = t.now.t;
+    const end = s.deadline!;
+    expect(end - begun).toBeGreaterThan(2 * H);
+    const pending = t.astore.allReminders(id).filter((r) => r.doneAt === null);
+    expect(pending.map((r) => [r.stageSeq, r.kind, r.dueAt])).toEqual([
+      [s.seq, 'half', begun + Math.floor((end - begun) / 2)],
+      [s.seq, 'hour', end - H],
+    ]);
+    // The earliest is armed.
+    expect(t.rules.scheduler.armed(id)).toEqual({ seq: s.seq, dueAt: begun + Math.floor((end - begun) / 2) });
+    // Halfway: every player who has not passed the window is reminded (not seat 4), each by his own key.
+    const passed = await t.service.dispatch(id, { kind: 'pass', seat: 4 }, 'user:u4');
+    expect(passed.ok).toBe(true);
+    t.now.t = pending[0]!.dueAt;
+    t.rules.fire(id);
+    const owed = owedSeats(t.service.state(id)!);
+    expect(owed.length).toBeGreaterThan(0);
+    expect(owed).not.toContain(4);
+    expect(t.view.reminded).toEqual([
+      {
+        to: owed.map((seat) => ({ seat, userId: `u${seat}`, key: `remind:${s.seq}:half:${seat}` })),
+        end,
+        stage: 'window',
+      },
+    ]);
+    expect(t.rules.scheduler.armed(id)).toEqual({ seq: s.seq, dueAt: end - H });
+    // Fired again: nothing more (the reminder is done).
+    t.rules.fire(id);
+    expect(t.view.reminded).toHaveLength(1);
+  });
+
+  it('no reminder for a player who plays from the channel, none in quiet hours, none for a stale stage', async () => {
+    const t = setup();
+    const id = await t.start({ quietHours: { start: '00:00', end: '08:00', tz: 'UTC' } });
+    const s = await toOwedStage(t, id);
+    const game = t.store.getGame(id)!;
+    const owed = t.rules.remindersFor(game, s, 'half');
+    expect(owed.length).toBeGreaterThan(0);
+    expect(owed).not.toContain(4);
+    const fallback = { ...game, lobby: { ...game.lobby, fallback: owed.map((r) => r.userId) } };
+    expect(t.rules.remindersFor(fallback, s, 'half')).toEqual([]);
+    // The clock jumps into quiet hours past every reminder: they are let go unsent.
+    const last = Math.max(...t.astore.allReminders(id).map((r) => r.dueAt));
+    t.now.t = Math.floor(last / (24 * H)) * 24 * H + 24 * H + 3 * H; // 03:00 UTC, after the last reminder
+    t.rules.fire(id);
+    expect(t.view.reminded).toEqual([]);
+    expect(t.astore.allReminders(id).every((r) => r.doneAt !== null)).toBe(true);
+    expect(t.rules.scheduler.armed(id)).toBeNull();
+  });
+
+  it('an async player who lets his turn pass is flagged to the host after `absentAfter` misses, once', async () => {
+    const t = setup();
+    const id = await t.start({ absentAfter: 1 });
+    const s = await toOwedStage(t, id);
+    const game = t.store.getGame(id)!;
+    const owed = t.rules.remindersFor(game, s, 'x').map((r) => r.seat);
+    await t.timeout(id);
+    expect(t.view.absents).toEqual(owed.map((seat) => ({ seat, count: 1, key: `absent:${seat}:${s.moves}` })));
+    expect(t.astore.holder(id, owed[0]!)!.flaggedAt).not.toBeNull();
+  });
+
+  it('a live game counts no absences', async () => {
+    const t = setup();
+    const id = await t.start({ absentAfter: 1 }, 'live');
+    await toOwedStage(t, id);
+    await t.timeout(id);
+    expect(t.view.absents).toEqual([]);
+  });
+
+  it('without auto-end a stage whose time is up waits for the host, who is told who is missing', async () => {
+    const t = setup();
+    const id = await t.start({ autoEnd: false });
+    const s = await toOwedStage(t, id);
+    const owed = t.rules.remindersFor(t.store.getGame(id)!, s, 'x').map((r) => r.seat);
+    expect(t.rules.holdTimeout(id, s.seq - 1)).toBe(false); // a stale timer
+    expect(t.rules.holdTimeout(id, s.seq)).toBe(true);
+    expect(t.view.overdues).toEqual([{ owed, key: `overdue:${s.seq}:${t.store.deadlineOf(id)!.dueAt}` }]);
+    expect(t.kicks()).toBe(1);
+    // With auto-end (the default) the timer ends the stage.
+    const other = await t.start();
+    const s2 = await toOwedStage(t, other);
+    expect(t.rules.holdTimeout(other, s2.seq)).toBe(false);
+  });
+
+  it('substitute calls: one open call per seat; a volunteer is listed, then picked by the host', async () => {
+    const t = setup();
+    const id = await t.start();
+    const game = t.store.getGame(id)!;
+    expect(t.rules.callSubstitute(game, 11)).toEqual({ code: 'seat/unknown' });
+    expect(t.rules.callSubstitute(game, 2)).toBeNull();
+    expect(t.rules.callSubstitute(game, 2)).toEqual({ code: 'subcall/open' });
+    const call = t.view.calls[0]!.call;
+    expect(t.view.calls[0]).toMatchObject({ created: true, filledBy: null, call: { seat: 2, status: 'open' } });
+    expect(await t.rules.volunteer(game, call, 'u3', 'Three')).toEqual({ ok: false, code: 'subcall/playing' });
+    expect(await t.rules.volunteer(game, call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/playing' });
+    const listed = await t.rules.volunteer(game, call, 'v1', 'Volunteer One');
+    const call1 = { volunteers: ['v1'], names: { v1: 'Volunteer One' } };
+    expect(listed).toMatchObject({ ok: true, seated: false, call: call1 });
+    const open = t.rules.openCall(id, call.id)!;
+    expect(await t.rules.volunteer(game, open, 'v1', 'Again')).toEqual({ ok: false, code: 'subcall/already' });
+    expect(await t.rules.pick(game, open, 'nobody', 'host')).toEqual({ code: 'subcall/not-volunteer' });
+    expect(await t.rules.pick(game, open, 'v1', 'host')).toBeNull();
+    await t.service.idle(id);
+    expect(t.store.players(id).find((p) => p.seat === 2)!.userId).toBe('v1');
+    expect(t.view.welcomed).toEqual([{ seat: 2, from: 'u2', to: 'v1' }]);
+    expect(t.view.calls.at(-1)).toMatchObject({ filledBy: 'v1', call: { status: 'filled' } });
+    expect(t.rules.openCall(id, call.id)).toBeNull();
+    expect(t.store.getGame(id)!.lobby.names?.v1).toBe('Volunteer One');
+    // u2 held the seat for no move at all: v1 is its only holder.
+    expect(t.rules.holders(id).filter((h) => h.seat === 2).map((h) => h.userId)).toEqual(['v1']);
+  });
+
+  it('Watch: refused to a living player and where there is no thread; the thread membership is keyed', async () => {
+    const t = setup();
+    const id = await t.start();
+    const game = t.store.getGame(id)!;
+    expect(t.rules.watch(game, 'u1')).toEqual({ code: 'spectators/living' });
+    expect(t.rules.watch(game, 'fan')).toEqual({ code: 'spectators/none' });
+    t.view.spectators = true;
+    expect(t.rules.watch(game, 'fan')).toBeNull();
+    expect(t.view.memberships).toEqual([{ users: ['fan'], remove: false, key: 'watch:fan' }]);
+  });
+
+  it('who leaves the table joins the spectators; who is brought back leaves them', () => {
+    const seats = [1, 2, 3].map((seat) => ({ seat, userId: `u${seat}` }));
+    const alive = (a: boolean[]) => ({ players: a.map((x, i) => ({ seat: i + 1, alive: x })) }) as unknown as GameState;
+    const changed = leftAndBack(alive([true, true, false]), alive([false, true, true]), seats);
+    expect(changed).toEqual({ left: ['u1'], back: ['u3'] });
+  });
+});
