@@ -118,7 +118,6 @@ export class Deliverer {
     this.debounceMs = opts.debounceMs ?? 1200;
   }
 
-  /** Something was written to the outbox: look soon. */
   private readonly sendWatchers: SendWatcher[] = [];
 
   /** Adds a watcher of accepted posts (see SendWatcher). */
@@ -130,6 +129,7 @@ export class Deliverer {
     for (const w of this.sendWatchers) w(how);
   }
 
+  /** Something was written to the outbox: look soon. */
   kick(): void {
     if (this.stopped) return;
     this.schedule(0);
