@@ -10,10 +10,10 @@ import { createGame, apply } from '../src/engine/apply';
 import { seatView } from '../src/engine/view';
 import type { Action, GameState, RulesetId } from '../src/engine/types';
 import { parseScenario } from '../src/scenario/parse';
-import { FakeDiscord } from '../test/support/fake-discord';
-import { OWN_DIR, readJson } from '../test/support/scenario-files';
-import { Driver } from '../test/e2e/driver';
-import { fixedDealer, makeWorld } from '../test/e2e/world';
+import { FakeDiscord } from '../testkit/fake-discord';
+import { OWN_DIR, readJson } from '../testkit/scenario-files';
+import { Driver } from '../testkit/driver';
+import { fixedDealer, makeWorld } from '../testkit/world';
 
 const FILES: Record<RulesetId, string> = {
   'chnu-2016': 'chnu-red-full-strength.json',

@@ -18,7 +18,7 @@ import type { RulesetId } from '../src/engine/types';
 import { openDatabase } from '../src/db/client';
 import { Store } from '../src/db/store';
 import { t } from '../src/i18n';
-import { allComponents, FakeDiscord, type FakeUserInfo, type InteractionResult, type StoredMessage } from '../test/support/fake-discord';
+import { allComponents, FakeDiscord, type FakeUserInfo, type InteractionResult, type StoredMessage } from '../testkit/fake-discord';
 import { lowerBound } from './delivery-bench';
 import type { Stall } from '../src/metrics';
 

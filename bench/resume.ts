@@ -12,8 +12,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBot } from '../src/discord/bot';
 import { rolePool } from '../src/engine/rulesets';
-import { allComponents, FakeDiscord, type StoredMessage } from '../test/support/fake-discord';
-import { botConfig } from '../test/e2e/world';
+import { allComponents, FakeDiscord, type StoredMessage } from '../testkit/fake-discord';
+import { botConfig } from '../testkit/world';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = createRequire(import.meta.url).resolve('tsx');

@@ -1,5 +1,5 @@
 /**
- * Proof that the in-process fake Discord (test/support/fake-discord.ts) works with the real
+ * Proof that the in-process fake Discord (testkit/fake-discord.ts) works with the real
  * discord.js 14 Client: handshake, slash commands, components, DMs, threads, permission
  * overwrites, pins, edits, command registration, rate limits / 5xx retries, concurrency and
  * reconnects. The "bot" here is a tiny in-test bot, not the project's bot.
@@ -36,7 +36,7 @@ import {
   type FakeGuildInfo,
   type FakeUserInfo,
   type StoredMessage,
-} from './support/fake-discord.js';
+} from '../testkit/fake-discord.js';
 
 // ------------------------------------------------------------------------------------------------
 // a tiny bot

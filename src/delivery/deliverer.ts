@@ -56,7 +56,7 @@ export interface DelivererOptions {
   postWindowMs?: number;
 }
 
-/** Told after Discord accepted a post, before it is recorded (fault injection in tests: test/support/crash.ts). */
+/** Told after Discord accepted a post, before it is recorded (fault injection in tests: testkit/crash.ts). */
 export type SendWatcher = (how: 'post' | 'followup') => void;
 
 const SEND_MESSAGES = 1n << 11n;

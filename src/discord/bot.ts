@@ -50,7 +50,7 @@ export interface BotConfig {
   deliveryMaxBackoffMs?: number;
   /**
    * Called once the parts are built, before the bot logs in, with the hooks a test needs (fault
-   * injection: test/support/crash.ts registers its crash points here). Its hooks run first.
+   * injection: testkit/crash.ts registers its crash points here). Its hooks run first.
    */
   instrument?: (parts: BotParts) => void;
 }

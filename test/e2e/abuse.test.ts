@@ -3,9 +3,9 @@
 // serialized, and the game state stays intact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/engine/types';
-import { allComponents } from '../support/fake-discord';
-import { Driver } from './driver';
-import { fixedDealer, makeWorld, type World } from './world';
+import { allComponents } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
+import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 const deal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
 let w: World;

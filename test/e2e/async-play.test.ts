@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { inQuietHours } from '../../src/app/quiet-hours';
 import { AsyncStore } from '../../src/db/async-store';
 import type { GameState, Role } from '../../src/engine/types';
-import { allComponents, Perm, type InteractionResult, type StoredMessage } from '../support/fake-discord';
-import { Driver } from './driver';
+import { allComponents, Perm, type InteractionResult, type StoredMessage } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
 import { startBot } from '../../src/discord/bot';
-import { botConfig, FakeClock, fixedDealer, makeWorld, type World } from './world';
+import { botConfig, FakeClock, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 /** Seats 3 and 8 mafia, 6 the Don, 4 the Sheriff. */
 const TEN: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];

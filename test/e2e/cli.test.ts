@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '../support/fake-discord';
-import { ROOT } from '../support/scenario-files';
+import { FakeDiscord } from '../../testkit/fake-discord';
+import { ROOT } from '../../testkit/scenario-files';
 
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 

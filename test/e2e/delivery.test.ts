@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startBot } from '../../src/discord/bot';
 import { parseScenario, type Scenario } from '../../src/scenario/parse';
 import { resultOf } from '../../src/scenario/run';
-import { allComponents, type StoredMessage } from '../support/fake-discord';
-import { compareExpect, OWN_DIR, readJson } from '../support/scenario-files';
-import { Driver } from './driver';
-import { botConfig, fixedDealer, makeWorld, type World, type WorldOptions } from './world';
+import { allComponents, type StoredMessage } from '../../testkit/fake-discord';
+import { compareExpect, OWN_DIR, readJson } from '../../testkit/scenario-files';
+import { Driver } from '../../testkit/driver';
+import { botConfig, fixedDealer, makeWorld, type World, type WorldOptions } from '../../testkit/world';
 
 const worlds: World[] = [];
 afterEach(async () => {

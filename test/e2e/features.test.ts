@@ -2,9 +2,9 @@
 // thread (M-2), Discord failures, languages, timers that fire by themselves.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/engine/types';
-import { allComponents, DEFAULT_BOT_PERMISSIONS, Perm } from '../support/fake-discord';
-import { Driver } from './driver';
-import { fixedDealer, makeWorld, type World } from './world';
+import { allComponents, DEFAULT_BOT_PERMISSIONS, Perm } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
+import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 const chnu: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
 const kiev: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];

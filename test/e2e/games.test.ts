@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse';
 import { resultOf } from '../../src/scenario/run';
-import { compareExpect, OWN_DIR, readJson, SHARED_DIR } from '../support/scenario-files';
+import { compareExpect, OWN_DIR, readJson, SHARED_DIR } from '../../testkit/scenario-files';
 import { en } from '../../src/i18n/en';
 import { ru } from '../../src/i18n/ru';
 import { uk } from '../../src/i18n/uk';
 import type { GameState, Role } from '../../src/engine/types';
-import type { StoredMessage } from '../support/fake-discord';
-import { allComponents } from '../support/fake-discord';
-import { Driver } from './driver';
-import { fixedDealer, makeWorld, type World } from './world';
+import type { StoredMessage } from '../../testkit/fake-discord';
+import { allComponents } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
+import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 const ROLES: Role[] = ['civilian', 'sheriff', 'mafia', 'don', 'commissioner', 'doctor', 'maniac', 'prostitute'];
 /** Every name of every role in the three languages. */

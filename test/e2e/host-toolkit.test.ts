@@ -10,9 +10,9 @@ import { startBot } from '../../src/discord/bot';
 import { en } from '../../src/i18n/en';
 import type { GameState, Role } from '../../src/engine/types';
 import type { ScenarioStep } from '../../src/scenario/parse';
-import { allComponents, Perm, type InteractionResult, type StoredMessage } from '../support/fake-discord';
-import { Driver } from './driver';
-import { botConfig, fixedDealer, makeWorld, type World } from './world';
+import { allComponents, Perm, type InteractionResult, type StoredMessage } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
+import { botConfig, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 /** Seats 3 and 8 mafia, 6 the Don, 4 the Sheriff. */
 const TEN: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];

@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allComponents, FakeDiscord, type StoredMessage } from '../support/fake-discord';
-import { ROOT } from '../support/scenario-files';
+import { allComponents, FakeDiscord, type StoredMessage } from '../../testkit/fake-discord';
+import { ROOT } from '../../testkit/scenario-files';
 
 const children: ChildProcess[] = [];
 let fake: FakeDiscord;

@@ -7,12 +7,12 @@ import { startBot } from '../../src/discord/bot';
 import { CHART_HEIGHT, CHART_WIDTH } from '../../src/stats/chart';
 import { recordGame } from '../../src/stats/record';
 import { parseScenario } from '../../src/scenario/parse';
-import type { InteractionResult, StoredMessage } from '../support/fake-discord';
-import type { SlashOptionValue } from '../support/fake-discord/interactions';
-import { allComponents, Perm } from '../support/fake-discord';
-import { OWN_DIR, readJson } from '../support/scenario-files';
-import { Driver } from './driver';
-import { botConfig, fixedDealer, makeWorld, type World } from './world';
+import type { InteractionResult, StoredMessage } from '../../testkit/fake-discord';
+import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
+import { allComponents, Perm } from '../../testkit/fake-discord';
+import { OWN_DIR, readJson } from '../../testkit/scenario-files';
+import { Driver } from '../../testkit/driver';
+import { botConfig, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 let w: World | null = null;
 afterEach(async () => {

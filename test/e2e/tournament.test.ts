@@ -8,9 +8,9 @@ import type { Dealer } from '../../src/app/dealer';
 import { rolePool } from '../../src/engine/rulesets';
 import type { Role } from '../../src/engine/types';
 import { t } from '../../src/i18n';
-import { DEFAULT_BOT_PERMISSIONS, Perm, allComponents, type StoredMessage } from '../support/fake-discord';
-import { Driver } from './driver';
-import { botConfig, makeWorld, type World } from './world';
+import { DEFAULT_BOT_PERMISSIONS, Perm, allComponents, type StoredMessage } from '../../testkit/fake-discord';
+import { Driver } from '../../testkit/driver';
+import { botConfig, makeWorld, type World } from '../../testkit/world';
 
 let w: World | null = null;
 afterEach(async () => {

@@ -16,7 +16,7 @@ import {
   ruleIds,
   SHARED_DIR,
   SHARED_RULES_FILE,
-} from '../support/scenario-files';
+} from '../../testkit/scenario-files';
 import { ASSERTED_BY } from './rule-map';
 
 function filesEndingWith(dir: string, suffix: string): string[] {

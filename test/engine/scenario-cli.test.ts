@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/scenario-files';
+import { ROOT } from '../../testkit/scenario-files';
 
 const dir = mkdtempSync(join(tmpdir(), 'scenario-cli-'));
 const deal = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];

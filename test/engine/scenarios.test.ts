@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse';
 import { playScenario, resultOf } from '../../src/scenario/run';
 import { apply, createGame } from '../../src/engine/apply';
-import { compareExpect, jsonFiles, OWN_DIR, readJson, SHARED_DIR } from '../support/scenario-files';
+import { compareExpect, jsonFiles, OWN_DIR, readJson, SHARED_DIR } from '../../testkit/scenario-files';
 
 function check(file: string) {
   const raw = readJson(file) as { expect?: Record<string, unknown> };

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, StartupError } from '../../src/db/client';
-import { ROOT } from '../support/scenario-files';
+import { ROOT } from '../../testkit/scenario-files';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'mafia-bad-'));
 const hash = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import { seededRng } from '../../src/sim/random-play';
-import { ROOT } from '../support/scenario-files';
+import { ROOT } from '../../testkit/scenario-files';
 
 const KILLS_PER_RULESET = 7; // 21 kills across the suite
 

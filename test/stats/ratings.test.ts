@@ -15,7 +15,7 @@ import { stepToAction } from '../../src/scenario/run';
 import { gameRecord } from '../../src/stats/game-record';
 import { PAGE_SIZE, profile, top, type StatsFilter } from '../../src/stats/queries';
 import { interruptedRebuilds, isRebuilding, rebuildSeason, recomputeInBackground, recomputeRatings, recordGame, saveRatingSettings, unbuilt } from '../../src/stats/record';
-import { readJson, OWN_DIR } from '../support/scenario-files';
+import { readJson, OWN_DIR } from '../../testkit/scenario-files';
 import { join } from 'node:path';
 
 const G = 'g1';

@@ -2,8 +2,8 @@
 // `sent`: right after Discord accepted a post, before it is recorded; `followup`: the same for a
 // post a click delivered as its interaction's follow-up) — nothing more is sent, nothing more is
 // written, exactly as if the process had been killed there.
-import type { CommitPoint } from '../../src/app/game-service';
-import type { BotConfig } from '../../src/discord/bot';
+import type { CommitPoint } from '../src/app/game-service';
+import type { BotConfig } from '../src/discord/bot';
 
 export type CrashPoint = CommitPoint | 'sent' | 'followup';
 

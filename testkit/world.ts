@@ -3,12 +3,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
-import type { Dealer } from '../../src/app/dealer';
-import { crashAt, type CrashPoint } from '../support/crash';
-import type { TimerHost } from '../../src/app/scheduler';
-import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from '../support/fake-discord';
-import type { RateLimitOptions } from '../support/fake-discord/ratelimit';
+import { startBot, type BotConfig, type RunningBot } from '../src/discord/bot';
+import type { Dealer } from '../src/app/dealer';
+import { crashAt, type CrashPoint } from './crash';
+import type { TimerHost } from '../src/app/scheduler';
+import { FakeDiscord, type FakeChannelInfo, type FakeGuildInfo, type FakeUserInfo } from './fake-discord';
+import type { RateLimitOptions } from './fake-discord/ratelimit';
 
 export const quietLogger = {
   info: () => {},
@@ -40,7 +40,7 @@ export interface WorldOptions {
   dbPath?: string;
   requestsPerSecond?: number;
   deliveryDebounceMs?: number;
-  /** Fault injection: the bot dies right after these commit points (see test/support/crash.ts). */
+  /** Fault injection: the bot dies right after these commit points (see testkit/crash.ts). */
   crashAt?: readonly CrashPoint[];
   crashAfterSends?: number;
   /**

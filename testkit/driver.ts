@@ -1,8 +1,8 @@
 // Plays scenario steps through Discord as users would: buttons, menus, DMs and host commands.
 // A step counts as refused when the user cannot find the control or the bot says no.
-import type { ScenarioStep } from '../../src/scenario/parse';
-import type { InteractionResult, StoredMessage } from '../support/fake-discord';
-import { allComponents } from '../support/fake-discord';
+import type { ScenarioStep } from '../src/scenario/parse';
+import type { InteractionResult, StoredMessage } from './fake-discord';
+import { allComponents } from './fake-discord';
 import type { World } from './world';
 
 export type StepOutcome = 'ok' | 'refused';

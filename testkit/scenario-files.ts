@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const ROOT = resolve(import.meta.dirname, '..');
 export const OWN_DIR = join(ROOT, 'test', 'scenarios');
 export const SHARED_DIR = resolve(process.env.SHARED_SCENARIOS ?? join(ROOT, '..', 'shared', 'scenarios'));
 /** The project's rule book: every rule id the code and tests cite (always in the repository). */
