@@ -14,7 +14,7 @@ import { AsyncMessages } from './async-messages';
 import type { Contexts } from './context';
 import type { CustomId } from './custom-id';
 import type { Payload } from './render/common';
-import { refusalText } from './render/game';
+import { refusalText } from './render/words';
 import { soFarReply } from './render/so-far';
 
 export { gameSettings } from '../app/async-play';

@@ -8,7 +8,7 @@ import { t } from '../i18n';
 import { userLocale, type Contexts } from './context';
 import { mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
 import { mafiaTalkOpen } from '../engine/view';
-import { panelPayload } from './render/game';
+import { panelPayload } from './render/panel';
 import type { ServerSettings } from '../app/settings';
 
 const ch = (id: string) => `ch:${id}` as const;

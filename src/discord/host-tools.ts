@@ -22,7 +22,7 @@ import type { Contexts } from './context';
 import type { HostSubcommand } from './commands/host-subcommands';
 import type { CustomId } from './custom-id';
 import { button, row, type Payload } from './render/common';
-import { durationText, refusalText } from './render/game';
+import { durationText, refusalText } from './render/words';
 import { hostPanel } from './render/host-panel';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;

@@ -15,7 +15,8 @@ import { channelWriters, inMafiaCircle, mafiaTalkOpen, seatView } from '../engin
 import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
-import { announcement, checkLine, closedPanel, confirmation, panelPayload, pointsPayload, resultEmbed, roleCard, stagePayload, tablePayload } from './render/game';
+import { announcement, pointsPayload, resultEmbed, stagePayload, tablePayload } from './render/game';
+import { checkLine, closedPanel, confirmation, panelPayload, roleCard } from './render/panel';
 import { lobbyPayload } from './render/lobby';
 import { planHostNews, resultsElsewhere, undoNews } from './host-news';
 

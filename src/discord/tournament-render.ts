@@ -8,7 +8,7 @@ import type { StandingRow } from '../engine/standings';
 import { FINAL_ROUND, drawFit, pageOf, type Phase } from '../engine/tournament';
 import { t, type Locale } from '../i18n';
 import { button, buttonRows, mentions, type Payload } from './render/common';
-import { rulesetName } from './render/game';
+import { rulesetName } from './render/words';
 
 /** Standings rows per page. */
 export const STANDINGS_PAGE = 10;

@@ -14,7 +14,7 @@ import type { TableView, TournamentRules, TourRefusal } from '../app/tournaments
 import type { TournamentRow } from '../db/tournament-store';
 import { t, type Locale } from '../i18n';
 import type { Payload } from './render/common';
-import { refusalText } from './render/game';
+import { refusalText } from './render/words';
 import { standingsPayload } from './tournament-render';
 
 type Component = ButtonInteraction | StringSelectMenuInteraction;

@@ -12,7 +12,7 @@ import { ru } from '../../src/i18n/ru';
 import { uk } from '../../src/i18n/uk';
 import { catalog, LOCALES, t, toLocale } from '../../src/i18n';
 import { isRefusalCode, REFUSAL_CODES } from '../../src/engine/refusal-codes';
-import { refusalText } from '../../src/discord/render/game';
+import { refusalText } from '../../src/discord/render/words';
 
 describe('custom ids', () => {
   const samples: CustomId[] = [

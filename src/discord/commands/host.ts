@@ -7,7 +7,7 @@ import { RULESETS } from '../../engine/rulesets';
 import type { Action, RefusalCode, Seat } from '../../engine/types';
 import { t, type Locale } from '../../i18n';
 import { isToolkitSubcommand, type HostTools, type ToolkitSubcommand } from '../host-tools';
-import { refusalText } from '../render/game';
+import { refusalText } from '../render/words';
 import { refuse, say, timely } from '../reply';
 import { choice, gameOption, loc, reasonOption, seatOption } from './builder';
 import { isHostSubcommand, type HostSubcommand } from './host-subcommands';

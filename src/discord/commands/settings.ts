@@ -9,7 +9,7 @@ import type { Timers } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import { TIMER_OPTIONS } from './builder';
 import { parseDuration, TIMER_KEYS } from './timer-options';
-import { durationText, rulesetName } from '../render/game';
+import { durationText, rulesetName } from '../render/words';
 import type { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
 import { choice, loc, TIMERS } from './builder';
 import { ratingSettingsSubcommands } from './rating-settings';

@@ -11,7 +11,8 @@ import type { ClickAnswers, Slot } from '../click-answers';
 import { seatOfUser, userLocale, type Contexts } from '../context';
 import type { CustomId } from '../custom-id';
 import { row, seatSelect, type GameCtx } from '../render/common';
-import { confirmation, panelPayload, refusalText } from '../render/game';
+import { confirmation, panelPayload } from '../render/panel';
+import { refusalText } from '../render/words';
 import { refuse, say, timely, toReply, type Component } from '../reply';
 
 type ActId = Extract<CustomId, { kind: 'act' }>;

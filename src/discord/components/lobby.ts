@@ -12,7 +12,7 @@ import { uiOf } from '../context';
 import type { LobbyOp } from '../custom-id';
 import type { HostTools } from '../host-tools';
 import { mentions } from '../render/common';
-import { refusalText } from '../render/game';
+import { refusalText } from '../render/words';
 import { refuse, type Component } from '../reply';
 
 export class LobbyButtons {

@@ -5,7 +5,7 @@ import type { GameRow } from '../../db/store';
 import { t, type Locale } from '../../i18n';
 import { seatOfUser, type Contexts } from '../context';
 import type { Panel } from '../custom-id';
-import { panelPayload, roleCard } from '../render/game';
+import { panelPayload, roleCard } from '../render/panel';
 import { refuse, toReply, type Component } from '../reply';
 
 export class PanelButtons {

@@ -2,26 +2,18 @@
 // renderers read only publicView and public events, so they cannot show a role the rules hide.
 import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { declinable } from '../../engine/night';
-import { pointsNow, prompts, publicView, seatView, type PromptKind } from '../../engine/view';
+import { pointsNow, prompts, publicView, seatView } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
 import type {
-  Action,
-  ActionKind,
   EventBody,
   GameEvent,
-  PlayerActionKind,
-  RefusalCode,
-  Role,
   Seat,
-  Team,
 } from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
 import {
   button,
   buttonRows,
   mentions,
-  relTime,
   row,
   seatList,
   seatSelect,
@@ -30,27 +22,13 @@ import {
   type GameCtx,
   type Payload,
 } from './common';
+import { durationText, roleName, rulesetName, seatLabel, untilText } from './words';
 
-const RED = 0xc0392b;
-const DARK = 0x2c2f33;
-const GOLD = 0xd4ac0d;
+export const RED = 0xc0392b;
 
-export function roleName(loc: Locale, role: Role): string {
-  return t(loc, `role.${role}` as MessageKey);
-}
+export const DARK = 0x2c2f33;
 
-export function teamName(loc: Locale, team: Team): string {
-  return t(loc, `team.${team}` as MessageKey);
-}
-
-export function rulesetName(loc: Locale, ruleset: string): string {
-  return t(loc, `ruleset.${ruleset}` as MessageKey);
-}
-
-/** "ends in 5 minutes (12 March 14:05)": relative and absolute, so a player reading later knows. */
-export function untilText(loc: Locale, deadline: number | null): string {
-  return deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(deadline) })}`;
-}
+export const GOLD = 0xd4ac0d;
 
 /** The stage line (public): what happens now and until when. */
 export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = ctx.state?.deadline ?? null): string {
@@ -89,7 +67,7 @@ export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = c
 }
 
 /** The table's round line: it changes once a round (so the table is edited rarely). */
-function phaseLine(ctx: GameCtx, loc: Locale): string {
+export function phaseLine(ctx: GameCtx, loc: Locale): string {
   const s = ctx.state!;
   if (ctx.game.status === 'cancelled') return t(loc, 'table.cancelled');
   if (s.result) return t(loc, s.stage.kind === 'over' ? 'stage.over' : 'stage.postGame');
@@ -98,7 +76,7 @@ function phaseLine(ctx: GameCtx, loc: Locale): string {
   return s.paused ? `${round} · ${t(loc, 'table.paused')}` : round;
 }
 
-function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
+export function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
   return t(loc, `left.${by}` as MessageKey, { when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }) });
 }
 
@@ -133,187 +111,8 @@ export function tablePayload(ctx: GameCtx): Payload {
   };
 }
 
-/** The role card (private): role, team, what it does, and (G-4) who the other black players are. */
-export function roleCard(ctx: GameCtx, seat: Seat, loc: Locale): Payload {
-  const s = ctx.state!;
-  const v = seatView(s, seat);
-  const def = RULESETS[s.ruleset];
-  const descKey = (v.role === 'don' ? (def.shotRule === 'unanimous' ? 'roleDesc.don.unanimous' : 'roleDesc.don.decides') : v.role === 'mafia' ? (def.shotRule === 'unanimous' ? 'roleDesc.mafia.unanimous' : 'roleDesc.mafia.decides') : `roleDesc.${v.role}`) as MessageKey;
-  const lines = [t(loc, descKey)];
-  if (v.team === 'black') {
-    if (v.knownBlack.length > 0) lines.push(t(loc, 'card.mates', { mates: v.knownBlack.map((k) => `${seatTag(ctx, k.seat)} — ${roleName(loc, k.role)}`).join(', ') }));
-    else if (v.role === 'prostitute') lines.push(t(loc, 'card.prostituteAlone'));
-  }
-  if (v.checks.length > 0) {
-    lines.push(`\n**${t(loc, 'card.checks')}**`);
-    for (const c of v.checks) lines.push(checkLine(ctx, loc, c));
-  }
-  if (!v.alive) lines.push(`\n${t(loc, 'card.left')}`);
-  return {
-    embeds: [
-      {
-        title: t(loc, 'card.title', { role: roleName(loc, v.role), seat }),
-        description: lines.join('\n'),
-        color: v.team === 'black' ? DARK : RED,
-        footer: { text: t(loc, 'card.footer', { id: ctx.game.id, team: teamName(loc, v.team), ruleset: rulesetName(loc, s.ruleset) }) },
-      },
-    ],
-    allowed_mentions: mentions(),
-  };
-}
-
-export function checkLine(ctx: GameCtx, loc: Locale, c: { target: Seat; at: { phase: string; n: number }; answer: string; kind: string }): string {
-  return t(loc, 'check.line', {
-    night: c.at.n,
-    target: seatTag(ctx, c.target),
-    answer: t(loc, `answer.${c.answer.replace(' ', '-')}` as MessageKey),
-  });
-}
-
-/** Where each prompt shows in a player's panel (every player action has a place). */
-const PROMPT_ORDER: { readonly [K in PromptKind]: number } = {
-  shoot: 0,
-  check: 1,
-  askDon: 2,
-  heal: 3,
-  freeze: 4,
-  kill: 5,
-  nominate: 6,
-  vote: 7,
-  voteAll: 8,
-  take: 9,
-  guess: 10,
-  best: 11,
-  pass: 12,
-  skip: 13,
-};
-
-/** The private confirmation of each player action (a check with the note has its own). */
-const OK_KEYS = {
-  pass: 'ok.pass',
-  nominate: 'ok.nominate',
-  vote: 'ok.vote',
-  voteAll: 'ok.voteAll',
-  shoot: 'ok.shoot',
-  check: 'ok.check',
-  askDon: 'ok.askDon',
-  heal: 'ok.heal',
-  freeze: 'ok.freeze',
-  kill: 'ok.kill',
-  skip: 'ok.skip',
-  take: 'ok.take',
-  guess: 'ok.guess',
-  best: 'ok.best',
-} as const satisfies Record<PlayerActionKind, MessageKey>;
-
-/** A seat as a button or menu label: "#5 Alice" (mentions do not render there). */
-export function seatLabel(ctx: GameCtx, seat: Seat): string {
-  const u = userOf(ctx, seat);
-  const name = u ? ctx.names.get(u) : undefined;
-  return `#${seat}${name ? ` ${name}` : ''}`;
-}
-
-/** What "skip" declines for this seat tonight, said plainly. */
-function skipLabel(ctx: GameCtx, seat: Seat, loc: Locale): string {
-  const s = ctx.state!;
-  if (s.stage.kind !== 'night') return t(loc, 'button.skip');
-  const d = declinable(s, s.stage.acts, seat) ?? {};
-  if ('askDon' in d) return t(loc, 'button.skip.askDon');
-  if ('donCheck' in d || 'sheriffCheck' in d || 'commissioner' in d) return t(loc, 'button.skip.check');
-  if ('heal' in d) return t(loc, 'button.skip.heal');
-  if ('freeze' in d) return t(loc, 'button.skip.freeze');
-  if ('maniac' in d) return t(loc, 'button.skip.kill');
-  return t(loc, 'button.skip');
-}
-
-/**
- * What a seat may do now, as a private panel (DM or ephemeral): a menu or button per prompt.
- * `note` is a line shown above (a confirmation or a check answer).
- */
-export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: string | null): Payload {
-  const s = ctx.state!;
-  const g = ctx.game.id;
-  const seq = s.seq;
-  const v = seatView(s, seat);
-  const prompts = [...v.prompts].sort((a, b) => PROMPT_ORDER[a.kind] - PROMPT_ORDER[b.kind]);
-  const rows: NonNullable<Payload['components']> = [];
-  const buttons = [];
-  for (const p of prompts) {
-    switch (p.kind) {
-      case 'shoot':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'shoot' }, t(loc, 'prompt.shoot'), p.targets)));
-        break;
-      case 'check':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}`), p.targets)));
-        if (p.note) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'checkNote' }, t(loc, 'prompt.checkNote'), p.targets)));
-        break;
-      case 'heal':
-      case 'freeze':
-      case 'kill':
-      case 'take':
-      case 'best':
-      case 'nominate':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}`), p.targets)));
-        break;
-      case 'guess':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])));
-        break;
-      case 'vote':
-        for (const c of p.targets) buttons.push(button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary));
-        break;
-      case 'voteAll':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger));
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success));
-        break;
-      case 'askDon':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'askDon' }, t(loc, 'button.askDon', { seat: p.target }), ButtonStyle.Primary));
-        break;
-      case 'pass':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, s.stage.kind === 'window' ? 'button.done' : 'button.thanks'), ButtonStyle.Success));
-        break;
-      case 'skip':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, skipLabel(ctx, seat, loc), ButtonStyle.Secondary));
-        break;
-      default: {
-        const unhandled: never = p; // a new player action needs its control here
-        void unhandled;
-      }
-    }
-  }
-  for (const r of buttonRows(buttons) ?? []) rows.push(r);
-  const head = s.clock.phase === 'night' && s.stage.kind === 'night' ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) }) : stageLine(ctx, loc);
-  const body = prompts.length === 0 ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing') : t(loc, 'prompt.choose');
-  return {
-    content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
-    components: rows.slice(0, 5),
-    allowed_mentions: mentions(),
-  };
-}
-
-/** A night panel once its night is over: what was done, no controls. */
-export function closedPanel(ctx: GameCtx, loc: Locale, seat: Seat, night: { clock: { n: number } }, note: string | null): Payload {
-  return {
-    content: [note, `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`].filter(Boolean).join('\n'),
-    components: [],
-    allowed_mentions: mentions(),
-  };
-}
-
-/** The private confirmation of an accepted action, with a check's answer when there is one. */
-export function confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
-  const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
-  const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, e.body)}` : ''));
-  const asked = action.kind === 'askDon' ? answers.find((e) => e.body.type === 'check-result' && e.body.kind === 'askDon') : undefined;
-  const target = 'target' in action ? seatTag(ctx, action.target) : asked?.body.type === 'check-result' ? seatTag(ctx, asked.body.target) : '';
-  const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
-  const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
-  const okKeys: Partial<Record<ActionKind, MessageKey>> = OK_KEYS;
-  const key = action.kind === 'check' && action.note ? 'ok.checkNote' : okKeys[action.kind]!;
-  return [`✅ ${t(loc, key, { target, targets, choice })}`, ...lines].join('\n');
-}
-
 /** Who still owes a vote (names, so a player reading later knows who is missing). */
-function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: number, doneKey: MessageKey): string {
+export function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: number, doneKey: MessageKey): string {
   const done = total - seats.length;
   const line = t(loc, doneKey, { done, total });
   return seats.length === 0 ? line : `${line} · ${t(loc, 'stage.waitingFor', { who: seats.map((x) => seatTag(ctx, x)).join(', ') })}`;
@@ -483,38 +282,12 @@ export function pointsPayload(ctx: GameCtx): Payload {
   };
 }
 
-/** A duration in words: "1 h 30 min", "45 s" (units as each language writes them). */
-export function durationText(loc: Locale, seconds: number): string {
-  const units: [number, Record<Locale, string>][] = [
-    [86_400, { en: 'd', uk: 'д', ru: 'д' }],
-    [3_600, { en: 'h', uk: 'год', ru: 'ч' }],
-    [60, { en: 'min', uk: 'хв', ru: 'мин' }],
-    [1, { en: 's', uk: 'с', ru: 'с' }],
-  ];
-  const parts: string[] = [];
-  let left = Math.max(0, Math.round(seconds));
-  for (const [size, name] of units) {
-    if (left >= size) {
-      parts.push(`${Math.floor(left / size)} ${name[loc]}`);
-      left %= size;
-    }
-  }
-  return parts.length > 0 ? parts.slice(0, 2).join(' ') : `0 ${units[3]![1][loc]}`;
-}
-
-/** The text for a refusal code, in the user's language. */
-export function refusalText(loc: Locale, code: RefusalCode): string {
-  // Every code has its text (i18n/en.ts checks it); a code from outside that is none is shown generically.
-  const key = `refusal.${code}` as const;
-  return hasKey(key) ? t(loc, key) : t(loc, 'refusal.generic');
-}
-
 /**
  * Issue 10: a stage's message pings the players it waits for (a speech: only the speaker), once —
  * Discord pings on the first post only, never on edits. Off with the server's `pings` setting.
  * Night messages ping nobody (N-13).
  */
-function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
+export function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
   if ((ctx.game.ui as { settings?: { pings?: string } }).settings?.pings === 'off') return mentions();
   return mentions(seats.map((x) => userOf(ctx, x)).filter((u): u is string => u !== null));
 }

@@ -8,7 +8,8 @@ import { actorsNow, prompts } from '../../engine/view';
 import type { NightActs, Pick, Seat } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import { button, row, userOf, type GameCtx, type Payload } from './common';
-import { durationText, roleName, stageLine } from './game';
+import { durationText, roleName } from './words';
+import { stageLine } from './game';
 
 const HOST_COLOR = 0x5865f2;
 

@@ -4,7 +4,7 @@ import type { GameRow } from '../../db/store';
 import { RULESETS } from '../../engine/rulesets';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import { button, mentions, row, type Payload } from './common';
-import { durationText, roleName, rulesetName } from './game';
+import { durationText, roleName, rulesetName } from './words';
 import { resolveOptions } from '../../engine/options';
 import type { Role } from '../../engine/types';
 

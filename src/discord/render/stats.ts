@@ -11,7 +11,7 @@ import type { GameRecordView } from '../../stats/game-record';
 import type { Period, RankBy, StatsFilter, top, profile } from '../../stats/queries';
 import { encodeStatsId, type StatsId } from '../custom-id';
 import { chunkLines } from './common';
-import { roleName, rulesetName } from './game';
+import { roleName, rulesetName } from './words';
 
 export type Reply = InteractionReplyOptions & { embeds: APIEmbed[] };
 type TopPage = ReturnType<typeof top>;
