@@ -7,10 +7,8 @@ import { uk } from './uk';
 export type Locale = 'en' | 'uk' | 'ru';
 export const LOCALES: readonly Locale[] = ['en', 'uk', 'ru'];
 
-export type PluralForms = { one: string; few?: string; many?: string; other: string };
-export type Entry = string | PluralForms;
-export type MessageKey = keyof typeof en;
-export type Catalog = Record<MessageKey, Entry>;
+export type { Catalog, Entry, MessageKey, PluralForms } from './catalog';
+import type { Catalog, Entry, MessageKey, PluralForms } from './catalog';
 
 const catalogs: Record<Locale, Catalog> = { en, uk, ru };
 const pluralRules: Record<Locale, Intl.PluralRules> = {

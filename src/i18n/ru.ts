@@ -2,7 +2,7 @@
 import { hostToolkitRu } from './host-toolkit';
 import { asyncPlayRu } from './async-play';
 import { tournamentRu } from './tournament';
-import type { Catalog } from './index';
+import type { Catalog } from './catalog';
 
 import { statsRu } from './stats';
 

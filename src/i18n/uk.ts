@@ -2,7 +2,7 @@
 import { hostToolkitUk } from './host-toolkit';
 import { asyncPlayUk } from './async-play';
 import { tournamentUk } from './tournament';
-import type { Catalog } from './index';
+import type { Catalog } from './catalog';
 
 import { statsUk } from './stats';
 
