@@ -12,7 +12,7 @@ import { prompts } from '../engine/view';
 import { t, type MessageKey } from '../i18n';
 import { userLocale, type Contexts } from './context';
 import { encodeId } from './custom-id';
-import { channelDest, dmDest, threadOpsDest } from './planner';
+import { channelDest, dmDest, threadOpsDest } from './destinations';
 import { button, mentions, row, seatTag, type GameCtx, type Payload } from './render/common';
 import { stageLine } from './render/game';
 

@@ -9,7 +9,7 @@ import type { Dest, OutboxStore, PostMeta } from '../db/outbox-store';
 import { hasKey, t, type Locale, type MessageKey } from '../i18n';
 import { uiOf } from './context';
 import type { Contexts } from './context';
-import { channelDest, dmDest } from './planner';
+import { channelDest, dmDest } from './destinations';
 import { mentions } from './render/common';
 
 export interface NoticeLogger {

@@ -9,9 +9,9 @@
 // - Nothing public is written for a night action (N-13): not a message, not an edit.
 import type { GameEffect } from '../app/game-service';
 import type { GameRow } from '../db/store';
-import type { Dest, OutboxStore, SlotRow } from '../db/outbox-store';
+import type { OutboxStore, SlotRow } from '../db/outbox-store';
 import type { Action, GameEvent, GameState, Seat } from '../engine/types';
-import { channelWriters, inMafiaCircle, mafiaTalkOpen, seatView } from '../engine/view';
+import { mafiaTalkOpen, seatView } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
@@ -19,35 +19,24 @@ import { announcement, pointsPayload, resultEmbed, stagePayload, tablePayload } 
 import { checkLine, closedPanel, confirmation, panelPayload, roleCard } from './render/panel';
 import { lobbyPayload } from './render/lobby';
 import { planHostNews, resultsElsewhere, undoNews } from './host-news';
+import { ChannelAccess, type ChannelCaps } from './channel-access';
+import { channelDest, dmDest } from './destinations';
 
-/** What the bot may do in a channel (from the gateway cache); null when unknown. */
-export interface ChannelCaps {
-  manageRoles: boolean;
-  threads: boolean;
-}
+export type { ChannelCaps } from './channel-access';
 
 const MAX_CONTENT = 2000;
 
-export function channelDest(channelId: string): Dest {
-  return `ch:${channelId}`;
-}
-
-/** The queue of a private thread's making and members, apart from the channel's posts. */
-export function threadOpsDest(channelId: string, slot = 'thread'): Dest {
-  return `tm:${channelId}:${slot}`;
-}
-
-export function dmDest(userId: string): Dest {
-  return `dm:${userId}`;
-}
-
 export class Planner {
+  private readonly access: ChannelAccess;
+
   constructor(
     private readonly outbox: OutboxStore,
     private readonly contexts: Contexts,
-    private readonly caps: (channelId: string) => ChannelCaps | null,
+    caps: (channelId: string) => ChannelCaps | null,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.access = new ChannelAccess(outbox, caps, now);
+  }
 
   plan(e: GameEffect): void {
     switch (e.kind) {
@@ -100,24 +89,9 @@ export class Planner {
       if ((game.lobby.fallback ?? []).includes(seat.userId)) continue;
       this.outbox.add(game.id, dmDest(seat.userId), 'post', roleCard(ctx, seat.seat, userLocale(ctx, seat.userId)), now, { meta: { seat: seat.seat, what: 'card' } });
     }
-    this.mafiaThread(ctx);
+    this.access.mafiaThread(ctx);
     this.stage(ctx, []);
-    this.permissions(ctx);
-  }
-
-  /** M-2: a private thread for the black players who know each other (G-4), open on night 0. */
-  private mafiaThread(ctx: GameCtx): void {
-    const s = ctx.state!;
-    if (this.caps(ctx.game.channelId)?.threads !== true) return;
-    const members = s.players.filter((p) => inMafiaCircle(s, p.role));
-    const users = members.map((p) => userOf(ctx, p.seat)).filter((u): u is string => u !== null);
-    const lines = members.map((p) => `${seatTag(ctx, p.seat)} — ${t(ctx.pub, `role.${p.role}` as never)}`);
-    const when = s.options.mafiaTalk === 'every-night' ? t(ctx.pub, 'thread.everyNight') : t(ctx.pub, 'thread.night0');
-    const welcome: Payload = { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(users) };
-    const now = this.now();
-    this.outbox.add(ctx.game.id, threadOpsDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
-    this.outbox.sentSlot(ctx.game.id, 'thread', 1);
+    this.access.permissions(ctx);
   }
 
   private action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action, undone?: Action): void {
@@ -190,8 +164,8 @@ export class Planner {
     const pause = !!state.paused !== !!prev.paused;
     if (morning || over || pause) this.table(ctx);
     if (stageChanged) {
-      this.permissions(ctx);
-      this.threadLock(ctx);
+      this.access.permissions(ctx);
+      this.access.threadLock(ctx);
     }
   }
 
@@ -322,41 +296,6 @@ export class Planner {
     return d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
   }
 
-  /** M-1, M-3: who may write in the game channel, as the desired set of member overwrites. */
-  private permissions(ctx: GameCtx, finished = false): void {
-    const caps = this.caps(ctx.game.channelId);
-    if (!caps?.manageRoles) {
-      if (caps && !finished) {
-        this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'notice', { content: t(ctx.pub, 'perm.cannotManage', { host: `<@${ctx.game.hostId}>` }), allowed_mentions: mentions([ctx.game.hostId]) }, this.now(), { key: 'perm-warning' });
-      }
-      return;
-    }
-    const members: Record<string, 'allow' | 'deny' | null> = {};
-    const s = ctx.state;
-    const writers = s && !finished ? channelWriters(s) : { mode: 'everyone' as const };
-    const allowed = new Set(writers.mode === 'seats' ? writers.seats : []);
-    // Coarse by default (a speaking order is kept by the turn messages, not by one call per turn):
-    // by day the living may write, at night nobody, the dead never, a dead player's last words yes.
-    // A server may enforce the order: then only the speaker (or the open window's players) writes.
-    const day = s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
-    for (const seat of ctx.seats) {
-      if (writers.mode === 'everyone') members[seat.userId] = null;
-      else if (day) {
-        const p = s!.players[seat.seat - 1]!;
-        members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
-      } else members[seat.userId] = allowed.has(seat.seat) ? 'allow' : 'deny';
-    }
-    this.outbox.setSlot(ctx.game.id, 'perms', 'perms', channelDest(ctx.game.channelId), { channelId: ctx.game.channelId, members }, this.now(), { messageId: ctx.game.channelId });
-  }
-
-  /** M-2: the mafia thread is open while the mafia may talk. */
-  private threadLock(ctx: GameCtx, forceLocked = false): void {
-    const slot = this.outbox.slot(ctx.game.id, 'thread');
-    if (!slot) return;
-    const locked = forceLocked || !mafiaTalkOpen(ctx.state!);
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, { locked }, this.now());
-  }
-
   private closed(game: GameRow, kind: 'expired' | 'cancelled'): void {
     const ctx = this.contexts.fromRow(game);
     const now = this.now();
@@ -365,8 +304,8 @@ export class Planner {
     for (const slot of this.outbox.liveSlots(game.id)) this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
     this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, kind === 'cancelled' ? 'game.cancelled' : 'lobby.status.expired', { id: game.id }), allowed_mentions: mentions() }, now, { meta: { what: kind } });
     this.table(ctx);
-    this.permissions(ctx, true);
-    this.threadLock(ctx, true);
+    this.access.permissions(ctx, true);
+    this.access.threadLock(ctx, true);
   }
 
   private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
@@ -375,7 +314,7 @@ export class Planner {
     this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, 'event.substituted', { seat, from: `<@${from}>`, to: `<@${to}>` }), allowed_mentions: mentions([to]) }, now, { meta: { what: 'substitute' } });
     if (!ctx.state) return;
     this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, { meta: { seat, what: 'card' } });
-    this.permissions(ctx);
+    this.access.permissions(ctx);
     this.table(ctx);
   }
 }

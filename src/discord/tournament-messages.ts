@@ -5,7 +5,7 @@ import type { TournamentSnapshot, TournamentView } from '../app/tournaments';
 import type { TournamentRow } from '../db/tournament-store';
 import type { OutboxStore } from '../db/outbox-store';
 import type { StandingRow } from '../engine/standings';
-import { channelDest } from './planner';
+import { channelDest } from './destinations';
 import { boardPayload, finalPayload, resultPayload, roundPayload } from './tournament-render';
 
 export class TournamentMessages implements TournamentView {

@@ -1,0 +1,71 @@
+// Who may write in the game channel (M-1, M-3) and the mafia's private thread (M-2), as desired
+// states in the outbox: the member overwrites the bot sets, the thread, its lock.
+import type { OutboxStore } from '../db/outbox-store';
+import { channelWriters, inMafiaCircle, mafiaTalkOpen } from '../engine/view';
+import { t } from '../i18n';
+import { channelDest, threadOpsDest } from './destinations';
+import { mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
+
+/** What the bot may do in a channel (from the gateway cache); null when unknown. */
+export interface ChannelCaps {
+  manageRoles: boolean;
+  threads: boolean;
+}
+
+export class ChannelAccess {
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly caps: (channelId: string) => ChannelCaps | null,
+    private readonly now: () => number,
+  ) {}
+
+  /** M-2: a private thread for the black players who know each other (G-4), open on night 0. */
+  mafiaThread(ctx: GameCtx): void {
+    const s = ctx.state!;
+    if (this.caps(ctx.game.channelId)?.threads !== true) return;
+    const members = s.players.filter((p) => inMafiaCircle(s, p.role));
+    const users = members.map((p) => userOf(ctx, p.seat)).filter((u): u is string => u !== null);
+    const lines = members.map((p) => `${seatTag(ctx, p.seat)} — ${t(ctx.pub, `role.${p.role}` as never)}`);
+    const when = s.options.mafiaTalk === 'every-night' ? t(ctx.pub, 'thread.everyNight') : t(ctx.pub, 'thread.night0');
+    const welcome: Payload = { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(users) };
+    const now = this.now();
+    this.outbox.add(ctx.game.id, threadOpsDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
+    this.outbox.sentSlot(ctx.game.id, 'thread', 1);
+  }
+
+  /** M-1, M-3: who may write in the game channel, as the desired set of member overwrites. */
+  permissions(ctx: GameCtx, finished = false): void {
+    const caps = this.caps(ctx.game.channelId);
+    if (!caps?.manageRoles) {
+      if (caps && !finished) {
+        this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'notice', { content: t(ctx.pub, 'perm.cannotManage', { host: `<@${ctx.game.hostId}>` }), allowed_mentions: mentions([ctx.game.hostId]) }, this.now(), { key: 'perm-warning' });
+      }
+      return;
+    }
+    const members: Record<string, 'allow' | 'deny' | null> = {};
+    const s = ctx.state;
+    const writers = s && !finished ? channelWriters(s) : { mode: 'everyone' as const };
+    const allowed = new Set(writers.mode === 'seats' ? writers.seats : []);
+    // Coarse by default (a speaking order is kept by the turn messages, not by one call per turn):
+    // by day the living may write, at night nobody, the dead never, a dead player's last words yes.
+    // A server may enforce the order: then only the speaker (or the open window's players) writes.
+    const day = s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
+    for (const seat of ctx.seats) {
+      if (writers.mode === 'everyone') members[seat.userId] = null;
+      else if (day) {
+        const p = s!.players[seat.seat - 1]!;
+        members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
+      } else members[seat.userId] = allowed.has(seat.seat) ? 'allow' : 'deny';
+    }
+    this.outbox.setSlot(ctx.game.id, 'perms', 'perms', channelDest(ctx.game.channelId), { channelId: ctx.game.channelId, members }, this.now(), { messageId: ctx.game.channelId });
+  }
+
+  /** M-2: the mafia thread is open while the mafia may talk. */
+  threadLock(ctx: GameCtx, forceLocked = false): void {
+    const slot = this.outbox.slot(ctx.game.id, 'thread');
+    if (!slot) return;
+    const locked = forceLocked || !mafiaTalkOpen(ctx.state!);
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, { locked }, this.now());
+  }
+}
