@@ -48,9 +48,15 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
-    if (k === '--games' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 2000) (a.games = Number(v)), i++;
+    if (k === '--games' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 2000) {
+      a.games = Number(v);
+      i++;
+    }
     else if (k === '--restart') a.restart = true;
-    else if (k === '--ruleset' && (v === 'chnu-2016' || v === 'classic-10' || v === 'kiev-12')) (a.ruleset = v), i++;
+    else if (k === '--ruleset' && (v === 'chnu-2016' || v === 'classic-10' || v === 'kiev-12')) {
+      a.ruleset = v;
+      i++;
+    }
     else if (k === '--think' && v && /^\d+-\d+$/.test(v)) {
       const [lo, hi] = v.split('-').map(Number) as [number, number];
       a.think = [Math.min(lo, hi), Math.max(lo, hi)];
@@ -59,8 +65,14 @@ function parseArgs(argv: string[]): Args {
       const [lo, hi] = v.split('-').map(Number) as [number, number];
       a.speech = [Math.min(lo, hi), Math.max(lo, hi)];
       i++;
-    } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) (a.maxSeconds = Number(v)), i++;
-    else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) (a.arrival = Number(v)), i++;
+    } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) {
+      a.maxSeconds = Number(v);
+      i++;
+    }
+    else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) {
+      a.arrival = Number(v);
+      i++;
+    }
     else if (k === '--returning') a.returning = true;
     else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning)`);
   }

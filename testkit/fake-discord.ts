@@ -718,7 +718,7 @@ export class FakeDiscord {
     return new Promise((resolve, reject) => {
       const onMsg = (m: StoredMessage): void => {
         if (m.channel_id !== resolveChannel() || m.deleted) return;
-        let ok = false;
+        let ok: boolean;
         try {
           ok = predicate(m);
         } catch (e) {

@@ -67,7 +67,7 @@ export class Notices {
 
   /** The database failed: the host is told directly (the outbox itself may not be writable). */
   async storageFailed(gameId: number, e: unknown, defaultLocale: Locale): Promise<void> {
-    let game: GameRow | null = null;
+    let game: GameRow | null;
     try {
       game = this.store.getGame(gameId);
     } catch {

@@ -101,11 +101,10 @@ describe('who a stage waits for, and the game so far', () => {
   });
 
   it('publicFacts has the day’s nominations and the vote, never a night action', () => {
-    let s: GameState;
     const acts: Action[] = [{ kind: 'timeout', seq: initial.seq }, { kind: 'nominate', seat: 1, target: 5 }, { kind: 'nominate', seat: 2, target: 6 }];
     for (let seat = 1; seat <= 10; seat++) acts.push({ kind: 'pass', seat });
     const day = drive(initial, acts, now + 20 * H);
-    s = day.state;
+    const s: GameState = day.state;
     expect(s.stage.kind).toBe('vote');
     const votes: Action[] = [];
     for (let seat = 1; seat <= 10; seat++) votes.push({ kind: 'vote', seat, target: seat <= 7 ? 5 : 6, seq: s.seq });

@@ -154,7 +154,7 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
       try {
         r = apply(s, g, { now });
       } catch (e) {
-        throw new Error(`${where}: ${JSON.stringify(g)} threw ${(e as Error).stack}`);
+        throw new Error(`${where}: ${JSON.stringify(g)} threw ${(e as Error).stack}`, { cause: e });
       }
       if (!r.ok) {
         // Every refusal, on every step: nothing changed.
@@ -181,14 +181,14 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
     try {
       r = apply(s, a, { now });
     } catch (e) {
-      throw new Error(`${where}: ${JSON.stringify(a)} threw ${(e as Error).stack}`);
+      throw new Error(`${where}: ${JSON.stringify(a)} threw ${(e as Error).stack}`, { cause: e });
     }
     // Every action built from prompts() is legal.
     if (!r.ok) throw new Error(`${where}: prompted action ${JSON.stringify(a)} refused: ${r.code}; prompts ${JSON.stringify('seat' in a ? prompts(s, a.seat) : [])}`);
     try {
       checkInvariants(s, r.state, a, now);
     } catch (e) {
-      throw new Error(`${where}: ${JSON.stringify(a)}: ${(e as Error).message}`);
+      throw new Error(`${where}: ${JSON.stringify(a)}: ${(e as Error).message}`, { cause: e });
     }
     log.push({ action: a, now });
     advance(r.state);

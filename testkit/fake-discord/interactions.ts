@@ -211,7 +211,7 @@ export class Interactions {
     const cmd = this.findCommand(name, ch.guildId);
     const resolved: Resolved = {};
     let defs = cmd?.options;
-    let leafOptions: unknown[] = [];
+    let leafOptions: unknown[];
     const topOptions: unknown[] = [];
     if (o.group) {
       const g = defs?.find((d) => d.name === o.group && d.type === 2);
