@@ -33,7 +33,8 @@ module.exports = {
     {
       name: 'discord-js-only-in-the-shell-and-delivery',
       severity: 'error',
-      comment: 'Only the shell and the deliverer speak to Discord; the rules of the game are testable without discord.js.',
+      comment:
+        'Only the shell and the deliverer speak to Discord; the rules of the game are testable without discord.js.',
       from: { path: '^src/(engine|app|db|stats|i18n|scenario|sim)/' },
       to: { path: '^node_modules/(discord\\.js|@discordjs|discord-api-types)/' },
     },

@@ -36,7 +36,8 @@ export function lowerBound(initial: GameState, log: { action: Action; at: number
     const next = r.state;
     if (next.seq !== s.seq && next.stage.kind !== 'over') {
       stages++;
-      if (next.stage.kind === 'night') prompts += next.players.filter((p) => seatView(next, p.seat).prompts.length > 0).length;
+      if (next.stage.kind === 'night')
+        prompts += next.players.filter((p) => seatView(next, p.seat).prompts.length > 0).length;
     }
     s = next;
   }
@@ -47,7 +48,14 @@ export async function benchDelivery(ruleset: RulesetId) {
   const sc = parseScenario(readJson(join(OWN_DIR, FILES[ruleset])));
   const fake = await FakeDiscord.start({ interactionTimeout: 30_000, rateLimits: true });
   const dir = mkdtempSync(join(tmpdir(), 'mafia-bench-delivery-'));
-  const w = await makeWorld({ players: sc.roles.length, dealer: fixedDealer(sc.roles), fake, dbPath: join(dir, 'db.sqlite'), limits: 'real', deliveryDebounceMs: 1200 });
+  const w = await makeWorld({
+    players: sc.roles.length,
+    dealer: fixedDealer(sc.roles),
+    fake,
+    dbPath: join(dir, 'db.sqlite'),
+    limits: 'real',
+    deliveryDebounceMs: 1200,
+  });
   try {
     // A club's evening: the same ten (or twelve) players play twice. The first game pays for
     // opening every DM channel and checking every player's DMs; the second shows the steady state.
@@ -61,7 +69,12 @@ export async function benchDelivery(ruleset: RulesetId) {
   }
 }
 
-async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<typeof parseScenario>, ruleset: RulesetId, label: string) {
+async function playOne(
+  w: Awaited<ReturnType<typeof makeWorld>>,
+  sc: ReturnType<typeof parseScenario>,
+  ruleset: RulesetId,
+  label: string,
+) {
   const fake = w.fake;
   const t0 = Date.now();
   const d = new Driver(w);
@@ -73,7 +86,8 @@ async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<
   await w.bot.idle();
   const stats = fake.stats;
   const byRoute: Record<string, number> = {};
-  for (const [route, n] of Object.entries(stats.byRoute)) if (!route.includes('/interactions/') && !route.includes('/webhooks/')) byRoute[route] = n;
+  for (const [route, n] of Object.entries(stats.byRoute))
+    if (!route.includes('/interactions/') && !route.includes('/webhooks/')) byRoute[route] = n;
   const game = w.bot.store.getGame(d.gameId)!;
   const initial = createGame(game.ruleset, { roles: game.deal! }, game.options, game.pace, { now: game.startedAt! });
   const bound = lowerBound(initial, w.bot.store.log(d.gameId));
@@ -91,13 +105,21 @@ async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<
     if (!shown || !kind) continue;
     const visibleAt = Date.parse(m.timestamp);
     const timer =
-      kind === '🗳️' ? timers.vote
-      : kind === '🌙' ? (part.includes('Night 0') ? timers.night0 : timers.night)
-      : kind === '💬' ? timers.discussion
-      : /Shootout/.test(part) ? timers.shootout
-      : /Last words/.test(part) ? timers.lastWords
-      : /accusation/.test(part) ? timers.accusation
-      : timers.speech;
+      kind === '🗳️'
+        ? timers.vote
+        : kind === '🌙'
+          ? part.includes('Night 0')
+            ? timers.night0
+            : timers.night
+          : kind === '💬'
+            ? timers.discussion
+            : /Shootout/.test(part)
+              ? timers.shootout
+              : /Last words/.test(part)
+                ? timers.lastWords
+                : /accusation/.test(part)
+                  ? timers.accusation
+                  : timers.speech;
     // Discord shows whole seconds: a second is the precision of what players see.
     const share = Math.min(1, (Number(shown[1]) * 1000 + 999 - visibleAt) / (timer * 1000));
     shares.push(share);
@@ -114,8 +136,15 @@ async function playOne(w: Awaited<ReturnType<typeof makeWorld>>, sc: ReturnType<
     interactionResponses: stats.total - stats.globalCounted,
     rateLimited429: stats.rateLimited429,
     byRoute,
-    byPurpose: Object.fromEntries([...w.bot.deliverer.counts].filter(([k]) => k.startsWith('post ') || k.startsWith('edit '))),
-    turnTimeLeftWhenVisible: { messages: shares.length, min: round(shares[0] ?? 1), median: round(shares[Math.floor(shares.length / 2)] ?? 1), lowest },
+    byPurpose: Object.fromEntries(
+      [...w.bot.deliverer.counts].filter(([k]) => k.startsWith('post ') || k.startsWith('edit ')),
+    ),
+    turnTimeLeftWhenVisible: {
+      messages: shares.length,
+      min: round(shares[0] ?? 1),
+      median: round(shares[Math.floor(shares.length / 2)] ?? 1),
+      lowest,
+    },
   };
 }
 

@@ -64,7 +64,11 @@ export function replayGames(ruleset: RulesetId, recorded: Recorded[]): { ms: num
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export function benchEngine(games: number, runs: number, rulesets: readonly RulesetId[] = RULESET_IDS): EngineFigures[] {
+export function benchEngine(
+  games: number,
+  runs: number,
+  rulesets: readonly RulesetId[] = RULESET_IDS,
+): EngineFigures[] {
   return rulesets.map((ruleset) => {
     const { recorded, ms: playedMs } = recordGames(ruleset, games, 1000);
     replayGames(ruleset, recorded); // warm-up

@@ -18,7 +18,13 @@ import type { RulesetId } from '../src/engine/types';
 import { openDatabase } from '../src/db/client';
 import { Store } from '../src/db/store';
 import { t } from '../src/i18n';
-import { allComponents, FakeDiscord, type FakeUserInfo, type InteractionResult, type StoredMessage } from '../testkit/fake-discord';
+import {
+  allComponents,
+  FakeDiscord,
+  type FakeUserInfo,
+  type InteractionResult,
+  type StoredMessage,
+} from '../testkit/fake-discord';
 import { lowerBound } from './delivery-bench';
 import type { Stall } from '../src/metrics';
 
@@ -44,20 +50,27 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { games: 50, restart: false, ruleset: 'chnu-2016', think: [300, 1500], speech: null, maxSeconds: 900, arrival: 5, returning: false };
+  const a: Args = {
+    games: 50,
+    restart: false,
+    ruleset: 'chnu-2016',
+    think: [300, 1500],
+    speech: null,
+    maxSeconds: 900,
+    arrival: 5,
+    returning: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
     if (k === '--games' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 2000) {
       a.games = Number(v);
       i++;
-    }
-    else if (k === '--restart') a.restart = true;
+    } else if (k === '--restart') a.restart = true;
     else if (k === '--ruleset' && (v === 'chnu-2016' || v === 'classic-10' || v === 'kiev-12')) {
       a.ruleset = v;
       i++;
-    }
-    else if (k === '--think' && v && /^\d+-\d+$/.test(v)) {
+    } else if (k === '--think' && v && /^\d+-\d+$/.test(v)) {
       const [lo, hi] = v.split('-').map(Number) as [number, number];
       a.think = [Math.min(lo, hi), Math.max(lo, hi)];
       i++;
@@ -68,13 +81,14 @@ function parseArgs(argv: string[]): Args {
     } else if (k === '--max-seconds' && v && /^\d+$/.test(v)) {
       a.maxSeconds = Number(v);
       i++;
-    }
-    else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) {
+    } else if (k === '--arrival' && v && /^\d+$/.test(v) && Number(v) <= 3600) {
       a.arrival = Number(v);
       i++;
-    }
-    else if (k === '--returning') a.returning = true;
-    else throw new Error(`bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning)`);
+    } else if (k === '--returning') a.returning = true;
+    else
+      throw new Error(
+        `bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning)`,
+      );
   }
   return a;
 }
@@ -204,15 +218,18 @@ class GameAgent {
       this.stats.ackAt.push(sentAt);
       this.stats.ackInLobby.push(!this.dealtAt || sentAt < this.dealtAt);
       const text = (r.content ?? r.message?.content ?? '').trim();
-      const refused = r.ephemeral && text.startsWith('⛔') ? true : r.ephemeral && !text.startsWith('✅') && (r.type === 4 || r.type === 5) && !/Game #/.test(text);
+      const refused =
+        r.ephemeral && text.startsWith('⛔')
+          ? true
+          : r.ephemeral && !text.startsWith('✅') && (r.type === 4 || r.type === 5) && !/Game #/.test(text);
       if (refused || text.includes(STALE)) {
         if (text.includes(STALE)) {
           this.stats.stale++;
           this.stats.staleAt.push(Date.now());
           // Which control, how long after it was clicked the refusal came (to tell a late bot from a late player).
-          if (this.stats.staleLog.length < 20) this.stats.staleLog.push(`${r.label} (answered in ${r.respondedInMs} ms)`);
-        }
-        else this.stats.otherRefusals++;
+          if (this.stats.staleLog.length < 20)
+            this.stats.staleLog.push(`${r.label} (answered in ${r.respondedInMs} ms)`);
+        } else this.stats.otherRefusals++;
       } else this.accepted(sentAt);
       return r;
     } catch {
@@ -230,11 +247,19 @@ class GameAgent {
 
   async create(): Promise<void> {
     this.createdAt = Date.now();
-    const r = await this.call(() => this.fake.slash(this.host.id, this.channelId, 'mafia', { sub: 'create', options: { ruleset: this.args.ruleset, pace: 'live' } }));
+    const r = await this.call(() =>
+      this.fake.slash(this.host.id, this.channelId, 'mafia', {
+        sub: 'create',
+        options: { ruleset: this.args.ruleset, pace: 'live' },
+      }),
+    );
     const m = /Game #(\d+)/.exec(r?.content ?? '');
     if (!m) throw new Error(`create failed: ${r?.content ?? 'no answer'}`);
     this.gameId = Number(m[1]);
-    const lobby = () => this.fake.publicMessages(this.channelId).find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`));
+    const lobby = () =>
+      this.fake
+        .publicMessages(this.channelId)
+        .find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`));
     // The players were waiting for the lobby: each joins after his own think time.
     await Promise.all(
       this.users.map(async (u) => {
@@ -262,7 +287,9 @@ class GameAgent {
         continue;
       }
       if (l && tries % 3 === 2) {
-        for (const u of this.users) if (!l.content.includes(`<@${u.id}>`) && !(l.embeds[0]?.description ?? '').includes(`<@${u.id}>`)) await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));
+        for (const u of this.users)
+          if (!l.content.includes(`<@${u.id}>`) && !(l.embeds[0]?.description ?? '').includes(`<@${u.id}>`))
+            await this.call(() => this.fake.click(u.id, l, `v1:l:${this.gameId}:join`));
       }
     }
   }
@@ -275,7 +302,11 @@ class GameAgent {
       if ((seq !== null && seq > this.turnWait.seq) || (seq === null && /<t:\d+:R>/.test(m.content))) {
         this.stats.nextTurnMs.push(Date.now() - this.turnWait.t0);
         if (!m.interaction_metadata) this.stats.nextTurnPostedMs.push(Date.now() - this.turnWait.t0);
-        this.stats.turnLog.push({ t0: this.turnWait.t0, ms: Date.now() - this.turnWait.t0, posted: !m.interaction_metadata });
+        this.stats.turnLog.push({
+          t0: this.turnWait.t0,
+          ms: Date.now() - this.turnWait.t0,
+          posted: !m.interaction_metadata,
+        });
         this.turnWait = null;
       }
     }
@@ -299,7 +330,13 @@ class GameAgent {
     if (this.dealtAt) return;
     let n = 0;
     for (const u of this.users) {
-      const card = this.fake.dms(u.id).find((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? '') && m.embeds[0]?.footer?.text?.includes(`#${this.gameId}`) !== false);
+      const card = this.fake
+        .dms(u.id)
+        .find(
+          (m) =>
+            / — seat \d+$/.test(m.embeds[0]?.title ?? '') &&
+            m.embeds[0]?.footer?.text?.includes(`#${this.gameId}`) !== false,
+        );
       const s = / — seat (\d+)$/.exec(card?.embeds[0]?.title ?? '');
       if (s) {
         this.seatOf.set(u.id, Number(s[1]));
@@ -316,7 +353,8 @@ class GameAgent {
   private latestPublic(): StoredMessage | null {
     const msgs = this.fake.publicMessages(this.channelId);
     for (let i = msgs.length - 1; i >= Math.max(0, msgs.length - 6); i--) {
-      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`))) return msgs[i]!;
+      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`)))
+        return msgs[i]!;
     }
     return null;
   }
@@ -324,7 +362,8 @@ class GameAgent {
   private latestDm(userId: string): StoredMessage | null {
     const msgs = this.fake.dms(userId);
     for (let i = msgs.length - 1; i >= Math.max(0, msgs.length - 4); i--) {
-      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`))) return msgs[i]!;
+      if (allComponents(msgs[i]!).some((c) => !c.disabled && c.custom_id?.startsWith(`v1:a:${this.gameId}:`)))
+        return msgs[i]!;
     }
     return null;
   }
@@ -376,37 +415,65 @@ class GameAgent {
       }
       if (best) {
         const values = [best.options![Math.floor(Math.random() * best.options!.length)]!.value];
-        this.act(u.id, `${u.id}|${seq}|best`, async () => void (await this.call(() => this.fake.select(u.id, this.fake.message(pub.id)!, best.custom_id!, values))));
+        this.act(
+          u.id,
+          `${u.id}|${seq}|best`,
+          async () =>
+            void (await this.call(() => this.fake.select(u.id, this.fake.message(pub.id)!, best.custom_id!, values))),
+        );
         continue;
       }
       if (speaker !== u.id) continue;
       const nominate = comps.find((c) => verb(c) === 'nominate' && c.options);
       const menu = comps.find((c) => verb(c) === 'menu');
       const pass = comps.find((c) => verb(c) === 'pass');
-      this.act(u.id, `${u.id}|${seq}|turn`, async () => {
-        const msg = () => this.fake.message(pub.id)!;
-        if (nominate && Math.random() < 0.5) {
-          const o = nominate.options!.filter((x) => x.value !== String(this.seatOf.get(u.id)));
-          if (o.length) await this.call(() => this.fake.select(u.id, msg(), nominate.custom_id!, [o[Math.floor(Math.random() * o.length)]!.value]));
-          await this.think();
-        }
-        if (menu && menu.custom_id!.split(':')[5] !== 'nominate') await this.useMenu(u.id, msg(), menu.custom_id!);
-        if (pass) {
-          this.turnWait = { seq, t0: Date.now() };
-          await this.call(() => this.fake.click(u.id, msg(), pass.custom_id!));
-        }
-      }, 'speech');
+      this.act(
+        u.id,
+        `${u.id}|${seq}|turn`,
+        async () => {
+          const msg = () => this.fake.message(pub.id)!;
+          if (nominate && Math.random() < 0.5) {
+            const o = nominate.options!.filter((x) => x.value !== String(this.seatOf.get(u.id)));
+            if (o.length)
+              await this.call(() =>
+                this.fake.select(u.id, msg(), nominate.custom_id!, [o[Math.floor(Math.random() * o.length)]!.value]),
+              );
+            await this.think();
+          }
+          if (menu && menu.custom_id!.split(':')[5] !== 'nominate') await this.useMenu(u.id, msg(), menu.custom_id!);
+          if (pass) {
+            this.turnWait = { seq, t0: Date.now() };
+            await this.call(() => this.fake.click(u.id, msg(), pass.custom_id!));
+          }
+        },
+        'speech',
+      );
     }
     // The host closes the best-player vote once the players have had their say.
     if (pub && allComponents(pub).some((c) => !c.disabled && c.custom_id?.split(':')[4] === 'best')) {
       this.bestSeenAt ||= Date.now();
-      if (Date.now() - this.bestSeenAt > 8000) this.act(this.host.id, `host|${pub.id}`, async () => void (await this.call(() => this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }))));
+      if (Date.now() - this.bestSeenAt > 8000)
+        this.act(
+          this.host.id,
+          `host|${pub.id}`,
+          async () =>
+            void (await this.call(() =>
+              this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }),
+            )),
+        );
     }
     // The host closes a game that waits for him (a best player to name, the points to post).
     if (pub === null) {
       const last = this.fake.publicMessages(this.channelId).at(-1);
       if (last && /\/host skip/.test(last.content)) {
-        this.act(this.host.id, `host|${last.id}`, async () => void (await this.call(() => this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }))));
+        this.act(
+          this.host.id,
+          `host|${last.id}`,
+          async () =>
+            void (await this.call(() =>
+              this.fake.slash(this.host.id, this.channelId, 'host', { sub: 'skip', options: {} }),
+            )),
+        );
       }
     }
   }
@@ -423,7 +490,10 @@ class GameAgent {
     const c = menu ? allComponents(menu).find((x) => x.custom_id && x.options && !x.disabled) : undefined;
     if (!menu || !c) return;
     const n = Math.max(c.min_values ?? 1, Math.min(c.max_values ?? 1, 3));
-    const values = [...c.options!].sort(() => Math.random() - 0.5).slice(0, n).map((o) => o.value);
+    const values = [...c.options!]
+      .sort(() => Math.random() - 0.5)
+      .slice(0, n)
+      .map((o) => o.value);
     await this.think();
     await this.call(() => this.fake.select(userId, menu, c.custom_id!, values));
   }
@@ -440,7 +510,13 @@ class GameAgent {
         const verb = select.custom_id!.split(':')[4];
         const opts = select.options!;
         const n = Math.max(select.min_values ?? 1, Math.min(select.max_values ?? 1, 3));
-        const values = verb === 'shoot' ? [opts[0]!.value] : [...opts].sort(() => Math.random() - 0.5).slice(0, n).map((o) => o.value);
+        const values =
+          verb === 'shoot'
+            ? [opts[0]!.value]
+            : [...opts]
+                .sort(() => Math.random() - 0.5)
+                .slice(0, n)
+                .map((o) => o.value);
         await this.call(() => this.fake.select(userId, msg, select.custom_id!, values));
       } else if (button) await this.call(() => this.fake.click(userId, msg, button.custom_id!));
     });
@@ -451,13 +527,25 @@ interface PhaseResult {
   games: number;
   finished: number;
   seconds: number;
-  ackMs: { p50: number | null; p95: number | null; p99: number | null; lobby: { p50: number | null; p95: number | null; p99: number | null; clicks: number }; outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number }; inGames?: { p50: number | null; p95: number | null; p99: number | null; clicks: number } };
+  ackMs: {
+    p50: number | null;
+    p95: number | null;
+    p99: number | null;
+    lobby: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+    outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+    inGames?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+  };
   clickToNextTurnVisibleMs: {
     p50: number | null;
     p99: number | null;
     turns: number;
     posted: { p50: number | null; p99: number | null; turns: number };
-    outsideRestart?: { p50: number | null; p99: number | null; turns: number; posted: { p50: number | null; p99: number | null; turns: number } };
+    outsideRestart?: {
+      p50: number | null;
+      p99: number | null;
+      turns: number;
+      posted: { p50: number | null; p99: number | null; turns: number };
+    };
   };
   createToDealtMs: { p50: number | null; p95: number | null };
   startToDealtMs: { p50: number | null; p95: number | null };
@@ -482,7 +570,12 @@ interface PhaseResult {
   beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls: Stall[]; rssMb: number };
   rssMbPerGame: number | null;
   cpuSecondsPerGame: number | null;
-  restart?: { killedAt: string; runningGames: number; readyAfterMs: number | null; allAcceptedAfterReadyMs: { p50: number | null; max: number | null; games: number } };
+  restart?: {
+    killedAt: string;
+    runningGames: number;
+    readyAfterMs: number | null;
+    allAcceptedAfterReadyMs: { p50: number | null; max: number | null; games: number };
+  };
 }
 
 async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResult> {
@@ -493,48 +586,80 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   // failed"); the player then clicks again.
   const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
   const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = { ackMs: [], ackAt: [], ackInLobby: [], nextTurnMs: [], nextTurnPostedMs: [], turnLog: [], createToDealtMs: [], startToDealtMs: [], stale: 0, staleAt: [], staleLog: [], otherRefusals: 0, failedClicks: 0, clicks: 0 };
+  const stats: PhaseStats = {
+    ackMs: [],
+    ackAt: [],
+    ackInLobby: [],
+    nextTurnMs: [],
+    nextTurnPostedMs: [],
+    turnLog: [],
+    createToDealtMs: [],
+    startToDealtMs: [],
+    stale: 0,
+    staleAt: [],
+    staleLog: [],
+    otherRefusals: 0,
+    failedClicks: 0,
+    clicks: 0,
+  };
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
     const host = fake.addUser({ username: `host${g + 1}`, guilds: [guild.id], locale: 'en-US' });
-    const users = Array.from({ length: PLAYERS[args.ruleset] }, (_, i) => fake.addUser({ username: `g${g + 1}p${i + 1}`, guilds: [guild.id], locale: 'en-US' }));
+    const users = Array.from({ length: PLAYERS[args.ruleset] }, (_, i) =>
+      fake.addUser({ username: `g${g + 1}p${i + 1}`, guilds: [guild.id], locale: 'en-US' }),
+    );
     agents.push(new GameAgent(fake, channel.id, host, users, args, stats));
   }
   const byChannel = new Map(agents.map((a) => [a.channelId, a]));
   // Each player's DM channel with the bot (the same one the bot opens).
   const dmOwner = new Map<string, GameAgent>();
   for (const a of agents) for (const u of a.users) dmOwner.set(fake.dmChannelId(u.id), a);
-  const onMsg = (created: boolean) => (m: StoredMessage) => (byChannel.get(m.channel_id) ?? dmOwner.get(m.channel_id))?.poke(m, created);
+  const onMsg = (created: boolean) => (m: StoredMessage) =>
+    (byChannel.get(m.channel_id) ?? dmOwner.get(m.channel_id))?.poke(m, created);
   fake.onMessage('create', onMsg(true));
   fake.onMessage('update', onMsg(false));
 
   if (args.returning) {
     // What an earlier game left in the database: each player's DM channel, and DMs that worked.
     const db = openDatabase(dbPath);
-    const put = db.sqlite.prepare('INSERT INTO dm_channels (user_id, channel_id, ok_at, updated_at) VALUES (?, ?, ?, ?)');
+    const put = db.sqlite.prepare(
+      'INSERT INTO dm_channels (user_id, channel_id, ok_at, updated_at) VALUES (?, ?, ?, ?)',
+    );
     const at = Date.now() - 3_600_000;
     db.sqlite.transaction(() => {
       for (const a of agents) for (const u of a.users) put.run(u.id, fake.dmChannelId(u.id), at, at);
     })();
     db.close();
   }
-  const bot = new BotProcess({ DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: dbPath, METRICS_FILE: metricsFile, LOG_LEVEL: 'warn' }, dir);
+  const bot = new BotProcess(
+    {
+      DISCORD_TOKEN: 'test-token',
+      DISCORD_API_BASE: fake.apiBase,
+      DATABASE_PATH: dbPath,
+      METRICS_FILE: metricsFile,
+      LOG_LEVEL: 'warn',
+    },
+    dir,
+  );
   bot.start();
   await waitFor(() => fake.stats.connected > 0, 60_000, 'the bot never connected');
   fake.resetStats();
   const t0 = Date.now();
   // Lobbies open over the first seconds (--arrival), as an evening's games would.
   // (Not awaited: the games already dealt are looked after below while later lobbies fill.)
-  void Promise.all(agents.map(async (a, k) => {
-    await sleep((k * args.arrival * 1000) / Math.max(1, n));
-    await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
-  }));
+  void Promise.all(
+    agents.map(async (a, k) => {
+      await sleep((k * args.arrival * 1000) / Math.max(1, n));
+      await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
+    }),
+  );
   const store = () => new Store(openDatabase(dbPath, { readonly: true }).db);
   const reader = store();
-  const running = () => (reader.db as unknown as { $client: { prepare(s: string): { all(): { id: number; status: string }[] } } }).$client
-    .prepare(`SELECT id, status FROM games`)
-    .all();
+  const running = () =>
+    (reader.db as unknown as { $client: { prepare(s: string): { all(): { id: number; status: string }[] } } }).$client
+      .prepare(`SELECT id, status FROM games`)
+      .all();
   let restartInfo: PhaseResult['restart'];
   let restartWindow: [number, number] | null = null;
   let metricsBefore: ReturnType<typeof readMetrics> = null;
@@ -544,7 +669,8 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   while (Date.now() < deadline) {
     const rows = running();
     const status = new Map(rows.map((r) => [r.id, r.status]));
-    for (const a of agents) if (a.gameId && ['over', 'archived', 'cancelled', 'expired'].includes(status.get(a.gameId) ?? '')) a.over = true;
+    for (const a of agents)
+      if (a.gameId && ['over', 'archived', 'cancelled', 'expired'].includes(status.get(a.gameId) ?? '')) a.over = true;
     if (agents.every((a) => a.over)) break;
     // The kill: once every game is into its first day, where each stage has something to click
     // (or, if a lobby is stuck, four minutes in).
@@ -568,16 +694,25 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         a.poke();
       }
       // Players keep looking (and click again what got no answer) while the games come back.
-      await waitFor(() => live.every((a) => a.resumedAt || a.over), 300_000, 'not every game resumed', () => {
-        for (const a of live) a.poke();
-      }).catch(() => undefined);
+      await waitFor(
+        () => live.every((a) => a.resumedAt || a.over),
+        300_000,
+        'not every game resumed',
+        () => {
+          for (const a of live) a.poke();
+        },
+      ).catch(() => undefined);
       const after = live.filter((a) => a.resumedAt).map((a) => Math.max(0, a.resumedAt - readyAt));
       restartWindow = [killedAt, Math.max(Date.now(), ...live.map((a) => a.resumedAt))];
       restartInfo = {
         killedAt: new Date(killedAt).toISOString(),
         runningGames: live.length,
         readyAfterMs: readyAt - killedAt,
-        allAcceptedAfterReadyMs: { p50: pct(after, 50), max: after.length ? Math.max(...after) : null, games: after.length },
+        allAcceptedAfterReadyMs: {
+          p50: pct(after, 50),
+          max: after.length ? Math.max(...after) : null,
+          games: after.length,
+        },
       };
     }
     // Nudge every game now and then (a player who missed an event looks again).
@@ -586,8 +721,12 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       lastDebug = Date.now();
       const started = agents.filter((a) => a.startedAt).length;
       const dealt = agents.filter((a) => a.dealtAt).length;
-      const levels = Object.entries((readMetrics(metricsFile) as { delivery?: Record<string, number> } | null)?.delivery ?? {}).filter(([k]) => k.startsWith('level ') || k.startsWith('post ') || k.startsWith('POST /users'));
-      process.stderr.write(`t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length} ${JSON.stringify(Object.fromEntries(levels))}\n`);
+      const levels = Object.entries(
+        (readMetrics(metricsFile) as { delivery?: Record<string, number> } | null)?.delivery ?? {},
+      ).filter(([k]) => k.startsWith('level ') || k.startsWith('post ') || k.startsWith('POST /users'));
+      process.stderr.write(
+        `t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length} ${JSON.stringify(Object.fromEntries(levels))}\n`,
+      );
     }
     await sleep(1000);
   }
@@ -595,10 +734,16 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   if (process.env.BENCH_DEBUG) {
     for (const a of agents.filter((x) => !x.over).slice(0, 3)) {
       process.stderr.write(`--- game ${a.gameId} not over; last public messages:\n`);
-      for (const m of fake.publicMessages(a.channelId).slice(-3)) process.stderr.write(`  ${m.content.slice(0, 300).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(m).map((c) => [c.custom_id, c.disabled]))}\n`);
+      for (const m of fake.publicMessages(a.channelId).slice(-3))
+        process.stderr.write(
+          `  ${m.content.slice(0, 300).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(m).map((c) => [c.custom_id, c.disabled]))}\n`,
+        );
       for (const u of a.users) {
         const d = fake.dms(u.id).at(-1);
-        if (d) process.stderr.write(`  dm ${u.username}: ${d.content.slice(0, 120).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(d).map((c) => [c.custom_id, c.disabled]))}\n`);
+        if (d)
+          process.stderr.write(
+            `  dm ${u.username}: ${d.content.slice(0, 120).replace(/\n/g, ' | ')} ${JSON.stringify(allComponents(d).map((c) => [c.custom_id, c.disabled]))}\n`,
+          );
       }
     }
     process.stderr.write(bot.lines.slice(-20).join('\n') + '\n');
@@ -617,11 +762,15 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     const game = a.gameId ? s.getGame(a.gameId) : null;
     if (!game?.deal || !game.startedAt) continue;
     if (a.over) finished++;
-    const initial = createGame(game.ruleset as RulesetId, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
+    const initial = createGame(game.ruleset as RulesetId, { roles: game.deal }, game.options, game.pace, {
+      now: game.startedAt,
+    });
     bound += lowerBound(initial, s.log(a.gameId));
   }
   const perGame: Record<string, number> = {};
-  for (const [route, k] of Object.entries(http.byRoute)) if (!route.includes('/interactions/') && !route.includes('/webhooks/')) perGame[route] = Math.round((k / n) * 10) / 10;
+  for (const [route, k] of Object.entries(http.byRoute))
+    if (!route.includes('/interactions/') && !route.includes('/webhooks/'))
+      perGame[route] = Math.round((k / n) * 10) / 10;
   await fake.stop();
   rmSync(dir, { recursive: true, force: true });
   return {
@@ -640,7 +789,9 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         ? (() => {
             const [from, to] = restartWindow;
             const clear = stats.ackMs.filter((_, k) => stats.ackAt[k]! < from || stats.ackAt[k]! > to);
-            const inGame = stats.ackMs.filter((_, k) => !stats.ackInLobby[k] && (stats.ackAt[k]! < from || stats.ackAt[k]! > to));
+            const inGame = stats.ackMs.filter(
+              (_, k) => !stats.ackInLobby[k] && (stats.ackAt[k]! < from || stats.ackAt[k]! > to),
+            );
             return {
               outsideRestart: { p50: pct(clear, 50), p95: pct(clear, 95), p99: pct(clear, 99), clicks: clear.length },
               // In the games only (not the lobbies' joins and Starts), outside the kill.
@@ -653,7 +804,11 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       p50: pct(stats.nextTurnMs, 50),
       p99: pct(stats.nextTurnMs, 99),
       turns: stats.nextTurnMs.length,
-      posted: { p50: pct(stats.nextTurnPostedMs, 50), p99: pct(stats.nextTurnPostedMs, 99), turns: stats.nextTurnPostedMs.length },
+      posted: {
+        p50: pct(stats.nextTurnPostedMs, 50),
+        p99: pct(stats.nextTurnPostedMs, 99),
+        turns: stats.nextTurnPostedMs.length,
+      },
       ...(restartWindow
         ? (() => {
             // Turns the kill did not touch: seen before it, or clicked after every game was back.
@@ -661,7 +816,14 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
             const clear = stats.turnLog.filter((x) => x.t0 + x.ms < from || x.t0 > to);
             const posted = clear.filter((x) => x.posted).map((x) => x.ms);
             const all = clear.map((x) => x.ms);
-            return { outsideRestart: { p50: pct(all, 50), p99: pct(all, 99), turns: all.length, posted: { p50: pct(posted, 50), p99: pct(posted, 99), turns: posted.length } } };
+            return {
+              outsideRestart: {
+                p50: pct(all, 50),
+                p99: pct(all, 99),
+                turns: all.length,
+                posted: { p50: pct(posted, 50), p99: pct(posted, 99), turns: posted.length },
+              },
+            };
           })()
         : {}),
     },
@@ -670,7 +832,12 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     clicks: stats.clicks,
     staleRefusals: stats.stale,
     staleClicks: stats.staleLog,
-    ...(restartWindow ? { staleRefusalsOutsideRestart: stats.staleAt.filter((x) => x < restartWindow![0] || x > restartWindow![1]).length } : {}),
+    ...(restartWindow
+      ? {
+          staleRefusalsOutsideRestart: stats.staleAt.filter((x) => x < restartWindow![0] || x > restartWindow![1])
+            .length,
+        }
+      : {}),
     otherRefusals: stats.otherRefusals,
     failedClicks: stats.failedClicks,
     globalCallsPerGame: Math.round((http.globalCounted / n) * 10) / 10,
@@ -684,17 +851,53 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
     stalls: metrics?.stalls?.slice(0, 5) ?? [],
     // How often a post waited for its channel's 5-per-5 s window (the deliverer's own count).
-    channelWindowWaits: { posts: metrics?.delivery?.['waits for a channel window'] ?? 0, ms: metrics?.delivery?.['ms waited for channel windows'] ?? 0 },
+    channelWindowWaits: {
+      posts: metrics?.delivery?.['waits for a channel window'] ?? 0,
+      ms: metrics?.delivery?.['ms waited for channel windows'] ?? 0,
+    },
     startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
-    ...(metricsBefore ? { beforeRestart: { eventLoopDelayMs: metricsBefore.eventLoopDelayMs, stalls: metricsBefore.stalls?.slice(0, 5) ?? [], rssMb: metricsBefore.rssMb } } : {}),
+    ...(metricsBefore
+      ? {
+          beforeRestart: {
+            eventLoopDelayMs: metricsBefore.eventLoopDelayMs,
+            stalls: metricsBefore.stalls?.slice(0, 5) ?? [],
+            rssMb: metricsBefore.rssMb,
+          },
+        }
+      : {}),
     rssMbPerGame: metrics ? Math.round((Math.max(metrics.rssMb, metricsBefore?.rssMb ?? 0) / n) * 10) / 10 : null,
-    cpuSecondsPerGame: metrics ? Math.round(((metrics.cpuS.user + metrics.cpuS.system + (metricsBefore ? metricsBefore.cpuS.user + metricsBefore.cpuS.system : 0)) / n) * 100) / 100 : null,
+    cpuSecondsPerGame: metrics
+      ? Math.round(
+          ((metrics.cpuS.user +
+            metrics.cpuS.system +
+            (metricsBefore ? metricsBefore.cpuS.user + metricsBefore.cpuS.system : 0)) /
+            n) *
+            100,
+        ) / 100
+      : null,
     ...(restartInfo ? { restart: restartInfo } : {}),
-    ...(finished < n ? { notFinished: agents.filter((a) => !a.over).map((a) => ({ game: a.gameId, dealt: a.dealtAt > 0, startPressed: a.startedAt > 0 })).slice(0, 10), botLog: botLines.filter((l) => /warn|error/i.test(l)).slice(-20) } : {}),
+    ...(finished < n
+      ? {
+          notFinished: agents
+            .filter((a) => !a.over)
+            .map((a) => ({ game: a.gameId, dealt: a.dealtAt > 0, startPressed: a.startedAt > 0 }))
+            .slice(0, 10),
+          botLog: botLines.filter((l) => /warn|error/i.test(l)).slice(-20),
+        }
+      : {}),
   };
 }
 
-function readMetrics(file: string): { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls?: Stall[]; delivery?: Record<string, number>; startupEventLoopDelayMs?: { p50: number; p99: number; max: number }; rssMb: number; cpuS: { user: number; system: number } } | null {
+function readMetrics(
+  file: string,
+): {
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
+  stalls?: Stall[];
+  delivery?: Record<string, number>;
+  startupEventLoopDelayMs?: { p50: number; p99: number; max: number };
+  rssMb: number;
+  cpuS: { user: number; system: number };
+} | null {
   if (!existsSync(file)) return null;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as never;
@@ -726,6 +929,21 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const one = await phase(1, args, false);
   const many = args.games > 1 || args.restart ? await phase(args.games, args, args.restart) : null;
-  console.log(JSON.stringify({ node: process.version, ruleset: args.ruleset, thinkMs: args.think, speechMs: args.speech ?? args.think, arrivalSeconds: args.arrival, returningPlayers: args.returning, oneGame: one, ...(many ? { loaded: many } : {}) }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        node: process.version,
+        ruleset: args.ruleset,
+        thinkMs: args.think,
+        speechMs: args.speech ?? args.think,
+        arrivalSeconds: args.arrival,
+        returningPlayers: args.returning,
+        oneGame: one,
+        ...(many ? { loaded: many } : {}),
+      },
+      null,
+      2,
+    ),
+  );
   process.exit(0);
 }

@@ -20,15 +20,35 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   let clock = 1_700_000_000_000;
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
   let planner: Planner | null = null;
-  const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} }, plan: (e) => planner!.plan(e) });
-  planner = new Planner(new OutboxStore(open.db), new Contexts(store, service, 'en'), () => ({ manageRoles: true, threads: true }), () => clock);
+  const service = new GameService(store, {
+    now: () => clock,
+    timers: { setTimeout: () => null, clearTimeout: () => {} },
+    plan: (e) => planner!.plan(e),
+  });
+  planner = new Planner(
+    new OutboxStore(open.db),
+    new Contexts(store, service, 'en'),
+    () => ({ manageRoles: true, threads: true }),
+    () => clock,
+  );
   const rng = seededRng(seed);
   let actions = 0;
   const t0 = performance.now();
   for (let g = 0; g < games; g++) {
-    const game = service.createLobby({ guildId: 'bench', channelId: `c${g}`, hostId: 'h', ruleset, pace: 'live', options: {} });
+    const game = service.createLobby({
+      guildId: 'bench',
+      channelId: `c${g}`,
+      hostId: 'h',
+      ruleset,
+      pace: 'live',
+      options: {},
+    });
     const roles = randomDeal(rng, ruleset);
-    await service.start(game.id, roles.map((_, i) => `u${i}`), roles);
+    await service.start(
+      game.id,
+      roles.map((_, i) => `u${i}`),
+      roles,
+    );
     for (;;) {
       const s = service.state(game.id);
       if (!s || s.stage.kind === 'over') break;

@@ -47,8 +47,19 @@ async function main(): Promise<void> {
   for (let g = 0; g < n; g++) {
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
     const host = fake.addUser({ username: `h${g + 1}`, guilds: [guild.id] });
-    const users = Array.from({ length: roles.length }, (_, k) => fake.addUser({ username: `g${g + 1}p${k + 1}`, guilds: [guild.id] }).id);
-    const game = bot.service.createLobby({ guildId: guild.id, channelId: channel.id, hostId: host.id, ruleset: 'chnu-2016', pace: 'async', options: {}, lobby: { members: users } });
+    const users = Array.from(
+      { length: roles.length },
+      (_, k) => fake.addUser({ username: `g${g + 1}p${k + 1}`, guilds: [guild.id] }).id,
+    );
+    const game = bot.service.createLobby({
+      guildId: guild.id,
+      channelId: channel.id,
+      hostId: host.id,
+      ruleset: 'chnu-2016',
+      pace: 'async',
+      options: {},
+      lobby: { members: users },
+    });
     games.push({ gameId: game.id, channelId: channel.id, users });
   }
   for (let k = 0; k < games.length; k += 50) {
@@ -74,7 +85,14 @@ async function main(): Promise<void> {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...prof, '--import', TSX, join(ROOT, 'src/index.ts')], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: dbPath, METRICS_FILE: metricsFile, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DISCORD_TOKEN: 'test-token',
+      DISCORD_API_BASE: fake.apiBase,
+      DATABASE_PATH: dbPath,
+      METRICS_FILE: metricsFile,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -115,11 +133,20 @@ async function main(): Promise<void> {
   await sleep(6000);
   process.kill(child.pid!, 'SIGUSR2');
   await sleep(500);
-  const metrics = existsSync(metricsFile) ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as { eventLoopDelayMs?: unknown; startupEventLoopDelayMs?: unknown; rssMb?: number; stalls?: unknown[]; startupStalls?: unknown[] }) : null;
+  const metrics = existsSync(metricsFile)
+    ? (JSON.parse(readFileSync(metricsFile, 'utf8')) as {
+        eventLoopDelayMs?: unknown;
+        startupEventLoopDelayMs?: unknown;
+        rssMb?: number;
+        stalls?: unknown[];
+        startupStalls?: unknown[];
+      })
+    : null;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   const limited: Record<string, number> = {};
-  for (const e of fake.log) if (e.status === 429) limited[`${e.method} ${e.route}`] = (limited[`${e.method} ${e.route}`] ?? 0) + 1;
+  for (const e of fake.log)
+    if (e.status === 429) limited[`${e.method} ${e.route}`] = (limited[`${e.method} ${e.route}`] ?? 0) + 1;
   await fake.stop();
   rmSync(dir, { recursive: true, force: true });
   console.log(
@@ -129,7 +156,12 @@ async function main(): Promise<void> {
         games: n,
         setupSeconds,
         connectedAfterStartMs: readyAt - killedAt,
-        acceptedAfterGatewayMs: { p50: pct(accepted, 50), p99: pct(accepted, 99), max: accepted.length ? Math.max(...accepted) : null, games: accepted.length },
+        acceptedAfterGatewayMs: {
+          p50: pct(accepted, 50),
+          p99: pct(accepted, 99),
+          max: accepted.length ? Math.max(...accepted) : null,
+          games: accepted.length,
+        },
         retriedClicks: retries,
         // The fake Discord and the simulated players run in this process: if its CPU time is
         // close to the wall time, the figures above are the fake's limit, not the bot's.
@@ -151,7 +183,13 @@ async function main(): Promise<void> {
 
 function latestTurn(fake: FakeDiscord, channelId: string, gameId: number): StoredMessage | null {
   const msgs = fake.publicMessages(channelId);
-  for (let k = msgs.length - 1; k >= 0; k--) if (allComponents(msgs[k]!).some((c) => c.custom_id?.startsWith(`v1:a:${gameId}:`) && c.custom_id.includes(':pass') && !c.disabled)) return msgs[k]!;
+  for (let k = msgs.length - 1; k >= 0; k--)
+    if (
+      allComponents(msgs[k]!).some(
+        (c) => c.custom_id?.startsWith(`v1:a:${gameId}:`) && c.custom_id.includes(':pass') && !c.disabled,
+      )
+    )
+      return msgs[k]!;
   return null;
 }
 

@@ -19,7 +19,8 @@ for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) {
 // Delivery: REST calls per complete game against the lower bound, and turn time left when seen,
 // with Discord's rate limits on (a few minutes of wall time; BENCH_DELIVERY=0 skips it).
 const delivery = [];
-if (process.env.BENCH_DELIVERY !== '0') for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) delivery.push(await benchDelivery(ruleset));
+if (process.env.BENCH_DELIVERY !== '0')
+  for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12'] as const) delivery.push(await benchDelivery(ruleset));
 // /stats on a large server (100,000 games of 2,000 players; BENCH_STATS=0 skips it).
 const stats = process.env.BENCH_STATS !== '0' ? await benchStats() : null;
 console.log(JSON.stringify({ node: process.version, engine, persistence, delivery, stats }, null, 2));

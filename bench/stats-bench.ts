@@ -37,7 +37,10 @@ function time(runs: number, fn: (i: number) => unknown): { median: number; p95: 
   return stat(xs);
 }
 
-export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ?? 100_000), playerCount = Number(process.env.BENCH_STATS_PLAYERS ?? 2000)) {
+export async function benchStats(
+  games = Number(process.env.BENCH_STATS_GAMES ?? 100_000),
+  playerCount = Number(process.env.BENCH_STATS_PLAYERS ?? 2000),
+) {
   const dir = mkdtempSync(join(tmpdir(), 'mafia-stats-bench-'));
   const open = openDatabase(join(dir, 'bench.sqlite'));
   const store = new Store(open.db);
@@ -73,15 +76,48 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
         const winner = r < 0.03 ? 'draw' : r < 0.55 ? 'red' : 'black';
         const moves = 60 + Math.floor(rng() * 200);
         const tournament = g % 50 === 0 ? 1 + Math.floor(g / 5000) : null;
-        const id = Number(insGame.run(GUILD, rs, moves, winner, finishedAt, finishedAt - 3_600_000, finishedAt, finishedAt, tournament).lastInsertRowid);
+        const id = Number(
+          insGame.run(GUILD, rs, moves, winner, finishedAt, finishedAt - 3_600_000, finishedAt, finishedAt, tournament)
+            .lastInsertRowid,
+        );
         const best = Math.floor(rng() * roles.length);
         [...seats].forEach((user, i) => {
           const role = roles[i]!;
           const team = teamOf(role);
           const outcome = winner === 'draw' ? 'draw' : winner === team ? 'win' : 'loss';
           const scoring = RULESETS[rs].scoring;
-          const pts = scoring === 'kiev' ? (i === best ? 3 : rng() < 0.2 ? 1 : 0) : (outcome === 'win' ? 3 + (role === 'don' ? 2 : role === 'civilian' ? 0 : 1) : role === 'don' || role === 'sheriff' ? -1 : 0) + (i === best ? 2 : 0) - (rng() < 0.1 ? 0.5 : 0);
-          insResult.run(id, i + 1, GUILD, user, rs, role, team, outcome, pts, i === best ? 1 : 0, rng() < 0.07 ? 1 : 0, finishedAt, moves, rng() < 0.1 ? 1 : 0, 0, i === 0 && rng() < 0.3 ? 2 : null);
+          const pts =
+            scoring === 'kiev'
+              ? i === best
+                ? 3
+                : rng() < 0.2
+                  ? 1
+                  : 0
+              : (outcome === 'win'
+                  ? 3 + (role === 'don' ? 2 : role === 'civilian' ? 0 : 1)
+                  : role === 'don' || role === 'sheriff'
+                    ? -1
+                    : 0) +
+                (i === best ? 2 : 0) -
+                (rng() < 0.1 ? 0.5 : 0);
+          insResult.run(
+            id,
+            i + 1,
+            GUILD,
+            user,
+            rs,
+            role,
+            team,
+            outcome,
+            pts,
+            i === best ? 1 : 0,
+            rng() < 0.07 ? 1 : 0,
+            finishedAt,
+            moves,
+            rng() < 0.1 ? 1 : 0,
+            0,
+            i === 0 && rng() < 0.3 ? 2 : null,
+          );
         });
         const t0 = performance.now();
         recordGame(stats, id); // the work the game-closing transaction adds
@@ -94,11 +130,21 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
 
   // A few real games through the service: their log is what /stats game replays.
   let clock = start + span + DAY;
-  const service = new GameService(store, { now: () => clock, timers: { setTimeout: () => null, clearTimeout: () => {} } });
+  const service = new GameService(store, {
+    now: () => clock,
+    timers: { setTimeout: () => null, clearTimeout: () => {} },
+  });
   const real: number[] = [];
   for (let k = 0; k < 6; k++) {
     const rs = rulesets[k % 3]!;
-    const game = service.createLobby({ guildId: GUILD, channelId: `real${k}`, hostId: 'h', ruleset: rs, pace: 'live', options: {} });
+    const game = service.createLobby({
+      guildId: GUILD,
+      channelId: `real${k}`,
+      hostId: 'h',
+      ruleset: rs,
+      pace: 'live',
+      options: {},
+    });
     const roles = randomDeal(rng, rs);
     await service.start(game.id, players.slice(k * 12, k * 12 + roles.length), roles);
     for (;;) {
@@ -115,14 +161,34 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
 
   // A season of the last 90 days, defined after the fact (its standings are built in SQL).
   const now = clock;
-  const seasonId = Number(db.prepare("INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, 'Autumn', ?, NULL, ?)").run(GUILD, now - 90 * DAY, now).lastInsertRowid);
+  const seasonId = Number(
+    db
+      .prepare("INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, 'Autumn', ?, NULL, ?)")
+      .run(GUILD, now - 90 * DAY, now).lastInsertRowid,
+  );
   const tSeason = performance.now();
   rebuildSeason(stats, GUILD, seasonId);
   const seasonDefineMs = Math.round((performance.now() - tSeason) * 10) / 10;
 
-  const f = (extra: Partial<StatsFilter> = {}): StatsFilter => ({ guildId: GUILD, ruleset: 'classic-10', period: { kind: 'all' }, now, ...extra });
-  const busiest = (db.prepare("SELECT user_id, games FROM standings WHERE guild_id = ? AND ruleset = 'classic-10' AND scope = 'all' ORDER BY games DESC LIMIT 1").get(GUILD) as { user_id: string; games: number });
-  const season: StatsFilter['period'] = { kind: 'season', id: seasonId, name: 'Autumn', from: now - 90 * DAY, to: null };
+  const f = (extra: Partial<StatsFilter> = {}): StatsFilter => ({
+    guildId: GUILD,
+    ruleset: 'classic-10',
+    period: { kind: 'all' },
+    now,
+    ...extra,
+  });
+  const busiest = db
+    .prepare(
+      "SELECT user_id, games FROM standings WHERE guild_id = ? AND ruleset = 'classic-10' AND scope = 'all' ORDER BY games DESC LIMIT 1",
+    )
+    .get(GUILD) as { user_id: string; games: number };
+  const season: StatsFilter['period'] = {
+    kind: 'season',
+    id: seasonId,
+    name: 'Autumn',
+    from: now - 90 * DAY,
+    to: null,
+  };
   const RUNS = 30;
   const queries = {
     'top points, all time, page 1': time(RUNS, () => top(stats, f(), 'points', 0, busiest.user_id)),
@@ -130,14 +196,26 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
     'top elo, all time': time(RUNS, () => top(stats, f(), 'elo', 0, busiest.user_id)),
     'top points, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'points', 0, busiest.user_id)),
     'top elo, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'elo', 0, busiest.user_id)),
-    'top points, last 30 days': time(RUNS, () => top(stats, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id)),
-    'top points, last 365 days': time(RUNS, () => top(stats, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id)),
+    'top points, last 30 days': time(RUNS, () =>
+      top(stats, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id),
+    ),
+    'top points, last 365 days': time(RUNS, () =>
+      top(stats, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id),
+    ),
     'top points, a tournament': time(RUNS, () => top(stats, f({ tournament: 3 }), 'points', 0, busiest.user_id)),
     'player, all time (busiest player)': time(RUNS, () => profile(stats, f(), busiest.user_id)),
-    'player, last 30 days': time(RUNS, () => profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id)),
+    'player, last 30 days': time(RUNS, () =>
+      profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id),
+    ),
     'player chart (PNG, 200 points)': time(10, () => {
       const p = profile(stats, f(), busiest.user_id);
-      renderChart({ title: 'Гравець — Elo', points: p.history.map((h) => ({ at: h.at, value: h.elo })), fromLabel: 'a', toLabel: 'b', baseline: 1000 });
+      renderChart({
+        title: 'Гравець — Elo',
+        points: p.history.map((h) => ({ at: h.at, value: h.elo })),
+        fromLabel: 'a',
+        toLabel: 'b',
+        baseline: 1000,
+      });
     }),
     'game record (replay of a real game)': time(RUNS, (i) => gameRecord(stats, GUILD, real[i % real.length]!)),
   };
@@ -165,7 +243,14 @@ export async function benchStats(games = Number(process.env.BENCH_STATS_GAMES ??
     seasonDefineMs,
     queriesMs: queries,
     busiestPlayerGames: busiest.games,
-    rebuildAfterAnnul: { ruleset: 'classic-10', seconds: rebuildSeconds, steps: stepMs.length, stepMs: stat(stepMs), stepMsByKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, { steps: v.length, ...stat(v) }])), longestEventLoopStallMs: rebuildLongestStepMs },
+    rebuildAfterAnnul: {
+      ruleset: 'classic-10',
+      seconds: rebuildSeconds,
+      steps: stepMs.length,
+      stepMs: stat(stepMs),
+      stepMsByKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, { steps: v.length, ...stat(v) }])),
+      longestEventLoopStallMs: rebuildLongestStepMs,
+    },
   };
 }
 

@@ -25,7 +25,12 @@ export const envSchema = z.object({
   /** Language of public messages when a server has not chosen one and its locale is unknown. */
   DEFAULT_LOCALE: optional(z.enum(['en', 'uk', 'ru'])).transform((v) => v ?? 'en'),
   /** Lobbies nobody started expire after this many hours. */
-  LOBBY_TTL_HOURS: optional(z.coerce.number().positive().max(24 * 365)).transform((v) => v ?? 24),
+  LOBBY_TTL_HOURS: optional(
+    z.coerce
+      .number()
+      .positive()
+      .max(24 * 365),
+  ).transform((v) => v ?? 24),
   LOG_LEVEL: optional(z.enum(['error', 'warn', 'info', 'debug'])).transform((v) => v ?? 'info'),
   /** SQLite durability: `full` fsyncs every transaction; the default survives a process crash. */
   DATABASE_SYNC: optional(z.enum(['full', 'normal'])),
@@ -53,7 +58,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env, only?: (keyof 
   const issue = r.error.issues[0]!;
   const name = String(issue.path[0] ?? 'environment');
   if (name === 'DISCORD_TOKEN' && env.DISCORD_TOKEN === undefined) {
-    throw new ConfigError('DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it (Discord Developer Portal → your application → Bot → Reset Token)');
+    throw new ConfigError(
+      'DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token in it (Discord Developer Portal → your application → Bot → Reset Token)',
+    );
   }
   throw new ConfigError(`${name} ${issue.message} (see .env.example)`);
 }

@@ -15,7 +15,9 @@ let bot: RunningBot | null = null;
 try {
   const config = parseConfig();
   // With the deliverer's counts: calls by route, by purpose and by budget level.
-  const metrics = config.METRICS_FILE ? startMetrics(config.METRICS_FILE, () => (bot ? { delivery: Object.fromEntries(bot.deliverer.counts) } : {})) : null;
+  const metrics = config.METRICS_FILE
+    ? startMetrics(config.METRICS_FILE, () => (bot ? { delivery: Object.fromEntries(bot.deliverer.counts) } : {}))
+    : null;
   bot = await startBot({
     token: config.DISCORD_TOKEN,
     databasePath: config.DATABASE_PATH,
@@ -28,8 +30,10 @@ try {
 } catch (e) {
   if (e instanceof ConfigError || e instanceof StartupError) die(e.message);
   const err = e as { code?: string; message?: string };
-  if (err.code === 'TokenInvalid' || /invalid token|401/i.test(err.message ?? '')) die('Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and update .env');
-  if (err.code === 'DisallowedIntents') die('Discord refused the gateway intents; the bot needs only Guilds and Guild Messages, which are not privileged');
+  if (err.code === 'TokenInvalid' || /invalid token|401/i.test(err.message ?? ''))
+    die('Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and update .env');
+  if (err.code === 'DisallowedIntents')
+    die('Discord refused the gateway intents; the bot needs only Guilds and Guild Messages, which are not privileged');
   die(`could not start: ${err.message ?? String(e)}`);
 }
 
@@ -44,6 +48,10 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 // One game's failure must never take the others down: log it and go on.
-process.on('unhandledRejection', (e) => process.stderr.write(`mafia-bot: unexpected error (the bot goes on): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
+process.on('unhandledRejection', (e) =>
+  process.stderr.write(
+    `mafia-bot: unexpected error (the bot goes on): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  ),
+);
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

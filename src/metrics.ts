@@ -53,7 +53,12 @@ function stallWatch(keep = 20): { list(): Stall[]; reset(): Stall[]; stop(): voi
       for (const g of gcs) gcMs += Math.max(0, Math.min(g.end, now) - Math.max(g.start, last));
       const r = (x: number) => Math.round(x * 10) / 10;
       const into = carry ?? stalls;
-      into.push({ at: Date.now(), ms: r(late), cpuMs: r((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000), gcMs: r(gcMs) });
+      into.push({
+        at: Date.now(),
+        ms: r(late),
+        cpuMs: r((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000),
+        gcMs: r(gcMs),
+      });
       into.sort((a, b) => b.ms - a.ms);
       if (into.length > keep) into.length = keep;
     }
@@ -80,14 +85,23 @@ function stallWatch(keep = 20): { list(): Stall[]; reset(): Stall[]; stop(): voi
  * Starts writing `file`. `eventLoopDelayMs` covers the time since `ready()` was called (the bot
  * serving games), `startupEventLoopDelayMs` the start-up before it (connecting, recovery).
  */
-export function startMetrics(file: string, extra: () => Record<string, unknown> = () => ({}), everyMs = 5000): { ready(): void; stop(): void } {
+export function startMetrics(
+  file: string,
+  extra: () => Record<string, unknown> = () => ({}),
+  everyMs = 5000,
+): { ready(): void; stop(): void } {
   let h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   let startup: Metrics['eventLoopDelayMs'] | null = null;
   let startupStalls: Stall[] = [];
   const watch = stallWatch();
   const ms = (ns: number) => Math.round((ns / 1e6) * 10) / 10;
-  const figures = (x: typeof h) => ({ p50: ms(x.percentile(50)), p99: ms(x.percentile(99)), max: ms(x.max), samples: x.count });
+  const figures = (x: typeof h) => ({
+    p50: ms(x.percentile(50)),
+    p99: ms(x.percentile(99)),
+    max: ms(x.max),
+    samples: x.count,
+  });
   const write = () => {
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();

@@ -114,7 +114,11 @@ async function handle(i: Interaction, rec: BotRecord): Promise<void> {
               new ButtonBuilder().setCustomId('join').setLabel('Join').setStyle(ButtonStyle.Primary),
               new ButtonBuilder().setCustomId('next').setLabel('Next').setStyle(ButtonStyle.Secondary),
               new ButtonBuilder().setCustomId('name').setLabel('Name').setStyle(ButtonStyle.Secondary),
-              new ButtonBuilder().setCustomId('closed').setLabel('Closed').setStyle(ButtonStyle.Danger).setDisabled(true),
+              new ButtonBuilder()
+                .setCustomId('closed')
+                .setLabel('Closed')
+                .setStyle(ButtonStyle.Danger)
+                .setDisabled(true),
             ),
             new ActionRowBuilder<StringSelectMenuBuilder>().addComponents(
               new StringSelectMenuBuilder()
@@ -240,7 +244,12 @@ async function handle(i: Interaction, rec: BotRecord): Promise<void> {
 }
 
 /** Resolve when `predicate()` holds, re-checking on every `event` of `emitter` (no polling). */
-function until<T>(emitter: EventEmitter, event: string, predicate: () => T | undefined | false | null, timeout = 3000): Promise<T> {
+function until<T>(
+  emitter: EventEmitter,
+  event: string,
+  predicate: () => T | undefined | false | null,
+  timeout = 3000,
+): Promise<T> {
   const v = predicate();
   if (v) return Promise.resolve(v);
   return new Promise((resolve, reject) => {
@@ -301,12 +310,17 @@ describe('FakeDiscord with a real discord.js Client', () => {
 
   it('registers slash commands through a standalone REST', async () => {
     const rest = new REST({ api: fake.apiBase }).setToken('x');
-    const out = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, guild.id), { body: commands })) as { id: string; name: string }[];
+    const out = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, guild.id), { body: commands })) as {
+      id: string;
+      name: string;
+    }[];
     expect(out).toHaveLength(1);
     expect(out[0]!.id).toMatch(/^\d{17,19}$/);
     expect(fake.commands(guild.id).map((c) => c.name)).toEqual(['mafia']);
     // re-registering keeps the id
-    const again = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, guild.id), { body: commands })) as { id: string }[];
+    const again = (await rest.put(Routes.applicationGuildCommands(fake.applicationId, guild.id), {
+      body: commands,
+    })) as { id: string }[];
     expect(again[0]!.id).toBe(out[0]!.id);
     // Discord-style validation: upper-case names are rejected
     await expect(
@@ -373,7 +387,9 @@ describe('FakeDiscord with a real discord.js Client', () => {
     const follow = await fetched.followup(0);
     expect(rec.withResponseContent).toBe('with-response');
     expect(follow.content).toBe('resource said: with-response');
-    expect(fake.log.some((l) => l.route === '/interactions/:id/:token/callback' && l.query.includes('with_response=true'))).toBe(true);
+    expect(
+      fake.log.some((l) => l.route === '/interactions/:id/:token/callback' && l.query.includes('with_response=true')),
+    ).toBe(true);
   });
 
   it('button clicks: two users at the same moment, update, disabled buttons are not clickable', async () => {
@@ -388,7 +404,12 @@ describe('FakeDiscord with a real discord.js Client', () => {
     expect(next.message).toBe(lobby);
     expect(lobby.content).toBe('Page 2');
     expect(lobby.components).toHaveLength(2); // update without components keeps them
-    expect(fake.history(lobby.id).map((v) => v.content)).toEqual(['Lobby kiev-12', 'Joined: alice', 'Joined: alice, bob', 'Page 2']);
+    expect(fake.history(lobby.id).map((v) => v.content)).toEqual([
+      'Lobby kiev-12',
+      'Joined: alice',
+      'Joined: alice, bob',
+      'Page 2',
+    ]);
 
     await expect(fake.click(alice.id, lobby, 'closed')).rejects.toThrow(/disabled/);
     await expect(fake.click(alice.id, lobby, 'nope')).rejects.toThrow(/no component "nope"/);
@@ -432,7 +453,14 @@ describe('FakeDiscord with a real discord.js Client', () => {
     expect(threads).toHaveLength(1);
     const th = threads[0]!;
     expect(r.content).toBe(`thread ${th.id}`);
-    expect(th).toMatchObject({ type: 12, name: 'Mafia night', locked: true, archived: false, invitable: false, ownerId: fake.botUser.id });
+    expect(th).toMatchObject({
+      type: 12,
+      name: 'Mafia night',
+      locked: true,
+      archived: false,
+      invitable: false,
+      ownerId: fake.botUser.id,
+    });
     expect(th.members.sort()).toEqual([fake.botUser.id, bob.id].sort());
     const cached = client.channels.cache.get(th.id);
     expect(cached?.isThread() && cached.locked).toBe(true);
@@ -444,7 +472,9 @@ describe('FakeDiscord with a real discord.js Client', () => {
     const everyone = fake.overwrites(channel.id).find((o) => o.id === guild.everyoneRoleId);
     expect(everyone).toEqual({ id: guild.everyoneRoleId, type: 0, allow: 0n, deny: PermissionFlagsBits.SendMessages });
     const cachedChannel = client.channels.cache.get(channel.id) as TextChannel;
-    await until(client, Events.ChannelUpdate, () => cachedChannel.permissionOverwrites.cache.get(guild.everyoneRoleId)?.deny.has('SendMessages'));
+    await until(client, Events.ChannelUpdate, () =>
+      cachedChannel.permissionOverwrites.cache.get(guild.everyoneRoleId)?.deny.has('SendMessages'),
+    );
 
     // the @everyone deny applies to the bot too (no Administrator) -> channel.send is rejected
     const blocked = await fake.slash(alice.id, channel.id, 'mafia', { sub: 'say', options: { text: 'night falls' } });
@@ -470,7 +500,11 @@ describe('FakeDiscord with a real discord.js Client', () => {
     expect(fake.message(pinnedId)?.pinned).toBe(true);
     const notice = fake.publicMessages(channel.id).find((m) => m.type === 6);
     expect(notice?.message_reference?.message_id).toBe(pinnedId);
-    expect(fake.log.some((l) => l.method === 'PUT' && l.route === '/channels/:channel/messages/pins/:message' && l.status === 204)).toBe(true);
+    expect(
+      fake.log.some(
+        (l) => l.method === 'PUT' && l.route === '/channels/:channel/messages/pins/:message' && l.status === 204,
+      ),
+    ).toBe(true);
 
     const edit = await fake.slash(alice.id, channel.id, 'mafia', { sub: 'edit' });
     const editedId = /edited (\d+)/.exec(edit.content!)![1]!;
@@ -487,7 +521,9 @@ describe('FakeDiscord with a real discord.js Client', () => {
     await r.settled();
     expect(r.content).toMatch(/^sent \d+$/);
     expect(Date.now() - t0).toBeLessThan(2000);
-    const posts = fake.log.filter((l) => l.method === 'POST' && l.path === `/channels/${channel.id}/messages`).slice(-2);
+    const posts = fake.log
+      .filter((l) => l.method === 'POST' && l.path === `/channels/${channel.id}/messages`)
+      .slice(-2);
     expect(posts.map((p) => p.status)).toEqual([429, 200]);
     expect(posts[0]!.injected).toBe(true);
     expect(fake.publicMessages(channel.id).filter((m) => m.content === 'after 429')).toHaveLength(1);
@@ -528,7 +564,9 @@ describe('FakeDiscord with a real discord.js Client', () => {
   it('a second Client can connect after client.destroy() and sees the same state', async () => {
     await client.destroy();
     await fake.waitFor(() => fake.stats.sessions === 0, { message: 'session closed' });
-    await expect(fake.slash(alice.id, channel.id, 'mafia', { sub: 'secret' })).rejects.toThrow(/no bot gateway session/);
+    await expect(fake.slash(alice.id, channel.id, 'mafia', { sub: 'secret' })).rejects.toThrow(
+      /no bot gateway session/,
+    );
 
     const rec2: BotRecord = { errors: [], createOptions: [], joined: new Set(['alice', 'bob']) };
     client = await loginBot(fake, guild.id, rec2);
@@ -546,7 +584,8 @@ describe('FakeDiscord with a real discord.js Client', () => {
     expect(fake.internalErrors).toEqual([]);
     // every non-injected error reply was one the tests provoked on purpose
     const provoked = (e: (typeof fake.errors)[number]) =>
-      (e.status === 403 && (e.code === 50007 || e.code === 50013)) || (e.code === 50035 && e.route === '/applications/:app/commands');
+      (e.status === 403 && (e.code === 50007 || e.code === 50013)) ||
+      (e.code === 50035 && e.route === '/applications/:app/commands');
     const unexpected = fake.errors.filter((e) => !e.injected && !provoked(e));
     expect(unexpected).toEqual([]);
   });
@@ -592,14 +631,18 @@ describe('FakeDiscord: more REST surface', () => {
     const pins = await ch.messages.fetchPins();
     expect(pins.items.map((p) => p.message.id)).toEqual([sent[2]!.id]);
     await sent[0]!.react('🎲');
-    expect((fake.message(sent[0]!.id) as StoredMessage & { reactions?: { count: number }[] }).reactions?.[0]?.count).toBe(1);
+    expect(
+      (fake.message(sent[0]!.id) as StoredMessage & { reactions?: { count: number }[] }).reactions?.[0]?.count,
+    ).toBe(1);
     await sent[0]!.delete();
     expect(fake.message(sent[0]!.id)).toBeUndefined();
     expect(fake.history(sent[0]!.id).at(-1)?.kind).toBe('delete');
     await ch.bulkDelete([sent[1]!.id, sent[2]!.id]);
     expect(fake.publicMessages(channel.id).filter((m) => m.type === 0)).toEqual([]);
     // a message that doesn't exist
-    await expect(ch.messages.fetch({ message: '1234567890123456789', force: true })).rejects.toMatchObject({ code: 10008 });
+    await expect(ch.messages.fetch({ message: '1234567890123456789', force: true })).rejects.toMatchObject({
+      code: 10008,
+    });
   });
 
   it('guild: members, create channel with overwrites, roles, member roles', async () => {
@@ -609,7 +652,10 @@ describe('FakeDiscord: more REST surface', () => {
     const created = await g.channels.create({
       name: 'Night',
       type: ChannelType.GuildText,
-      permissionOverwrites: [{ id: guild.everyoneRoleId, deny: [PermissionFlagsBits.ViewChannel] }, { id: guild.botRoleId, allow: [PermissionFlagsBits.ViewChannel] }],
+      permissionOverwrites: [
+        { id: guild.everyoneRoleId, deny: [PermissionFlagsBits.ViewChannel] },
+        { id: guild.botRoleId, allow: [PermissionFlagsBits.ViewChannel] },
+      ],
     });
     expect(fake.channel(created.id)?.name).toBe('night');
     expect(fake.permissionsIn(created.id, alice.id)).toBe(0n);
@@ -625,7 +671,9 @@ describe('FakeDiscord: more REST surface', () => {
     await m.roles.remove(role.id);
     expect(fake.memberRoles(guild.id, alice.id)).toEqual([]);
     // cannot create roles with permissions the bot lacks
-    await expect(g.roles.create({ name: 'Admin', permissions: [PermissionFlagsBits.Administrator] })).rejects.toMatchObject({ code: 50013 });
+    await expect(
+      g.roles.create({ name: 'Admin', permissions: [PermissionFlagsBits.Administrator] }),
+    ).rejects.toMatchObject({ code: 50013 });
     await created.delete();
     expect(fake.channel(created.id)).toBeUndefined();
   });
@@ -659,14 +707,19 @@ describe('FakeDiscord: more REST surface', () => {
           await i.deferUpdate();
           await i.editReply({ content: 'updated later' });
         } else if (i.isUserSelectMenu()) {
-          await i.reply({ content: `picked ${i.users.map((u) => u.username).join(',')}`, flags: MessageFlags.Ephemeral });
+          await i.reply({
+            content: `picked ${i.users.map((u) => u.username).join(',')}`,
+            flags: MessageFlags.Ephemeral,
+          });
         }
       })().catch((e) => botErrors.push(e));
     });
     await ch.send({
       content: 'panel',
       components: [
-        new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('slow-update').setLabel('Go').setStyle(ButtonStyle.Primary)),
+        new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId('slow-update').setLabel('Go').setStyle(ButtonStyle.Primary),
+        ),
         { type: 1, components: [{ type: 5, custom_id: 'who', max_values: 2 }] } as never,
       ],
     });
@@ -700,7 +753,9 @@ describe('FakeDiscord: more REST surface', () => {
     void ch.send('later');
     expect((await waiting).content).toBe('later');
     // nobody handles /unknown -> the fake rejects with a clear error after the timeout
-    await expect(fake.slash(alice.id, channel.id, 'unknown', { timeout: 50 })).rejects.toThrow(/did not answer slash \/unknown by alice/);
+    await expect(fake.slash(alice.id, channel.id, 'unknown', { timeout: 50 })).rejects.toThrow(
+      /did not answer slash \/unknown by alice/,
+    );
     expect(fake.unhandled).toEqual([]);
     expect(fake.internalErrors).toEqual([]);
   });
@@ -717,7 +772,13 @@ interface RawReply {
 }
 
 /** A bare HTTP request to the fake (no discord.js queue in between). */
-async function raw(fake: FakeDiscord, method: string, path: string, body?: unknown, auth = 'Bot raw-token'): Promise<RawReply> {
+async function raw(
+  fake: FakeDiscord,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth = 'Bot raw-token',
+): Promise<RawReply> {
   const res = await fetch(`${fake.apiBase}/v10${path}`, {
     method,
     headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -745,7 +806,10 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     guild = fake.addGuild({ name: 'Limits' });
     alice = fake.addUser({ username: 'alice', guilds: [guild.id] });
     carol = fake.addUser({ username: 'carol', dmsOpen: false, guilds: [guild.id] });
-    client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], rest: { api: fake.apiBase } });
+    client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      rest: { api: fake.apiBase },
+    });
     cachedChannel = async (info) => {
       await until(client, Events.ChannelCreate, () => client.channels.cache.has(info.id));
       return client.channels.cache.get(info.id) as TextChannel;
@@ -775,12 +839,19 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     const ch = fake.addChannel(guild.id, { name: 'switch' });
     try {
       fake.setRateLimits(false);
-      const free = await Promise.all(Array.from({ length: 8 }, (_, i) => raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `f${i}` })));
+      const free = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `f${i}` })),
+      );
       expect(free.map((r) => r.status)).toEqual(new Array(8).fill(200));
       expect(free[0]!.headers.get('x-ratelimit-limit')).toBeNull();
 
       fake.setRateLimits({ globalPerSecond: 0, messageCreate: { limit: 2, windowMs: 200 }, messageEdit: false });
-      expect(fake.rateLimits).toMatchObject({ enabled: true, globalPerSecond: 0, messageCreate: { limit: 2, windowMs: 200 }, messageEdit: null });
+      expect(fake.rateLimits).toMatchObject({
+        enabled: true,
+        globalPerSecond: 0,
+        messageCreate: { limit: 2, windowMs: 200 },
+        messageEdit: null,
+      });
       const a = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'a' });
       const b = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'b' });
       const c = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'c' });
@@ -789,7 +860,11 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
       await sleep(Number(c.headers.get('x-ratelimit-reset-after')) * 1000 + 20);
       expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'd' })).status).toBe(200);
       // no edit bucket now
-      const edits = await Promise.all(Array.from({ length: 7 }, (_, i) => raw(fake, 'PATCH', `/channels/${ch.id}/messages/${a.body.id}`, { content: `e${i}` })));
+      const edits = await Promise.all(
+        Array.from({ length: 7 }, (_, i) =>
+          raw(fake, 'PATCH', `/channels/${ch.id}/messages/${a.body.id}`, { content: `e${i}` }),
+        ),
+      );
       expect(edits.map((r) => r.status)).toEqual(new Array(7).fill(200));
     } finally {
       fake.setRateLimits(true);
@@ -809,7 +884,8 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     const other = fake.addChannel(guild.id, { name: 'other' });
     fake.resetStats();
     const creates: RawReply[] = [];
-    for (let i = 1; i <= 5; i++) creates.push(await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `m${i}` }));
+    for (let i = 1; i <= 5; i++)
+      creates.push(await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: `m${i}` }));
     expect(creates.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(creates.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
     const h = creates[0]!.headers;
@@ -825,7 +901,11 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
 
     const limited = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'm6' });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global: false });
+    expect(limited.body).toEqual({
+      message: 'You are being rate limited.',
+      retry_after: expect.any(Number),
+      global: false,
+    });
     expect(limited.body.retry_after).toBeGreaterThan(4);
     expect(limited.body.retry_after).toBeLessThanOrEqual(5);
     expect(limited.headers.get('retry-after')).toBe(String(Math.ceil(limited.body.retry_after)));
@@ -842,12 +922,15 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     expect(elsewhere.headers.get('x-ratelimit-remaining')).toBe('4');
     expect(elsewhere.headers.get('x-ratelimit-bucket')).toBe(createBucket);
     // another bot token, its own buckets
-    expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'other bot' }, 'Bot other-token')).status).toBe(200);
+    expect(
+      (await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'other bot' }, 'Bot other-token')).status,
+    ).toBe(200);
 
     // edits: a separate 5-per-5-s bucket, per channel
     const id = creates[0]!.body.id as string;
     const edits: RawReply[] = [];
-    for (let i = 1; i <= 6; i++) edits.push(await raw(fake, 'PATCH', `/channels/${ch.id}/messages/${id}`, { content: `v${i}` }));
+    for (let i = 1; i <= 6; i++)
+      edits.push(await raw(fake, 'PATCH', `/channels/${ch.id}/messages/${id}`, { content: `v${i}` }));
     expect(edits.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
     expect(edits.slice(0, 5).map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
     expect(edits[0]!.headers.get('x-ratelimit-bucket')).toMatch(/^[0-9a-f]{32}$/);
@@ -891,7 +974,9 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
 
   it('global: 50 requests per second per token, a global 429; interaction routes are exempt; discord.js waits', async () => {
     fake.resetStats();
-    const burst = await Promise.all(Array.from({ length: 60 }, () => raw(fake, 'GET', '/users/@me', undefined, 'Bot global-a')));
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, () => raw(fake, 'GET', '/users/@me', undefined, 'Bot global-a')),
+    );
     const ok = burst.filter((r) => r.status === 200);
     const refused = burst.filter((r) => r.status === 429);
     expect(ok).toHaveLength(50);
@@ -908,10 +993,22 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
 
     // still within that second: another token is not limited, nor are the interaction routes
     expect((await raw(fake, 'GET', '/users/@me', undefined, 'Bot global-b')).status).toBe(200);
-    const cb = await raw(fake, 'POST', '/interactions/123456789012345678/bad-token/callback', { type: 4, data: { content: 'x' } }, 'Bot global-a');
+    const cb = await raw(
+      fake,
+      'POST',
+      '/interactions/123456789012345678/bad-token/callback',
+      { type: 4, data: { content: 'x' } },
+      'Bot global-a',
+    );
     expect(cb.status).toBe(404);
     expect(cb.body.code).toBe(10062);
-    const wh = await raw(fake, 'PATCH', `/webhooks/${fake.applicationId}/bad-token/messages/@original`, { content: 'x' }, 'Bot global-a');
+    const wh = await raw(
+      fake,
+      'PATCH',
+      `/webhooks/${fake.applicationId}/bad-token/messages/@original`,
+      { content: 'x' },
+      'Bot global-a',
+    );
     expect(wh.status).not.toBe(429);
     const st = fake.stats;
     expect(st.byRoute['POST /interactions/:id/:token/callback']).toBe(1);
@@ -962,7 +1059,8 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
       expect(fake.stats.nonceHits).toBe(1);
 
       const rest = new REST({ api: fake.apiBase }).setToken('nonce-token');
-      const post = (ch: string, body: Record<string, unknown>) => rest.post(Routes.channelMessages(ch), { body }) as Promise<{ id: string }>;
+      const post = (ch: string, body: Record<string, unknown>) =>
+        rest.post(Routes.channelMessages(ch), { body }) as Promise<{ id: string }>;
       // an integer nonce works the same way; the same nonce in another channel is another message
       const i1 = await post(chA.id, { content: 'int', nonce: 123456789, enforce_nonce: true });
       const i2 = await post(chA.id, { content: 'int again', nonce: 123456789, enforce_nonce: true });
@@ -976,12 +1074,17 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
       expect(fake.publicMessages(chB.id).filter((m) => m.content === 'dup')).toHaveLength(2);
 
       // more than 25 characters: 400 Invalid Form Body on `nonce`, with or without enforce_nonce
-      await expect(post(chB.id, { content: 'long', nonce: 'x'.repeat(26), enforce_nonce: true })).rejects.toMatchObject({
+      await expect(post(chB.id, { content: 'long', nonce: 'x'.repeat(26), enforce_nonce: true })).rejects.toMatchObject(
+        {
+          status: 400,
+          code: 50035,
+          rawError: { errors: { nonce: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } },
+        },
+      );
+      await expect(post(chB.id, { content: 'long', nonce: 'y'.repeat(26) })).rejects.toMatchObject({
         status: 400,
         code: 50035,
-        rawError: { errors: { nonce: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } },
       });
-      await expect(post(chB.id, { content: 'long', nonce: 'y'.repeat(26) })).rejects.toMatchObject({ status: 400, code: 50035 });
       expect((await post(chB.id, { content: 'ok', nonce: 'z'.repeat(25), enforce_nonce: true })).id).toMatch(/^\d+$/);
 
       // the first message was deleted: a new one is created
@@ -1054,7 +1157,11 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     const loose = fake.addChannel(guild.id, { name: 'loose' });
     const ch = await cachedChannel(night);
     const looseCh = await cachedChannel(loose);
-    const synced = until(client, Events.ChannelUpdate, () => ch.permissionOverwrites.cache.size === 2 && ch.permissionOverwrites.cache.has(guild.everyoneRoleId));
+    const synced = until(
+      client,
+      Events.ChannelUpdate,
+      () => ch.permissionOverwrites.cache.size === 2 && ch.permissionOverwrites.cache.has(guild.everyoneRoleId),
+    );
     fake.clearLog();
     await ch.permissionOverwrites.set([
       { id: guild.everyoneRoleId, deny: [S.SendMessages] },
@@ -1067,12 +1174,16 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
       { id: guild.botRoleId, type: 0, allow: S.ViewChannel | S.SendMessages | S.MentionEveryone, deny: 0n },
     ].sort(byId);
     expect(fake.overwrites(night.id).sort(byId)).toEqual(want);
-    expect(fake.log.filter((l) => l.path === `/channels/${night.id}`).map((l) => `${l.method} ${l.status}`)).toEqual(['PATCH 200']);
+    expect(fake.log.filter((l) => l.path === `/channels/${night.id}`).map((l) => `${l.method} ${l.status}`)).toEqual([
+      'PATCH 200',
+    ]);
     await synced; // CHANNEL_UPDATE reached the client
     expect(ch.permissionOverwrites.cache.has(alice.id)).toBe(false);
 
     // a permission the bot has neither in the guild nor in the parent: 403, nothing changes
-    await expect(ch.permissionOverwrites.set([{ id: alice.id, type: 1, allow: [S.ManageGuild] }])).rejects.toMatchObject({ status: 403, code: 50013 });
+    await expect(
+      ch.permissionOverwrites.set([{ id: alice.id, type: 1, allow: [S.ManageGuild] }]),
+    ).rejects.toMatchObject({ status: 403, code: 50013 });
     await expect(
       looseCh.permissionOverwrites.set([{ id: guild.everyoneRoleId, allow: [S.MentionEveryone] }]),
     ).rejects.toMatchObject({ status: 403, code: 50013 });
@@ -1080,15 +1191,25 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
 
     // per-overwrite PUT (type required), as the bot does for players
     await ch.permissionOverwrites.edit(alice.id, { SendMessages: true });
-    expect(fake.overwrites(night.id).find((o) => o.id === alice.id)).toEqual({ id: alice.id, type: 1, allow: S.SendMessages, deny: 0n });
+    expect(fake.overwrites(night.id).find((o) => o.id === alice.id)).toEqual({
+      id: alice.id,
+      type: 1,
+      allow: S.SendMessages,
+      deny: 0n,
+    });
     const rest = new REST({ api: fake.apiBase }).setToken('ow-token');
-    await expect(rest.put(Routes.channelPermission(night.id, carol.id), { body: { allow: '0', deny: '2048' } })).rejects.toMatchObject({ status: 400, code: 50035 });
+    await expect(
+      rest.put(Routes.channelPermission(night.id, carol.id), { body: { allow: '0', deny: '2048' } }),
+    ).rejects.toMatchObject({ status: 400, code: 50035 });
 
     // without Manage Roles: 403 for the bulk PATCH and the PUT
     fake.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS & ~S.ManageRoles);
     try {
       await expect(ch.permissionOverwrites.set([])).rejects.toMatchObject({ status: 403, code: 50013 });
-      await expect(ch.permissionOverwrites.edit(carol.id, { SendMessages: false })).rejects.toMatchObject({ status: 403, code: 50013 });
+      await expect(ch.permissionOverwrites.edit(carol.id, { SendMessages: false })).rejects.toMatchObject({
+        status: 403,
+        code: 50013,
+      });
       expect(fake.overwrites(night.id)).toHaveLength(3);
     } finally {
       fake.setBotPermissions(guild.id, DEFAULT_BOT_PERMISSIONS);
@@ -1100,13 +1221,19 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     const rest = new REST({ api: fake.apiBase }).setToken('outage-token');
     fake.clearLog();
     const end = fake.failFor({ method: 'POST', route: '/channels/:id/messages', status: 500, ms: 60_000 });
-    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'x' } })).rejects.toMatchObject({ status: 500 });
-    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'y' } })).rejects.toMatchObject({ status: 500 });
+    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'x' } })).rejects.toMatchObject({
+      status: 500,
+    });
+    await expect(rest.post(Routes.channelMessages(ch.id), { body: { content: 'y' } })).rejects.toMatchObject({
+      status: 500,
+    });
     const posts = fake.log.filter((l) => l.path === `/channels/${ch.id}/messages`);
     expect(posts.map((l) => [l.status, l.injected])).toEqual(new Array(8).fill([500, true])); // 2 × (1 try + 3 retries)
     expect((await rest.get(Routes.channel(ch.id))) as { id: string }).toMatchObject({ id: ch.id }); // other routes work
     end();
-    expect(((await rest.post(Routes.channelMessages(ch.id), { body: { content: 'back' } })) as { content: string }).content).toBe('back');
+    expect(
+      ((await rest.post(Routes.channelMessages(ch.id), { body: { content: 'back' } })) as { content: string }).content,
+    ).toBe('back');
 
     // the outage ends by itself
     fake.failFor({ route: /\/channels\/\d+\/messages$/, status: 503, ms: 100 });
@@ -1126,9 +1253,14 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     });
     const stranger = fake.addUser({ username: 'stranger' }); // shares no server with the bot
     const sdm = (await rest.post(Routes.userChannels(), { body: { recipient_id: stranger.id } })) as { id: string };
-    await expect(rest.post(Routes.channelMessages(sdm.id), { body: { content: 'hi' } })).rejects.toMatchObject({ status: 403, code: 50007 });
+    await expect(rest.post(Routes.channelMessages(sdm.id), { body: { content: 'hi' } })).rejects.toMatchObject({
+      status: 403,
+      code: 50007,
+    });
     const adm = (await rest.post(Routes.userChannels(), { body: { recipient_id: alice.id } })) as { id: string };
-    expect(((await rest.post(Routes.channelMessages(adm.id), { body: { content: 'hi' } })) as { content: string }).content).toBe('hi');
+    expect(
+      ((await rest.post(Routes.channelMessages(adm.id), { body: { content: 'hi' } })) as { content: string }).content,
+    ).toBe('hi');
   });
 
   it('recorded nothing unexpected', () => {

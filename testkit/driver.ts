@@ -40,7 +40,13 @@ export class Driver {
     return out;
   }
 
-  async slash(userId: string, name: string, sub: string, options: Record<string, string | number> = {}, group?: string): Promise<InteractionResult> {
+  async slash(
+    userId: string,
+    name: string,
+    sub: string,
+    options: Record<string, string | number> = {},
+    group?: string,
+  ): Promise<InteractionResult> {
     const r = await this.w.fake.slash(userId, this.w.channel.id, name, { sub, options, ...(group ? { group } : {}) });
     await r.settled();
     await this.w.bot.idle();
@@ -64,7 +70,11 @@ export class Driver {
   }
 
   lobbyMessageOrNull(): StoredMessage | null {
-    return this.w.fake.publicMessages(this.w.channel.id).find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`)) ?? null;
+    return (
+      this.w.fake
+        .publicMessages(this.w.channel.id)
+        .find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`)) ?? null
+    );
   }
 
   tableMessageOrNull(): StoredMessage | null {
@@ -72,7 +82,9 @@ export class Driver {
   }
 
   lobbyMessage(): StoredMessage {
-    const m = this.w.fake.publicMessages(this.w.channel.id).find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`));
+    const m = this.w.fake
+      .publicMessages(this.w.channel.id)
+      .find((x) => allComponents(x).some((c) => c.custom_id === `v1:l:${this.gameId}:join`));
     if (!m) throw new Error('no lobby message');
     return m;
   }
@@ -112,13 +124,26 @@ export class Driver {
   private verbMatch(verb: string, arg?: string) {
     return (id: string) => {
       const parts = id.split(':');
-      return parts[0] === 'v1' && parts[1] === 'a' && parts[2] === String(this.gameId) && parts[4] === verb && (arg === undefined || parts[5] === arg);
+      return (
+        parts[0] === 'v1' &&
+        parts[1] === 'a' &&
+        parts[2] === String(this.gameId) &&
+        parts[4] === verb &&
+        (arg === undefined || parts[5] === arg)
+      );
     };
   }
 
-  private async pickAndSelect(userId: string, where: { message: StoredMessage; id: string } | null, values: string[], click = false): Promise<StepOutcome> {
+  private async pickAndSelect(
+    userId: string,
+    where: { message: StoredMessage; id: string } | null,
+    values: string[],
+    click = false,
+  ): Promise<StepOutcome> {
     if (!where) return 'refused';
-    const r = click ? await this.w.fake.click(userId, where.message, where.id) : await this.w.fake.select(userId, where.message, where.id, values);
+    const r = click
+      ? await this.w.fake.click(userId, where.message, where.id)
+      : await this.w.fake.select(userId, where.message, where.id, values);
     await r.settled();
     await this.w.bot.idle();
     return ok(r) ? 'ok' : 'refused';

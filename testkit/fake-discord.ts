@@ -28,7 +28,14 @@ import {
   type ActOptions,
   type SlashOptions,
 } from './fake-discord/interactions.js';
-import { Reply, Router, normalizeChannelName, registerRoutes, removeChannel, type RestContext } from './fake-discord/rest.js';
+import {
+  Reply,
+  Router,
+  normalizeChannelName,
+  registerRoutes,
+  removeChannel,
+  type RestContext,
+} from './fake-discord/rest.js';
 import {
   RateLimiter,
   isInteractionRoute,
@@ -176,7 +183,16 @@ function rateLimitsFromEnv(): boolean | RateLimitOptions {
 }
 
 function emptyStats(): Omit<RequestStats, 'nonceHits'> {
-  return { total: 0, byRoute: {}, globalCounted: 0, peakGlobalPerSecond: 0, rateLimited429: 0, rateLimitedGlobal: 0, rateLimitedByRoute: {}, injected: 0 };
+  return {
+    total: 0,
+    byRoute: {},
+    globalCounted: 0,
+    peakGlobalPerSecond: 0,
+    rateLimited429: 0,
+    rateLimitedGlobal: 0,
+    rateLimitedByRoute: {},
+    injected: 0,
+  };
 }
 
 /** Run `fn`, turning a synchronous precondition error into a rejected promise. */
@@ -190,7 +206,10 @@ function attempt<T>(fn: () => Promise<T>): Promise<T> {
 
 /** ' (waited at file:line:col)' for the first stack frame outside this file, so a timeout names its waiter. */
 function callerOf(e: Error): string {
-  const frame = e.stack?.split('\n').slice(1).find((l) => !l.includes('fake-discord.ts') && !l.includes('node:internal'));
+  const frame = e.stack
+    ?.split('\n')
+    .slice(1)
+    .find((l) => !l.includes('fake-discord.ts') && !l.includes('node:internal'));
   const at = frame?.trim().replace(/^at\s+/, '');
   return at ? ` (waited at ${at})` : '';
 }
@@ -316,9 +335,36 @@ export class FakeDiscord {
       botRoleId,
       createdAt: now,
     };
-    g.roles.set(id, { id, guildId: id, name: '@everyone', permissions: o.everyonePermissions ?? DEFAULT_EVERYONE_PERMISSIONS, position: 0, managed: false, color: 0, hoist: false, mentionable: false });
-    g.roles.set(botRoleId, { id: botRoleId, guildId: id, name: s.botUser.username, permissions: o.botPermissions ?? DEFAULT_BOT_PERMISSIONS, position: 1, managed: true, color: 0, hoist: false, mentionable: false, botId: s.botUser.id });
-    g.members.set(s.botUser.id, { userId: s.botUser.id, roles: [botRoleId], joinedAt: now, nick: null, communicationDisabledUntil: null });
+    g.roles.set(id, {
+      id,
+      guildId: id,
+      name: '@everyone',
+      permissions: o.everyonePermissions ?? DEFAULT_EVERYONE_PERMISSIONS,
+      position: 0,
+      managed: false,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+    });
+    g.roles.set(botRoleId, {
+      id: botRoleId,
+      guildId: id,
+      name: s.botUser.username,
+      permissions: o.botPermissions ?? DEFAULT_BOT_PERMISSIONS,
+      position: 1,
+      managed: true,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      botId: s.botUser.id,
+    });
+    g.members.set(s.botUser.id, {
+      userId: s.botUser.id,
+      roles: [botRoleId],
+      joinedAt: now,
+      nick: null,
+      communicationDisabledUntil: null,
+    });
     s.guilds.set(id, g);
     s.emitGuild('GUILD_CREATE', id, s.guildCreatePayload(g));
     s.notify();
@@ -372,7 +418,13 @@ export class FakeDiscord {
     const g = s.requireGuild(guildId);
     s.requireUser(userId);
     if (g.members.has(userId)) return;
-    const m: MemberRec = { userId, roles: o.roles ?? [], joinedAt: isoNow(), nick: o.nick ?? null, communicationDisabledUntil: null };
+    const m: MemberRec = {
+      userId,
+      roles: o.roles ?? [],
+      joinedAt: isoNow(),
+      nick: o.nick ?? null,
+      communicationDisabledUntil: null,
+    };
     g.members.set(userId, m);
     const target = this.state.memberEvents === 'intents' ? { guildId, intent: Intent.GuildMembers } : { guildId };
     s.gateway.dispatch('GUILD_MEMBER_ADD', { guild_id: guildId, ...s.memberToApi(g, m) }, target);
@@ -497,12 +549,23 @@ export class FakeDiscord {
   }
 
   /** Choose values in a select menu (by custom_id) on a stored message. */
-  select(userId: string, message: StoredMessage, customId: string, values: string[], opts: ActOptions = {}): Promise<InteractionResult> {
+  select(
+    userId: string,
+    message: StoredMessage,
+    customId: string,
+    values: string[],
+    opts: ActOptions = {},
+  ): Promise<InteractionResult> {
     return attempt(() => this.ix.select(userId, message, customId, values, opts));
   }
 
   /** Submit the modal the bot showed in `from` (callback type 9). `fields`: custom_id -> value. */
-  submitModal(userId: string, from: InteractionResult, fields: Record<string, string | string[]>, opts: ActOptions = {}): Promise<InteractionResult> {
+  submitModal(
+    userId: string,
+    from: InteractionResult,
+    fields: Record<string, string | string[]>,
+    opts: ActOptions = {},
+  ): Promise<InteractionResult> {
     return attempt(() => this.ix.submitModal(userId, from, fields, opts));
   }
 
@@ -555,7 +618,14 @@ export class FakeDiscord {
    * Gateway counters plus REST request counters (`RequestStats`: total, byRoute, globalCounted,
    * rateLimited429, ...; those since start or the last `resetStats()`). `requests` never resets.
    */
-  get stats(): RequestStats & { requests: number; sessions: number; connected: number; identifies: number; resumes: number; interactions: Interactions['stats'] } {
+  get stats(): RequestStats & {
+    requests: number;
+    sessions: number;
+    connected: number;
+    identifies: number;
+    resumes: number;
+    interactions: Interactions['stats'];
+  } {
     const r = this.reqStats;
     return {
       ...r,
@@ -634,11 +704,23 @@ export class FakeDiscord {
 
   user(userId: string): FakeUserInfo {
     const u = this.state.requireUser(userId);
-    return { id: u.api.id, username: u.api.username, globalName: u.api.global_name, locale: u.locale, dmsOpen: u.dmsOpen, bot: Boolean(u.api.bot) };
+    return {
+      id: u.api.id,
+      username: u.api.username,
+      globalName: u.api.global_name,
+      locale: u.locale,
+      dmsOpen: u.dmsOpen,
+      bot: Boolean(u.api.bot),
+    };
   }
 
   roles(guildId: string): FakeRoleInfo[] {
-    return [...this.state.requireGuild(guildId).roles.values()].map((r) => ({ id: r.id, guildId, name: r.name, permissions: r.permissions }));
+    return [...this.state.requireGuild(guildId).roles.values()].map((r) => ({
+      id: r.id,
+      guildId,
+      name: r.name,
+      permissions: r.permissions,
+    }));
   }
 
   memberRoles(guildId: string, userId: string): string[] {
@@ -657,7 +739,10 @@ export class FakeDiscord {
   }
 
   /** Find a component (button/select/...) anywhere in a message (action rows, containers, sections). */
-  findComponent(message: Pick<StoredMessage, 'components'>, predicate: (c: FakeComponent) => boolean): FakeComponent | undefined {
+  findComponent(
+    message: Pick<StoredMessage, 'components'>,
+    predicate: (c: FakeComponent) => boolean,
+  ): FakeComponent | undefined {
     return findComponent(message, predicate);
   }
 
@@ -696,7 +781,9 @@ export class FakeDiscord {
       });
       const timer = setTimeout(() => {
         remove();
-        reject(new Error(`fake.waitFor timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`));
+        reject(
+          new Error(`fake.waitFor timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`),
+        );
       }, timeout);
     });
   }
@@ -705,7 +792,11 @@ export class FakeDiscord {
    * Resolve with the first message in `channelId` (or 'dm:<userId>') matching `predicate`:
    * an existing one (newest first) or one created/edited later. Event-driven.
    */
-  waitForMessage(channelId: string, predicate: (m: StoredMessage) => boolean = () => true, opts: WaitOptions = {}): Promise<StoredMessage> {
+  waitForMessage(
+    channelId: string,
+    predicate: (m: StoredMessage) => boolean = () => true,
+    opts: WaitOptions = {},
+  ): Promise<StoredMessage> {
     const resolveChannel = (): string | undefined =>
       channelId.startsWith('dm:') ? this.state.users.get(channelId.slice(3))?.dmChannelId : channelId;
     const existingId = resolveChannel();
@@ -737,7 +828,11 @@ export class FakeDiscord {
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`fake.waitForMessage(${channelId}) timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`));
+        reject(
+          new Error(
+            `fake.waitForMessage(${channelId}) timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`,
+          ),
+        );
       }, timeout);
       this.state.events.on('messageCreate', onMsg);
       this.state.events.on('messageUpdate', onMsg);
@@ -754,7 +849,10 @@ export class FakeDiscord {
   /** Resolves once at least `count` bot gateway sessions are connected and READY/RESUMED. */
   waitForBot(opts: WaitOptions & { count?: number } = {}): Promise<void> {
     const count = opts.count ?? 1;
-    return this.waitFor(() => this.gateway.connectedCount >= count, { message: `${count} bot session(s)`, ...opts }).then(() => undefined);
+    return this.waitFor(() => this.gateway.connectedCount >= count, {
+      message: `${count} bot session(s)`,
+      ...opts,
+    }).then(() => undefined);
   }
 
   // =============================================================================================
@@ -794,7 +892,11 @@ export class FakeDiscord {
   /** The rate limits in force. */
   get rateLimits(): ResolvedRateLimits {
     const c = this.limiter.config;
-    return { ...c, messageCreate: c.messageCreate && { ...c.messageCreate }, messageEdit: c.messageEdit && { ...c.messageEdit } };
+    return {
+      ...c,
+      messageCreate: c.messageCreate && { ...c.messageCreate },
+      messageEdit: c.messageEdit && { ...c.messageEdit },
+    };
   }
 
   /** Refill every rate limit bucket (global and per route) without changing the limits. */
@@ -826,7 +928,14 @@ export class FakeDiscord {
   // =============================================================================================
 
   private guildInfo(g: GuildRec): FakeGuildInfo {
-    return { id: g.id, name: g.name, locale: g.locale, ownerId: g.ownerId, everyoneRoleId: g.id, botRoleId: g.botRoleId };
+    return {
+      id: g.id,
+      name: g.name,
+      locale: g.locale,
+      ownerId: g.ownerId,
+      everyoneRoleId: g.id,
+      botRoleId: g.botRoleId,
+    };
   }
 
   private channelInfo(ch: ChannelRec): FakeChannelInfo {
@@ -834,7 +943,10 @@ export class FakeDiscord {
   }
 
   private addFailRule(rule: FailRule): () => void {
-    const active: ActiveFailRule = { ...rule, remaining: rule.times ?? (rule.ms !== undefined ? Number.POSITIVE_INFINITY : 1) };
+    const active: ActiveFailRule = {
+      ...rule,
+      remaining: rule.times ?? (rule.ms !== undefined ? Number.POSITIVE_INFINITY : 1),
+    };
     if (rule.ms !== undefined) active.until = Date.now() + rule.ms;
     this.failRules.push(active);
     return () => {
@@ -902,7 +1014,10 @@ export class FakeDiscord {
 
       let segs: string[];
       try {
-        segs = path.split('/').filter(Boolean).map((x) => decodeURIComponent(x));
+        segs = path
+          .split('/')
+          .filter(Boolean)
+          .map((x) => decodeURIComponent(x));
       } catch {
         segs = path.split('/').filter(Boolean);
       }
@@ -936,14 +1051,26 @@ export class FakeDiscord {
       }
       rlHeaders = verdict.headers;
 
-      const ctx: RestContext = { method, path, params: match.params, query: new URLSearchParams(queryStr), body, files };
+      const ctx: RestContext = {
+        method,
+        path,
+        params: match.params,
+        query: new URLSearchParams(queryStr),
+        body,
+        files,
+      };
       // handlers are synchronous: keep handler -> reply -> log synchronous so that a test resumed by
       // a handler side effect (e.g. an interaction callback) already sees the log entry
       let result = match.route.handler(ctx);
       if (result instanceof Promise) result = await result;
       if (result instanceof Reply) {
         status = result.status;
-        this.send(res, status, result.body, result.headers || rlHeaders ? { ...rlHeaders, ...result.headers } : undefined);
+        this.send(
+          res,
+          status,
+          result.body,
+          result.headers || rlHeaders ? { ...rlHeaders, ...result.headers } : undefined,
+        );
       } else if (result === undefined) {
         status = 204;
         this.send(res, 204, undefined, rlHeaders);
@@ -973,7 +1100,14 @@ export class FakeDiscord {
     }
   }
 
-  private count(method: string, pattern: string, status: number, at: number, injected: boolean, rateLimit: 'global' | 'user' | undefined): void {
+  private count(
+    method: string,
+    pattern: string,
+    status: number,
+    at: number,
+    injected: boolean,
+    rateLimit: 'global' | 'user' | undefined,
+  ): void {
     const r = this.reqStats;
     const key = statsRouteKey(method, pattern);
     r.total++;
@@ -1050,12 +1184,15 @@ export class FakeDiscord {
         const id = this.state.ids.next();
         const file = value as File;
         // Discord's limits on uploads: at most 10 files, each within the attachment size limit.
-        if (files.length >= 10) throw Errors.invalidForm('files', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+        if (files.length >= 10)
+          throw Errors.invalidForm('files', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
         if (file.size > 10 * 1024 * 1024) throw new ApiError(413, 40005, 'Request entity too large');
         const bytes = Buffer.from(await file.arrayBuffer());
         this.attachmentData.set(id, bytes);
         // Discord reports an image's size; a PNG's is in its IHDR chunk.
-        const png = bytes.length >= 24 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+        const png =
+          bytes.length >= 24 &&
+          bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
         files.push({
           id,
           filename: file.name || key,

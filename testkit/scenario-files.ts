@@ -37,7 +37,8 @@ export function compareExpect(result: Record<string, unknown>, expect: Record<st
     if (key === 'points') {
       const gotPoints = (got ?? {}) as Record<string, unknown>;
       for (const [seat, pts] of Object.entries(want as Record<string, unknown>)) {
-        if (Number(gotPoints[seat]) !== Number(pts)) problems.push(`points[${seat}]: expected ${pts}, got ${String(gotPoints[seat])}`);
+        if (Number(gotPoints[seat]) !== Number(pts))
+          problems.push(`points[${seat}]: expected ${pts}, got ${String(gotPoints[seat])}`);
       }
     } else if (JSON.stringify(got) !== JSON.stringify(want)) {
       problems.push(`${key}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);

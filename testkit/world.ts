@@ -60,7 +60,14 @@ export function limitsOf(kind: WorldOptions['limits'] = 'fast'): RateLimitOption
 }
 
 /** The bot's settings in a test world (a restart uses the same). */
-export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOptions, 'dealer' | 'requestsPerSecond' | 'deliveryDebounceMs' | 'crashAt' | 'crashAfterSends' | 'limits' | 'clock'> = {}): BotConfig {
+export function botConfig(
+  fake: FakeDiscord,
+  dbPath: string,
+  o: Pick<
+    WorldOptions,
+    'dealer' | 'requestsPerSecond' | 'deliveryDebounceMs' | 'crashAt' | 'crashAfterSends' | 'limits' | 'clock'
+  > = {},
+): BotConfig {
   return {
     token: 'test-token',
     databasePath: dbPath,
@@ -81,11 +88,23 @@ export function botConfig(fake: FakeDiscord, dbPath: string, o: Pick<WorldOption
 
 export async function makeWorld(o: WorldOptions): Promise<World> {
   // Discord's own rule: an interaction not answered within 3 seconds has failed.
-  const fake = o.fake ?? (await FakeDiscord.start({ interactionTimeout: 10_000, interactionDeadlineMs: 3_000, rateLimits: limitsOf(o.limits) }));
-  const guild = fake.addGuild({ name: 'Club', locale: o.guildLocale ?? 'en-US', ...(o.botPermissions !== undefined ? { botPermissions: o.botPermissions } : {}) });
+  const fake =
+    o.fake ??
+    (await FakeDiscord.start({
+      interactionTimeout: 10_000,
+      interactionDeadlineMs: 3_000,
+      rateLimits: limitsOf(o.limits),
+    }));
+  const guild = fake.addGuild({
+    name: 'Club',
+    locale: o.guildLocale ?? 'en-US',
+    ...(o.botPermissions !== undefined ? { botPermissions: o.botPermissions } : {}),
+  });
   const channel = fake.addChannel(guild.id, { name: 'mafia' });
   const host = fake.addUser({ username: 'host', guilds: [guild.id], locale: o.userLocale ?? 'en-US' });
-  const users = Array.from({ length: o.players }, (_, i) => fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }));
+  const users = Array.from({ length: o.players }, (_, i) =>
+    fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }),
+  );
   const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
   const bot = await startBot(botConfig(fake, dbPath, o));
   const world: World = {

@@ -66,9 +66,7 @@ export interface AsyncPlayDeps {
 
 /** What became of a volunteer: seated at once (auto-substitute), or listed for the host to pick. */
 export type VolunteerResult =
-  | { ok: true; seated: true }
-  | { ok: true; seated: false; call: SubstituteCall }
-  | { ok: false; code: RefusalCode };
+  { ok: true; seated: true } | { ok: true; seated: false; call: SubstituteCall } | { ok: false; code: RefusalCode };
 
 export class AsyncPlayRules {
   readonly scheduler: Scheduler;

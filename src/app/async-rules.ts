@@ -36,7 +36,13 @@ export type ReminderKind = 'half' | 'hour';
  * before the end (`auto`: both in async, none live). A reminder is only worth sending when it
  * comes after the start, at least a minute before the end, and not in quiet hours.
  */
-export function reminderTimes(start: number, deadline: number | null, pace: Pace, policy: ReminderPolicy, quiet: QuietHours | null): { kind: ReminderKind; at: number }[] {
+export function reminderTimes(
+  start: number,
+  deadline: number | null,
+  pace: Pace,
+  policy: ReminderPolicy,
+  quiet: QuietHours | null,
+): { kind: ReminderKind; at: number }[] {
   if (deadline === null || policy === 'off' || (policy === 'auto' && pace === 'live')) return [];
   const kinds: ReminderKind[] = policy === 'halfway' ? ['half'] : policy === 'hour' ? ['hour'] : ['half', 'hour'];
   const out: { kind: ReminderKind; at: number }[] = [];

@@ -6,7 +6,11 @@ import { validTimeZone } from './quiet-hours';
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00-23:59');
 
 export const quietHoursSchema = z
-  .object({ start: hhmm, end: hhmm, tz: z.string().min(1).max(64).refine(validTimeZone, 'an IANA time zone such as Europe/Kyiv') })
+  .object({
+    start: hhmm,
+    end: hhmm,
+    tz: z.string().min(1).max(64).refine(validTimeZone, 'an IANA time zone such as Europe/Kyiv'),
+  })
   .refine((q) => q.start !== q.end, 'start and end must differ');
 
 export const asyncSettingsShape = {

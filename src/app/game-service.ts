@@ -188,7 +188,13 @@ export class GameService {
   /** Effects of one game run in order, after the transaction that caused them. */
   private emitEffect(gameId: number, effect: GameEffect): void {
     const point: CommitPoint =
-      effect.kind === 'action' ? commitPointOf(effect.prev, effect.state) : effect.kind === 'started' ? 'deal' : effect.kind === 'lobby' || effect.kind === 'transferred' ? 'lobby' : 'cancel';
+      effect.kind === 'action'
+        ? commitPointOf(effect.prev, effect.state)
+        : effect.kind === 'started'
+          ? 'deal'
+          : effect.kind === 'lobby' || effect.kind === 'transferred'
+            ? 'lobby'
+            : 'cancel';
     for (const h of this.hooks) h.committed?.(point, gameId);
     void this.effects.run(gameId, async () => {
       try {
@@ -288,7 +294,8 @@ export class GameService {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
-      if (!['lobby', 'running', 'post-game'].includes(game.status)) return { ok: false as const, code: 'game/finished' };
+      if (!['lobby', 'running', 'post-game'].includes(game.status))
+        return { ok: false as const, code: 'game/finished' };
       const now = this.now();
       this.store.transaction(() => {
         this.store.setStatus(gameId, 'cancelled', now);
@@ -304,11 +311,18 @@ export class GameService {
   }
 
   /** A substitute takes over a seat (role, fouls and history stay with the seat). */
-  substitute(gameId: number, seat: number, userId: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
+  substitute(
+    gameId: number,
+    seat: number,
+    userId: string,
+    by: string,
+    reason: string | null,
+  ): Promise<{ ok: true } | Refused> {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
-      if (game.status !== 'running' && game.status !== 'post-game') return { ok: false as const, code: 'game/not-running' };
+      if (game.status !== 'running' && game.status !== 'post-game')
+        return { ok: false as const, code: 'game/not-running' };
       const seats = this.store.players(gameId);
       const current = seats.find((s) => s.seat === seat);
       if (!current) return { ok: false as const, code: 'seat/unknown' };
@@ -316,7 +330,14 @@ export class GameService {
       const now = this.now();
       this.store.transaction(() => {
         this.store.substitute(gameId, seat, userId);
-        this.store.addAudit({ gameId, at: now, actorId: by, action: 'substitute', detail: { seat, from: current.userId, to: userId, moves: this.state(gameId)?.moves ?? 0 }, reason });
+        this.store.addAudit({
+          gameId,
+          at: now,
+          actorId: by,
+          action: 'substitute',
+          detail: { seat, from: current.userId, to: userId, moves: this.state(gameId)?.moves ?? 0 },
+          reason,
+        });
         this.planEffect({ kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       });
       this.emitEffect(gameId, { kind: 'substituted', game, seat, from: current.userId, to: userId, by });
@@ -333,7 +354,8 @@ export class GameService {
       if (this.closed) return { ok: false as const, code: 'service/closed' };
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
-      if (game.status !== 'running' && game.status !== 'post-game') return { ok: false as const, code: 'game/not-running' };
+      if (game.status !== 'running' && game.status !== 'post-game')
+        return { ok: false as const, code: 'game/not-running' };
       const prev = this.state(gameId);
       if (!prev || !game.deal || game.startedAt === null) return { ok: false as const, code: 'game/unknown' };
       const initial = createGame(game.ruleset, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
@@ -344,7 +366,12 @@ export class GameService {
       const action: Action = { kind: 'host-undo', undone: plan.undone.seq, ...(reason ? { reason } : {}) };
       const state = plan.state;
       const u = plan.undone.action;
-      const detail = { undone: plan.undone.seq, what: u.kind, ...('seat' in u ? { seat: u.seat } : {}), ...('target' in u ? { target: u.target } : {}) };
+      const detail = {
+        undone: plan.undone.seq,
+        what: u.kind,
+        ...('seat' in u ? { seat: u.seat } : {}),
+        ...('target' in u ? { target: u.target } : {}),
+      };
       const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: [], undone: u };
       this.store.commitAction(gameId, { action, actor, at: now }, state, {
         audit: { gameId, at: now, actorId: actor, action: 'undo', detail, reason },
@@ -363,7 +390,8 @@ export class GameService {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.annulledAt !== null) return { ok: false as const, code: 'annul/already' };
-      if (game.status !== 'over' && game.status !== 'archived') return { ok: false as const, code: 'annul/not-finished' };
+      if (game.status !== 'over' && game.status !== 'archived')
+        return { ok: false as const, code: 'annul/not-finished' };
       const now = this.now();
       const annulled = { ...game, annulledAt: now };
       this.store.transaction(() => {
@@ -386,13 +414,21 @@ export class GameService {
     return this.enqueue(gameId, () => {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
-      if (!['lobby', 'running', 'post-game'].includes(game.status)) return { ok: false as const, code: 'game/finished' };
+      if (!['lobby', 'running', 'post-game'].includes(game.status))
+        return { ok: false as const, code: 'game/finished' };
       if (game.hostId === to) return { ok: false as const, code: 'transfer/same-host' };
       const now = this.now();
       const moved = { ...game, hostId: to };
       this.store.transaction(() => {
         this.store.setHost(gameId, to, now);
-        this.store.addAudit({ gameId, at: now, actorId: by, action: 'transfer', detail: { from: game.hostId, to }, reason });
+        this.store.addAudit({
+          gameId,
+          at: now,
+          actorId: by,
+          action: 'transfer',
+          detail: { from: game.hostId, to },
+          reason,
+        });
         this.planEffect({ kind: 'transferred', game: moved, from: game.hostId, to, by });
       });
       this.emitEffect(gameId, { kind: 'transferred', game: moved, from: game.hostId, to, by });
@@ -443,7 +479,8 @@ export class GameService {
   private armStage(gameId: number, state: GameState): void {
     const ext = this.extended.get(gameId);
     if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
-    let due = ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
+    let due =
+      ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
     // A later end written with the change itself (issue 10: a deadline moved out of quiet hours).
     const row = due === null ? null : this.store.deadlineOf(gameId);
     if (due !== null && row && row.stageSeq === state.seq) due = Math.max(due, row.dueAt);
@@ -470,7 +507,8 @@ export class GameService {
     if (this.held(gameId, seq)) return;
     this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
       (r) => {
-        if (!r.ok && r.code === 'timeout/early') this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
+        if (!r.ok && r.code === 'timeout/early')
+          this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
       },
       (e: unknown) => this.storageFailed(gameId, seq, e),
     );
@@ -489,7 +527,10 @@ export class GameService {
 
   private storageFailed(gameId: number, seq: number, e: unknown): void {
     const retry = this.opts.storageRetryMs ?? 30_000;
-    this.logger.error(`game ${gameId}: a timed action could not be saved; trying again in ${Math.round(retry / 1000)} s`, e);
+    this.logger.error(
+      `game ${gameId}: a timed action could not be saved; trying again in ${Math.round(retry / 1000)} s`,
+      e,
+    );
     this.states.delete(gameId); // the database is the truth: reload after the failure
     this.scheduler.arm(gameId, seq, this.now() + retry);
     const last = this.storageWarned.get(gameId) ?? 0;

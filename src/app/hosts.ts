@@ -13,7 +13,11 @@ export interface Member {
 export type HostRight = 'creator' | 'manage-server' | 'host-role';
 
 /** Why this member may host the game, or null when he may not. */
-export function hostRight(member: Member, game: { readonly hostId: string }, hostRole: string | null): HostRight | null {
+export function hostRight(
+  member: Member,
+  game: { readonly hostId: string },
+  hostRole: string | null,
+): HostRight | null {
   if (member.userId === game.hostId) return 'creator';
   if (member.manageGuild) return 'manage-server';
   if (hostRole !== null && member.roles.includes(hostRole)) return 'host-role';

@@ -67,7 +67,7 @@ export function quietHoursEnd(ms: number, q: QuietHours): number {
   const start = Math.floor(ms / 60_000) * 60_000;
   // A first guess by wall-clock minutes, then corrected by what the zone says (a DST change in the
   // night moves the local end by an hour against the naive sum).
-  let at = start + (((e - localMinutes(start, q.tz)) % 1440) + 1440) % 1440 * 60_000;
+  let at = start + ((((e - localMinutes(start, q.tz)) % 1440) + 1440) % 1440) * 60_000;
   for (let k = 0; k < 3 && localMinutes(at, q.tz) !== e; k++) {
     let d = e - localMinutes(at, q.tz);
     if (d > 720) d -= 1440;

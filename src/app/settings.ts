@@ -14,11 +14,16 @@ export const serverSettingsSchema = z.object({
   /** Language of public messages; `auto` follows the server's locale. */
   language: z.enum(['auto', 'en', 'uk', 'ru']).default('auto'),
   /** The rule set `/mafia create` uses when none is given (null: it must be given). */
-  ruleset: z.enum(RULESET_IDS as [RulesetId, ...RulesetId[]]).nullable().default(null),
+  ruleset: z
+    .enum(RULESET_IDS as [RulesetId, ...RulesetId[]])
+    .nullable()
+    .default(null),
   /** The pace `/mafia create` uses when none is given (P-1). */
   pace: z.enum(['live', 'async']).default('live'),
   /** Stage timers per pace, in seconds (P-1), over the rule set's own; `/mafia create` options win. */
-  timers: z.object({ live: timersSchema.default({}), async: timersSchema.default({}) }).default({ live: {}, async: {} }),
+  timers: z
+    .object({ live: timersSchema.default({}), async: timersSchema.default({}) })
+    .default({ live: {}, async: {} }),
   /** Members with this role host any game of the server (as do members with Manage Server). */
   hostRole: snowflake.nullable().default(null),
   /** M-2: the mafia may talk in private every night, not only on night 0. */
@@ -69,7 +74,12 @@ export function readSettings(store: Store, guildId: string): ServerSettings {
 export type SettingsUpdate = { ok: true; settings: ServerSettings } | { ok: false; field: string; problem: string };
 
 /** Validates a change and stores the whole settings object (and the legacy columns, kept in step). */
-export function writeSettings(store: Store, guildId: string, patch: Partial<Record<SettingKey, unknown>>, now: number): SettingsUpdate {
+export function writeSettings(
+  store: Store,
+  guildId: string,
+  patch: Partial<Record<SettingKey, unknown>>,
+  now: number,
+): SettingsUpdate {
   const next = { ...readSettings(store, guildId), ...patch };
   const r = serverSettingsSchema.safeParse(next);
   if (!r.success) {
@@ -79,7 +89,15 @@ export function writeSettings(store: Store, guildId: string, patch: Partial<Reco
   const s = r.data;
   store.transaction(() => {
     store.setServerSettingsRaw(guildId, JSON.stringify(s), now);
-    store.updateServer(guildId, { locale: s.language === 'auto' ? null : s.language, mafiaTalkEveryNight: s.mafiaTalk === 'every-night', enforceSpeakingOrder: s.speakingOrder === 'enforced' }, now);
+    store.updateServer(
+      guildId,
+      {
+        locale: s.language === 'auto' ? null : s.language,
+        mafiaTalkEveryNight: s.mafiaTalk === 'every-night',
+        enforceSpeakingOrder: s.speakingOrder === 'enforced',
+      },
+      now,
+    );
   });
   return { ok: true, settings: s };
 }

@@ -168,7 +168,11 @@ export class TournamentRules {
   standings(tour: TournamentRow): { table: StandingRow[]; tables: TableView[]; counted: number; total: number } {
     const tables = this.views(tour);
     const players = this.d.tstore.players(tour.id);
-    const table = tournamentStandings(this.system(tour), players.map((p) => p.userId), tables);
+    const table = tournamentStandings(
+      this.system(tour),
+      players.map((p) => p.userId),
+      tables,
+    );
     const counted = tables.filter((x) => x.results).length;
     const qualifiers = tables.filter((x) => x.round < FINAL_ROUND).length;
     const total = tables.length === 0 ? 0 : Math.max(tables.length, qualifiers + 1);
@@ -191,7 +195,11 @@ export class TournamentRules {
     const players = this.d.tstore.players(tour.id);
     const winners =
       tour.status === 'finished'
-        ? tournamentStandings(this.system(tour), players.map((p) => p.userId), tables)
+        ? tournamentStandings(
+            this.system(tour),
+            players.map((p) => p.userId),
+            tables,
+          )
             .filter((r) => r.place === 1)
             .map((r) => r.player)
         : [];
@@ -245,7 +253,11 @@ export class TournamentRules {
       // T-3: the final is over: the result, with the winner.
       this.d.tstore.setStatus(tour.id, 'finished', this.d.now());
       const done = this.d.tstore.get(tour.id)!;
-      const table = tournamentStandings(this.system(done), this.d.tstore.players(done.id).map((p) => p.userId), tables);
+      const table = tournamentStandings(
+        this.system(done),
+        this.d.tstore.players(done.id).map((p) => p.userId),
+        tables,
+      );
       this.d.view.result(done, table, this.d.now());
       this.refresh(done);
       return;

@@ -57,7 +57,9 @@ export function verifyStore(store: Store): VerifyReport {
     const deadline = store.deadlineOf(id);
     const live = game.status === 'running' || game.status === 'post-game';
     if (live && state.deadline !== null && (deadline?.stageSeq !== state.seq || deadline.dueAt !== state.deadline)) {
-      problem(`stored deadline ${JSON.stringify(deadline)} does not match the state (seq ${state.seq}, due ${state.deadline})`);
+      problem(
+        `stored deadline ${JSON.stringify(deadline)} does not match the state (seq ${state.seq}, due ${state.deadline})`,
+      );
     }
   }
   return report;

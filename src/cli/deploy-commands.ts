@@ -11,9 +11,13 @@ try {
   const rest = new REST(config.DISCORD_API_BASE ? { api: config.DISCORD_API_BASE } : {}).setToken(config.DISCORD_TOKEN);
   const appId = config.DISCORD_APP_ID ?? ((await rest.get(Routes.currentApplication())) as { id: string }).id;
   const body = allCommands();
-  const route = config.DEV_GUILD_ID ? Routes.applicationGuildCommands(appId, config.DEV_GUILD_ID) : Routes.applicationCommands(appId);
+  const route = config.DEV_GUILD_ID
+    ? Routes.applicationGuildCommands(appId, config.DEV_GUILD_ID)
+    : Routes.applicationCommands(appId);
   const done = (await rest.put(route, { body })) as unknown[];
-  process.stdout.write(`deploy-commands: registered ${done.length} commands ${config.DEV_GUILD_ID ? `in guild ${config.DEV_GUILD_ID}` : 'globally (may take up to an hour to appear)'}\n`);
+  process.stdout.write(
+    `deploy-commands: registered ${done.length} commands ${config.DEV_GUILD_ID ? `in guild ${config.DEV_GUILD_ID}` : 'globally (may take up to an hour to appear)'}\n`,
+  );
 } catch (e) {
   if (e instanceof ConfigError) {
     process.stderr.write(`deploy-commands: ${e.message}\n`);

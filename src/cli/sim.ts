@@ -22,7 +22,9 @@ const argsSchema = z.object({
 });
 
 function usage(msg: string): never {
-  process.stderr.write(`sim: ${msg}\nusage: npm run sim -- --db FILE --games N --ruleset ${RULESET_IDS.join('|')} [--seed S] [--resume]\n`);
+  process.stderr.write(
+    `sim: ${msg}\nusage: npm run sim -- --db FILE --games N --ruleset ${RULESET_IDS.join('|')} [--seed S] [--resume]\n`,
+  );
   process.exit(2);
 }
 
@@ -71,7 +73,14 @@ if (args.resume) {
   for (const g of store.gamesWithStatus(['running', 'post-game'])) ids.push(g.id);
 } else {
   for (let i = 0; i < args.games; i++) {
-    const game = service.createLobby({ guildId: 'sim', channelId: `sim-${i}`, hostId: 'sim-host', ruleset: args.ruleset, pace: 'live', options: {} });
+    const game = service.createLobby({
+      guildId: 'sim',
+      channelId: `sim-${i}`,
+      hostId: 'sim-host',
+      ruleset: args.ruleset,
+      pace: 'live',
+      options: {},
+    });
     const roles = randomDeal(rng, args.ruleset);
     const users = roles.map((_, seat) => `sim-${game.id}-${seat + 1}`);
     const r = await service.start(game.id, users, roles);
@@ -93,7 +102,12 @@ async function play(id: number): Promise<void> {
     if (!a) break;
     if (a.kind === 'timeout' && s.deadline !== null) clock = Math.max(clock, s.deadline);
     else clock += 1 + Math.floor(rng() * 500);
-    const actor = a.kind === 'timeout' ? 'timer' : 'seat' in a ? (`user:${seats[a.seat - 1]!.userId}` as const) : ('host:sim-host' as const);
+    const actor =
+      a.kind === 'timeout'
+        ? 'timer'
+        : 'seat' in a
+          ? (`user:${seats[a.seat - 1]!.userId}` as const)
+          : ('host:sim-host' as const);
     const r = await service.dispatch(id, a, actor);
     if (r.ok) {
       applied++;

@@ -40,7 +40,14 @@ export class AsyncStore {
       acted: db
         .update(seatHolders)
         .set({ misses: 0, flaggedAt: null })
-        .where(and(eq(seatHolders.gameId, p('gameId')), eq(seatHolders.seat, p('seat')), isNull(seatHolders.toMove), sql`(${seatHolders.misses} > 0 OR ${seatHolders.flaggedAt} IS NOT NULL)`))
+        .where(
+          and(
+            eq(seatHolders.gameId, p('gameId')),
+            eq(seatHolders.seat, p('seat')),
+            isNull(seatHolders.toMove),
+            sql`(${seatHolders.misses} > 0 OR ${seatHolders.flaggedAt} IS NOT NULL)`,
+          ),
+        )
         .prepare(),
     };
   }
@@ -49,14 +56,29 @@ export class AsyncStore {
 
   /** The stage's reminders replace whatever was pending for the game (an old stage's are let go). */
   setReminders(gameId: number, stageSeq: number, list: { kind: string; at: number }[], now: number): void {
-    this.db.update(reminders).set({ doneAt: now }).where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), ne(reminders.stageSeq, stageSeq))).run();
+    this.db
+      .update(reminders)
+      .set({ doneAt: now })
+      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), ne(reminders.stageSeq, stageSeq)))
+      .run();
     for (const r of list) {
-      this.db.insert(reminders).values({ gameId, stageSeq, kind: r.kind, dueAt: r.at }).onConflictDoUpdate({ target: [reminders.gameId, reminders.stageSeq, reminders.kind], set: { dueAt: r.at, doneAt: null } }).run();
+      this.db
+        .insert(reminders)
+        .values({ gameId, stageSeq, kind: r.kind, dueAt: r.at })
+        .onConflictDoUpdate({
+          target: [reminders.gameId, reminders.stageSeq, reminders.kind],
+          set: { dueAt: r.at, doneAt: null },
+        })
+        .run();
     }
   }
 
   clearReminders(gameId: number, now: number): void {
-    this.db.update(reminders).set({ doneAt: now }).where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt))).run();
+    this.db
+      .update(reminders)
+      .set({ doneAt: now })
+      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt)))
+      .run();
   }
 
   /** The game's earliest pending reminder. */
@@ -66,21 +88,40 @@ export class AsyncStore {
 
   /** Pending reminders due by `now`. */
   dueReminders(gameId: number, now: number): { stageSeq: number; kind: string; dueAt: number }[] {
-    return this.db.select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt }).from(reminders).where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), lte(reminders.dueAt, now))).orderBy(asc(reminders.dueAt)).all();
+    return this.db
+      .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt })
+      .from(reminders)
+      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), lte(reminders.dueAt, now)))
+      .orderBy(asc(reminders.dueAt))
+      .all();
   }
 
   markReminder(gameId: number, stageSeq: number, kind: string, now: number): void {
-    this.db.update(reminders).set({ doneAt: now }).where(and(eq(reminders.gameId, gameId), eq(reminders.stageSeq, stageSeq), eq(reminders.kind, kind))).run();
+    this.db
+      .update(reminders)
+      .set({ doneAt: now })
+      .where(and(eq(reminders.gameId, gameId), eq(reminders.stageSeq, stageSeq), eq(reminders.kind, kind)))
+      .run();
   }
 
   /** Every game with a pending reminder (re-armed at start-up). */
   gamesWithReminders(): number[] {
-    return this.db.selectDistinct({ gameId: reminders.gameId }).from(reminders).where(isNull(reminders.doneAt)).all().map((r) => r.gameId);
+    return this.db
+      .selectDistinct({ gameId: reminders.gameId })
+      .from(reminders)
+      .where(isNull(reminders.doneAt))
+      .all()
+      .map((r) => r.gameId);
   }
 
   /** Every reminder of a game (tests, tools). */
   allReminders(gameId: number): { stageSeq: number; kind: string; dueAt: number; doneAt: number | null }[] {
-    return this.db.select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt, doneAt: reminders.doneAt }).from(reminders).where(eq(reminders.gameId, gameId)).orderBy(asc(reminders.dueAt)).all();
+    return this.db
+      .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt, doneAt: reminders.doneAt })
+      .from(reminders)
+      .where(eq(reminders.gameId, gameId))
+      .orderBy(asc(reminders.dueAt))
+      .all();
   }
 
   // Seat holders -------------------------------------------------------------------------------
@@ -91,12 +132,23 @@ export class AsyncStore {
 
   /** The seat's current holder (null before this feature existed for the game). */
   holder(gameId: number, seat: number): SeatHolder | null {
-    return this.db.select().from(seatHolders).where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove))).get() ?? null;
+    return (
+      this.db
+        .select()
+        .from(seatHolders)
+        .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove)))
+        .get() ?? null
+    );
   }
 
   /** Every holder of every seat, in order: who played which part of the game (issue 12's ratings). */
   holders(gameId: number): SeatHolder[] {
-    return this.db.select().from(seatHolders).where(eq(seatHolders.gameId, gameId)).orderBy(asc(seatHolders.seat), asc(seatHolders.fromMove)).all();
+    return this.db
+      .select()
+      .from(seatHolders)
+      .where(eq(seatHolders.gameId, gameId))
+      .orderBy(asc(seatHolders.seat), asc(seatHolders.fromMove))
+      .all();
   }
 
   /** A new user takes the seat from move `move` on. */
@@ -117,7 +169,11 @@ export class AsyncStore {
   miss(gameId: number, seat: number): number {
     const cur = this.holder(gameId, seat);
     if (!cur) return 0;
-    this.db.update(seatHolders).set({ misses: sql`${seatHolders.misses} + 1` }).where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), eq(seatHolders.fromMove, cur.fromMove))).run();
+    this.db
+      .update(seatHolders)
+      .set({ misses: sql`${seatHolders.misses} + 1` })
+      .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), eq(seatHolders.fromMove, cur.fromMove)))
+      .run();
     return cur.misses + 1;
   }
 
@@ -127,23 +183,41 @@ export class AsyncStore {
   }
 
   flag(gameId: number, seat: number, now: number): void {
-    this.db.update(seatHolders).set({ flaggedAt: now }).where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove))).run();
+    this.db
+      .update(seatHolders)
+      .set({ flaggedAt: now })
+      .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove)))
+      .run();
   }
 
   // Substitute calls ---------------------------------------------------------------------------
 
   openCall(gameId: number, seat: number): SubstituteCall | null {
-    const r = this.db.select().from(substituteCalls).where(and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.seat, seat), eq(substituteCalls.status, 'open'))).get();
+    const r = this.db
+      .select()
+      .from(substituteCalls)
+      .where(
+        and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.seat, seat), eq(substituteCalls.status, 'open')),
+      )
+      .get();
     return r ? toCall(r) : null;
   }
 
   createCall(gameId: number, seat: number, now: number): SubstituteCall {
-    const r = this.db.insert(substituteCalls).values({ gameId, seat, status: 'open', createdAt: now }).returning().get();
+    const r = this.db
+      .insert(substituteCalls)
+      .values({ gameId, seat, status: 'open', createdAt: now })
+      .returning()
+      .get();
     return toCall(r);
   }
 
   setVolunteers(id: number, volunteers: string[], names: Record<string, string>): void {
-    this.db.update(substituteCalls).set({ volunteers: JSON.stringify(volunteers), names: JSON.stringify(names) }).where(eq(substituteCalls.id, id)).run();
+    this.db
+      .update(substituteCalls)
+      .set({ volunteers: JSON.stringify(volunteers), names: JSON.stringify(names) })
+      .where(eq(substituteCalls.id, id))
+      .run();
   }
 
   closeCall(id: number, status: 'filled' | 'closed'): void {
@@ -151,10 +225,23 @@ export class AsyncStore {
   }
 
   openCalls(gameId: number): SubstituteCall[] {
-    return this.db.select().from(substituteCalls).where(and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.status, 'open'))).all().map(toCall);
+    return this.db
+      .select()
+      .from(substituteCalls)
+      .where(and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.status, 'open')))
+      .all()
+      .map(toCall);
   }
 }
 
 function toCall(r: typeof substituteCalls.$inferSelect): SubstituteCall {
-  return { id: r.id, gameId: r.gameId, seat: r.seat, status: r.status as SubstituteCall['status'], volunteers: JSON.parse(r.volunteers) as string[], names: JSON.parse(r.names) as Record<string, string>, createdAt: r.createdAt };
+  return {
+    id: r.id,
+    gameId: r.gameId,
+    seat: r.seat,
+    status: r.status as SubstituteCall['status'],
+    volunteers: JSON.parse(r.volunteers) as string[],
+    names: JSON.parse(r.names) as Record<string, string>,
+    createdAt: r.createdAt,
+  };
 }

@@ -37,7 +37,9 @@ function why(e: unknown): string {
 
 function checkMigrations(folder: string): void {
   if (!existsSync(join(folder, 'meta', '_journal.json'))) {
-    throw new StartupError(`migrations folder ${folder} is missing or incomplete (no meta/_journal.json); reinstall the bot or run "npm run db:generate"`);
+    throw new StartupError(
+      `migrations folder ${folder} is missing or incomplete (no meta/_journal.json); reinstall the bot or run "npm run db:generate"`,
+    );
   }
 }
 
@@ -47,7 +49,9 @@ function checkFile(path: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new StartupError(`cannot create the database folder ${dir}: ${why(e)}; set DATABASE_PATH to a writable place`);
+    throw new StartupError(
+      `cannot create the database folder ${dir}: ${why(e)}; set DATABASE_PATH to a writable place`,
+    );
   }
   try {
     accessSync(dir, constants.W_OK);
@@ -66,7 +70,9 @@ function checkFile(path: string): void {
     const buf = Buffer.alloc(16);
     readSync(fd, buf, 0, 16, 0);
     if (buf.toString('latin1') !== SQLITE_MAGIC) {
-      throw new StartupError(`${path} is not a SQLite database (corrupted, or another kind of file); it was left untouched`);
+      throw new StartupError(
+        `${path} is not a SQLite database (corrupted, or another kind of file); it was left untouched`,
+      );
     }
   } finally {
     closeSync(fd);
@@ -104,15 +110,21 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
   try {
     let tables: string[];
     try {
-      tables = (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map((r) => r.name);
+      tables = (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map(
+        (r) => r.name,
+      );
       const check = sqlite.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new Error(String(check));
     } catch (e) {
-      throw new StartupError(`${full} is damaged and cannot be read (${(e as Error).message}); restore it from a backup; it was left untouched`);
+      throw new StartupError(
+        `${full} is damaged and cannot be read (${(e as Error).message}); restore it from a backup; it was left untouched`,
+      );
     }
     const own = tables.filter((t) => !t.startsWith('sqlite_'));
     if (own.length > 0 && !own.includes('__drizzle_migrations')) {
-      throw new StartupError(`${full} belongs to another application (tables: ${own.slice(0, 5).join(', ')}); it was left untouched; set DATABASE_PATH to this bot's own file`);
+      throw new StartupError(
+        `${full} belongs to another application (tables: ${own.slice(0, 5).join(', ')}); it was left untouched; set DATABASE_PATH to this bot's own file`,
+      );
     }
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
@@ -131,7 +143,9 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     sqlite.close();
     if (e instanceof StartupError) throw e;
     if (code(e) === 'SQLITE_READONLY' || code(e) === 'SQLITE_CANTOPEN') {
-      throw new StartupError(`the database ${full} cannot be written (${(e as Error).message}); set DATABASE_PATH to a writable place`);
+      throw new StartupError(
+        `the database ${full} cannot be written (${(e as Error).message}); set DATABASE_PATH to a writable place`,
+      );
     }
     throw e;
   }

@@ -83,46 +83,76 @@ export class OutboxStore {
     const sqlite = (this.sqlite = (db as unknown as { $client: Database.Database }).$client);
     const p = (sql: string) => sqlite.prepare(sql);
     this.q = {
-      insert: p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
+      insert:
+        p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
                  VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key, 'pending', 0, @now, @now)`),
       // The head of each destination, channels and threads apart from DMs (what a whole table
       // watches is launched before DMs).
-      channelHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
+      channelHeads:
+        p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
                  ORDER BY o.id LIMIT @limit`),
-      dmHeads: p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest LIKE 'dm:%'
+      dmHeads:
+        p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest LIKE 'dm:%'
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
                  ORDER BY o.id LIMIT @limit`),
       nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
       pendingCount: p(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`),
-      done: p(`UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`),
+      done: p(
+        `UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`,
+      ),
       retry: p(`UPDATE outbox SET attempts = attempts + 1, next_at = @nextAt, error = @error WHERE id = @id`),
-      fail: p(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = @error, done_at = @now WHERE id = @id`),
+      fail: p(
+        `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = @error, done_at = @now WHERE id = @id`,
+      ),
       setMeta: p(`UPDATE outbox SET meta = @meta WHERE id = @id`),
-      failDest: p(`UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE dest = @dest AND status = 'pending' AND game_id = @gameId`),
+      failDest: p(
+        `UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE dest = @dest AND status = 'pending' AND game_id = @gameId`,
+      ),
       getSlot: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND key = @key`),
       slotByMessage: p(`SELECT ${SLOT_COLS} FROM slots WHERE message_id = @messageId`),
-      insertSlot: p(`INSERT INTO slots (game_id, key, kind, dest, payload, head, version, sent_version, repost, pin, state, updated_at, message_id, channel_id)
+      insertSlot:
+        p(`INSERT INTO slots (game_id, key, kind, dest, payload, head, version, sent_version, repost, pin, state, updated_at, message_id, channel_id)
                      VALUES (@gameId, @key, @kind, @dest, @payload, @head, 1, 0, @repost, @pin, 'live', @now, @messageId, @channelId)`),
-      bumpSlot: p(`UPDATE slots SET payload = @payload, version = version + 1, state = @state, updated_at = @now, repost = @repost WHERE game_id = @gameId AND key = @key`),
-      sentSlot: p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
+      bumpSlot: p(
+        `UPDATE slots SET payload = @payload, version = version + 1, state = @state, updated_at = @now, repost = @repost WHERE game_id = @gameId AND key = @key`,
+      ),
+      sentSlot:
+        p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
                    WHERE game_id = @gameId AND key = @key`),
-      shownSlot: p(`UPDATE slots SET sent_version = CASE WHEN message_id = @messageId THEN @version ELSE max(sent_version, @version) END
+      shownSlot:
+        p(`UPDATE slots SET sent_version = CASE WHEN message_id = @messageId THEN @version ELSE max(sent_version, @version) END
                     WHERE game_id = @gameId AND key = @key
                     RETURNING message_id = @messageId AND sent_version < version AS behind`),
-      rewriteSlot: p(`UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`),
-      slotGone: p(`UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`),
-      dirty: p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
+      rewriteSlot: p(
+        `UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`,
+      ),
+      slotGone: p(
+        `UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`,
+      ),
+      dirty:
+        p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
                 ORDER BY updated_at LIMIT @limit`),
-      nextDirty: p(`SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
+      nextDirty: p(
+        `SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`,
+      ),
       setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
-      wakeStale: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game'))`),
-      touchKept: p(`UPDATE slots SET version = version + 1, updated_at = @now WHERE key IN ('table', 'lobby') AND repost = 1 AND state = 'live' AND message_id IS NOT NULL
+      wakeStale: p(
+        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game'))`,
+      ),
+      touchKept:
+        p(`UPDATE slots SET version = version + 1, updated_at = @now WHERE key IN ('table', 'lobby') AND repost = 1 AND state = 'live' AND message_id IS NOT NULL
                      AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game'))`),
-      wakeStaleGame: p(`UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`),
-      liveSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`),
+      wakeStaleGame: p(
+        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`,
+      ),
+      liveSlots: p(
+        `SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`,
+      ),
       gameSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId`),
-      dmGet: p(`SELECT user_id AS userId, channel_id AS channelId, ok_at AS okAt, closed_at AS closedAt FROM dm_channels WHERE user_id = @userId`),
+      dmGet: p(
+        `SELECT user_id AS userId, channel_id AS channelId, ok_at AS okAt, closed_at AS closedAt FROM dm_channels WHERE user_id = @userId`,
+      ),
       dmSetChannel: p(`INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (@userId, @channelId, @now)
                        ON CONFLICT(user_id) DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at`),
       dmOk: p(`INSERT INTO dm_channels (user_id, ok_at, updated_at) VALUES (@userId, @now, @now)
@@ -130,7 +160,9 @@ export class OutboxStore {
       dmClosed: p(`INSERT INTO dm_channels (user_id, closed_at, updated_at) VALUES (@userId, @now, @now)
                    ON CONFLICT(user_id) DO UPDATE SET closed_at = excluded.closed_at, updated_at = excluded.updated_at`),
       rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
-      pendingOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`),
+      pendingOf: p(
+        `SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`,
+      ),
     };
   }
 
@@ -143,7 +175,14 @@ export class OutboxStore {
   // Writes from the planner (inside the change's own transaction)
 
   /** Queues a one-shot operation; with `key`, at most once per game (later ones are ignored). */
-  add(gameId: number, dest: Dest, op: OutboxRow['op'], payload: unknown, now: number, opts: { slot?: string; meta?: PostMeta; key?: string } = {}): void {
+  add(
+    gameId: number,
+    dest: Dest,
+    op: OutboxRow['op'],
+    payload: unknown,
+    now: number,
+    opts: { slot?: string; meta?: PostMeta; key?: string } = {},
+  ): void {
     this.q.insert.run({
       gameId,
       dest,
@@ -168,7 +207,14 @@ export class OutboxStore {
     dest: Dest,
     payload: unknown,
     now: number,
-    opts: { repost?: boolean; pin?: boolean; meta?: PostMeta; state?: SlotState; messageId?: string; head?: unknown } = {},
+    opts: {
+      repost?: boolean;
+      pin?: boolean;
+      meta?: PostMeta;
+      state?: SlotState;
+      messageId?: string;
+      head?: unknown;
+    } = {},
   ): boolean {
     const json = JSON.stringify(payload);
     const cur = this.slot(gameId, key);
@@ -186,7 +232,8 @@ export class OutboxStore {
         messageId: opts.messageId ?? null,
         channelId: null,
       });
-      if (kind === 'message') this.add(gameId, dest, 'post', {}, now, { slot: key, ...(opts.meta ? { meta: opts.meta } : {}) });
+      if (kind === 'message')
+        this.add(gameId, dest, 'post', {}, now, { slot: key, ...(opts.meta ? { meta: opts.meta } : {}) });
       return true;
     }
     const state = opts.state ?? cur.state;
@@ -258,7 +305,13 @@ export class OutboxStore {
     this.q.failDest.run({ gameId, dest, error, now });
   }
 
-  sentSlot(gameId: number, key: string, version: number, messageId: string | null = null, channelId: string | null = null): void {
+  sentSlot(
+    gameId: number,
+    key: string,
+    version: number,
+    messageId: string | null = null,
+    channelId: string | null = null,
+  ): void {
     this.q.sentSlot.run({ gameId, key, version, messageId, channelId });
   }
 
@@ -270,7 +323,9 @@ export class OutboxStore {
    * (For a message the slot no longer has, only as `sentSlot`.) True when the message is behind.
    */
   shownSlot(gameId: number, key: string, version: number, messageId: string): boolean {
-    return (this.q.shownSlot.get({ gameId, key, version, messageId }) as { behind: number | null } | undefined)?.behind === 1;
+    return (
+      (this.q.shownSlot.get({ gameId, key, version, messageId }) as { behind: number | null } | undefined)?.behind === 1
+    );
   }
 
   /** The payload a version was actually sent with (its deadline moved), without a new version. */
@@ -291,7 +346,10 @@ export class OutboxStore {
   repostSlot(gameId: number, key: string, now: number): void {
     const slot = this.slot(gameId, key);
     if (!slot) return;
-    if (slot.messageId && slot.channelId) this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, { meta: { what: 'repost' } });
+    if (slot.messageId && slot.channelId)
+      this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, {
+        meta: { what: 'repost' },
+      });
     this.q.slotGone.run({ gameId, key, state: 'live' });
     this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
   }
@@ -323,7 +381,10 @@ export class OutboxStore {
   }
 
   dm(userId: string): { channelId: string | null; okAt: number | null; closedAt: number | null } | null {
-    return (this.q.dmGet.get({ userId }) as { channelId: string | null; okAt: number | null; closedAt: number | null } | undefined) ?? null;
+    return (
+      (this.q.dmGet.get({ userId }) as
+        { channelId: string | null; okAt: number | null; closedAt: number | null } | undefined) ?? null
+    );
   }
 
   dmChannel(userId: string, channelId: string, now: number): void {

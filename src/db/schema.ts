@@ -255,7 +255,9 @@ export const slots = sqliteTable(
   // the pass walked them all (issue 9's profile of 1,000 games after a restart).
   (t) => [
     primaryKey({ columns: [t.gameId, t.key] }),
-    index('slots_to_edit').on(t.updatedAt).where(sql`sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
+    index('slots_to_edit')
+      .on(t.updatedAt)
+      .where(sql`sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`),
     index('slots_message').on(t.messageId),
   ],
 );
@@ -385,7 +387,10 @@ export const ratings = sqliteTable(
     games: integer('games').notNull().default(0),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId] }), index('ratings_rank').on(t.guildId, t.ruleset, t.elo)],
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.ruleset, t.userId] }),
+    index('ratings_rank').on(t.guildId, t.ruleset, t.elo),
+  ],
 );
 
 /** Each rated player's Elo before and after each counted game (the trend and the chart). */
@@ -405,7 +410,10 @@ export const ratingHistory = sqliteTable(
     n: integer('n').notNull().default(0),
     finishedAt: integer('finished_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.gameId, t.userId] }), index('rating_history_user').on(t.guildId, t.ruleset, t.userId, t.finishedAt)],
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.userId] }),
+    index('rating_history_user').on(t.guildId, t.ruleset, t.userId, t.finishedAt),
+  ],
 );
 
 /**
@@ -428,7 +436,10 @@ export const standingsTable = sqliteTable(
     winsMafia: integer('wins_mafia').notNull().default(0),
     killedNight1: integer('killed_night1').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.scope, t.userId] }), index('standings_rank').on(t.guildId, t.ruleset, t.scope, t.halfPoints)],
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.ruleset, t.scope, t.userId] }),
+    index('standings_rank').on(t.guildId, t.ruleset, t.scope, t.halfPoints),
+  ],
 );
 
 /**
@@ -475,7 +486,11 @@ export const reminders = sqliteTable(
   },
   // reminders_game: a game's next pending reminder, asked on every commit (without it the query
   // walks every pending reminder of every game).
-  (t) => [primaryKey({ columns: [t.gameId, t.stageSeq, t.kind] }), index('reminders_due').on(t.doneAt, t.dueAt), index('reminders_game').on(t.gameId, t.doneAt, t.dueAt)],
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.stageSeq, t.kind] }),
+    index('reminders_due').on(t.doneAt, t.dueAt),
+    index('reminders_game').on(t.gameId, t.doneAt, t.dueAt),
+  ],
 );
 
 /**

@@ -146,14 +146,22 @@ export interface RecordResultRow {
 /** S-5: each scoring system's order (after points), then the user id for a stable page order. */
 const ORDER: Record<string, string> = {
   chnu: 'half_points DESC, best_player DESC',
-  classic: 'half_points DESC, wins DESC, best_player DESC, wins_don DESC, wins_sheriff DESC, wins_mafia DESC, '
-    + 'killed_night1 DESC',
+  classic:
+    'half_points DESC, wins DESC, best_player DESC, wins_don DESC, wins_sheriff DESC, wins_mafia DESC, ' +
+    'killed_night1 DESC',
   // (decision) more games won, then fewer games.
   kiev: 'half_points DESC, wins DESC, games ASC',
 };
 
 const TOTALS = [
-  'half_points', 'games', 'wins', 'best_player', 'wins_don', 'wins_sheriff', 'wins_mafia', 'killed_night1',
+  'half_points',
+  'games',
+  'wins',
+  'best_player',
+  'wins_don',
+  'wins_sheriff',
+  'wins_mafia',
+  'killed_night1',
 ];
 
 const STANDING_UPSERT = `INSERT INTO standings (guild_id, ruleset, scope, user_id, half_points, games, wins,
@@ -258,8 +266,7 @@ export class SqliteStatsStore {
   ratingSettings(guildId: string): RatingSettingsRow | null {
     const sql = 'SELECT elo_win, elo_loss, elo_start, min_moves FROM rating_settings WHERE guild_id = ?';
     const r = this.prep(sql).get(guildId) as
-      | { elo_win: number; elo_loss: number; elo_start: number; min_moves: number }
-      | undefined;
+      { elo_win: number; elo_loss: number; elo_start: number; min_moves: number } | undefined;
     return r ? { win: r.elo_win, loss: r.elo_loss, start: r.elo_start, minMoves: r.min_moves } : null;
   }
 
@@ -275,8 +282,7 @@ export class SqliteStatsStore {
   /** The rule sets of a server whose rebuild is under way (kept so a crash's is finished at start-up). */
   rebuildingRulesets(guildId: string): string[] {
     const r = this.prep('SELECT rebuilding FROM rating_settings WHERE guild_id = ?').get(guildId) as
-      | { rebuilding: string | null }
-      | undefined;
+      { rebuilding: string | null } | undefined;
     return (r?.rebuilding ?? '').split(',').filter(Boolean);
   }
 
@@ -309,8 +315,7 @@ export class SqliteStatsStore {
 
   isAnnulled(gameId: number): boolean {
     const g = this.prep('SELECT annulled_at FROM games WHERE id = ?').get(gameId) as
-      | { annulled_at: number | null }
-      | undefined;
+      { annulled_at: number | null } | undefined;
     return g?.annulled_at != null;
   }
 
@@ -322,8 +327,7 @@ export class SqliteStatsStore {
   /** The server and rule set of a game. */
   gameServerAndRuleset(gameId: number): { guildId: string; ruleset: string } | null {
     const g = this.prep('SELECT guild_id, ruleset FROM games WHERE id = ?').get(gameId) as
-      | { guild_id: string; ruleset: string }
-      | undefined;
+      { guild_id: string; ruleset: string } | undefined;
     return g ? { guildId: g.guild_id, ruleset: g.ruleset } : null;
   }
 
@@ -337,8 +341,18 @@ export class SqliteStatsStore {
 
   /** A rated game's change for one player (replacing one the game had). */
   addRatingChange(c: RatingChange): void {
-    this.prep(HISTORY_INSERT)
-      .run(c.gameId, c.userId, c.guildId, c.ruleset, c.seat, c.share, c.before, c.after, c.n, c.finishedAt);
+    this.prep(HISTORY_INSERT).run(
+      c.gameId,
+      c.userId,
+      c.guildId,
+      c.ruleset,
+      c.seat,
+      c.share,
+      c.before,
+      c.after,
+      c.n,
+      c.finishedAt,
+    );
   }
 
   /** The player's rating after one more rated game. */
@@ -647,8 +661,7 @@ function profileWhere(q: ProfileQuery): { where: string; params: Record<string, 
     to: q.to,
     ...(q.tournament === null ? {} : { tournament: q.tournament }),
   };
-  const where =
-    `guild_id = @guild AND user_id = @user AND ruleset = @ruleset AND finished_at >= @from AND finished_at < @to${t}`;
+  const where = `guild_id = @guild AND user_id = @user AND ruleset = @ruleset AND finished_at >= @from AND finished_at < @to${t}`;
   return { where, params };
 }
 

@@ -140,16 +140,31 @@ export class Store {
         },
       })
       .prepare();
-    this.deleteDeadline = db.delete(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
-    this.selectGame = db.select().from(games).where(eq(games.id, sql.placeholder('id'))).prepare();
-    this.selectState = db.select({ state: games.state }).from(games).where(eq(games.id, sql.placeholder('id'))).prepare();
+    this.deleteDeadline = db
+      .delete(deadlines)
+      .where(eq(deadlines.gameId, sql.placeholder('gameId')))
+      .prepare();
+    this.selectGame = db
+      .select()
+      .from(games)
+      .where(eq(games.id, sql.placeholder('id')))
+      .prepare();
+    this.selectState = db
+      .select({ state: games.state })
+      .from(games)
+      .where(eq(games.id, sql.placeholder('id')))
+      .prepare();
     this.selectPlayers = db
       .select({ seat: players.seat, userId: players.userId, role: players.role })
       .from(players)
       .where(eq(players.gameId, sql.placeholder('gameId')))
       .orderBy(asc(players.seat))
       .prepare();
-    this.selectDeadline = db.select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt }).from(deadlines).where(eq(deadlines.gameId, sql.placeholder('gameId'))).prepare();
+    this.selectDeadline = db
+      .select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt })
+      .from(deadlines)
+      .where(eq(deadlines.gameId, sql.placeholder('gameId')))
+      .prepare();
   }
 
   /** The better-sqlite3 connection under drizzle (for this store's raw statements, tests and tools). */
@@ -177,14 +192,25 @@ export class Store {
     return this.db.select().from(servers).where(eq(servers.guildId, guildId)).get() ?? null;
   }
 
-  updateServer(guildId: string, patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean }, now: number): void {
+  updateServer(
+    guildId: string,
+    patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean },
+    now: number,
+  ): void {
     this.ensureServer(guildId, now);
-    this.db.update(servers).set({ ...patch, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
+    this.db
+      .update(servers)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(servers.guildId, guildId))
+      .run();
   }
 
   /** The settings JSON of a server as stored (validated by src/app/settings.ts). */
   serverSettingsRaw(guildId: string): string | null {
-    return this.db.select({ settings: servers.settings }).from(servers).where(eq(servers.guildId, guildId)).get()?.settings ?? null;
+    return (
+      this.db.select({ settings: servers.settings }).from(servers).where(eq(servers.guildId, guildId)).get()
+        ?.settings ?? null
+    );
   }
 
   setServerSettingsRaw(guildId: string, json: string, now: number): void {
@@ -259,11 +285,20 @@ export class Store {
   }
 
   allGameIds(): number[] {
-    return this.db.select({ id: games.id }).from(games).orderBy(asc(games.id)).all().map((r) => r.id);
+    return this.db
+      .select({ id: games.id })
+      .from(games)
+      .orderBy(asc(games.id))
+      .all()
+      .map((r) => r.id);
   }
 
   setLobby(id: number, lobby: LobbyInfo, now: number): void {
-    this.db.update(games).set({ lobby: JSON.stringify(lobby), updatedAt: now }).where(eq(games.id, id)).run();
+    this.db
+      .update(games)
+      .set({ lobby: JSON.stringify(lobby), updatedAt: now })
+      .where(eq(games.id, id))
+      .run();
   }
 
   setStatus(id: number, status: GameStatus, now: number): void {
@@ -310,7 +345,11 @@ export class Store {
 
   /** A substitute takes over a seat (the seat, its role and its history stay). */
   substitute(gameId: number, seat: number, userId: string): void {
-    this.db.update(players).set({ userId }).where(and(eq(players.gameId, gameId), eq(players.seat, seat))).run();
+    this.db
+      .update(players)
+      .set({ userId })
+      .where(and(eq(players.gameId, gameId), eq(players.seat, seat)))
+      .run();
   }
 
   /**
@@ -334,7 +373,13 @@ export class Store {
         actor: entry.actor,
         at: entry.at,
       });
-      this.updateState.run({ gameId, state: JSON.stringify(state), moves: state.moves, status: statusOf(state), at: entry.at });
+      this.updateState.run({
+        gameId,
+        state: JSON.stringify(state),
+        moves: state.moves,
+        status: statusOf(state),
+        at: entry.at,
+      });
       if (state.deadline === null) this.deleteDeadline.run({ gameId });
       else this.upsertDeadline.run({ gameId, seq: state.seq, dueAt: state.deadline });
       if (extra?.audit) this.addAudit(extra.audit);
@@ -355,7 +400,10 @@ export class Store {
 
   /** The time of the latest logged action (0 when none). */
   lastActionTime(): number {
-    const r = this.db.select({ at: sql<number | null>`max(${actions.at})` }).from(actions).get();
+    const r = this.db
+      .select({ at: sql<number | null>`max(${actions.at})` })
+      .from(actions)
+      .get();
     return r?.at ?? 0;
   }
 
@@ -365,7 +413,11 @@ export class Store {
 
   /** A stage's timer ends later (never earlier) when its message was seen late. Returns the end. */
   extendDeadline(gameId: number, stageSeq: number, dueAt: number): number | null {
-    this.db.update(deadlines).set({ dueAt: sql`max(${deadlines.dueAt}, ${dueAt})` }).where(and(eq(deadlines.gameId, gameId), eq(deadlines.stageSeq, stageSeq))).run();
+    this.db
+      .update(deadlines)
+      .set({ dueAt: sql`max(${deadlines.dueAt}, ${dueAt})` })
+      .where(and(eq(deadlines.gameId, gameId), eq(deadlines.stageSeq, stageSeq)))
+      .run();
     const d = this.deadlineOf(gameId);
     return d && d.stageSeq === stageSeq ? d.dueAt : null;
   }
@@ -403,7 +455,9 @@ export class Store {
       const player = state.players[p.seat - 1]!;
       const team = teamOf(player.role);
       const outcome = res.winner === 'draw' ? 'draw' : res.winner === team ? 'win' : 'loss';
-      const killedNight1 = state.out.some((o) => o.seat === p.seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1);
+      const killedNight1 = state.out.some(
+        (o) => o.seat === p.seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1,
+      );
       const bm = state.history.bestMove;
       return {
         gameId: game.id,
@@ -424,7 +478,8 @@ export class Store {
         moves: state.moves,
         fouls: player.fouls,
         removed: state.out.some((o) => o.seat === p.seat && o.by === 'removed'),
-        bestMoveBlack: bm?.seat === p.seat ? bm.targets.filter((x) => teamOf(state.players[x - 1]!.role) === 'black').length : null,
+        bestMoveBlack:
+          bm?.seat === p.seat ? bm.targets.filter((x) => teamOf(state.players[x - 1]!.role) === 'black').length : null,
         holders: this.seatHolders(game.id, p.seat, userBySeat.get(p.seat) ?? '', state.moves),
       };
     });
@@ -436,7 +491,11 @@ export class Store {
   /** Whether a day vote was held: a ballot was cast, or someone left by the vote. */
   private dayVoteHeld(gameId: number, state: GameState): boolean {
     if (state.out.some((o) => o.by === 'vote')) return true;
-    return this.sqlite.prepare("SELECT 1 FROM actions WHERE game_id = ? AND kind IN ('vote', 'voteAll') LIMIT 1").get(gameId) !== undefined;
+    return (
+      this.sqlite
+        .prepare("SELECT 1 FROM actions WHERE game_id = ? AND kind IN ('vote', 'voteAll') LIMIT 1")
+        .get(gameId) !== undefined
+    );
   }
 
   /** A substituted seat's holders and their shares of the moves (JSON), or null (one holder). */
@@ -448,26 +507,50 @@ export class Store {
     for (const r of subs) {
       const d = JSON.parse(r.detail) as { seat?: number; from?: string; to?: string; moves?: number };
       if (d.seat !== seat || typeof d.to !== 'string' || typeof d.from !== 'string') continue;
-      const atMove = typeof d.moves === 'number' ? d.moves : (this.sqlite.prepare('SELECT count(*) AS n FROM actions WHERE game_id = ? AND at <= ?').get(gameId, r.at) as { n: number }).n;
+      const atMove =
+        typeof d.moves === 'number'
+          ? d.moves
+          : (
+              this.sqlite
+                .prepare('SELECT count(*) AS n FROM actions WHERE game_id = ? AND at <= ?')
+                .get(gameId, r.at) as { n: number }
+            ).n;
       changes.push({ atMove, to: d.to, from: d.from });
     }
     if (changes.length === 0) return null;
-    return JSON.stringify(seatShares(changes[0]!.from, changes, moves).filter((h) => h.userId !== '' || finalUser === ''));
+    return JSON.stringify(
+      seatShares(changes[0]!.from, changes, moves).filter((h) => h.userId !== '' || finalUser === ''),
+    );
   }
 
   resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {
     // Annulled games stay in the archive but count for nothing.
-    const conds = [eq(results.guildId, filter.guildId), sql`${results.gameId} not in (select ${games.id} from ${games} where ${games.annulledAt} is not null)`];
+    const conds = [
+      eq(results.guildId, filter.guildId),
+      sql`${results.gameId} not in (select ${games.id} from ${games} where ${games.annulledAt} is not null)`,
+    ];
     if (filter.ruleset) conds.push(eq(results.ruleset, filter.ruleset));
     if (filter.since !== undefined) conds.push(sql`${results.finishedAt} >= ${filter.since}`);
     if (filter.userId) conds.push(eq(results.userId, filter.userId));
-    return this.db.select().from(results).where(and(...conds)).orderBy(desc(results.finishedAt)).all();
+    return this.db
+      .select()
+      .from(results)
+      .where(and(...conds))
+      .orderBy(desc(results.finishedAt))
+      .all();
   }
 
   addAudit(e: AuditEntry): void {
     this.db
       .insert(audit)
-      .values({ gameId: e.gameId, at: e.at, actorId: e.actorId, action: e.action, detail: JSON.stringify(e.detail ?? {}), reason: e.reason ?? null })
+      .values({
+        gameId: e.gameId,
+        at: e.at,
+        actorId: e.actorId,
+        action: e.action,
+        detail: JSON.stringify(e.detail ?? {}),
+        reason: e.reason ?? null,
+      })
       .run();
   }
 

@@ -4,7 +4,16 @@ import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TournamentResult, TournamentTable } from '../engine/tournament';
 import type { OptionOverrides, Role, RulesetId } from '../engine/types';
 import type { Db } from './client';
-import { games, results, servers, slots, tournamentPlayers, tournamentTables, tournaments, type TournamentStatus } from './schema';
+import {
+  games,
+  results,
+  servers,
+  slots,
+  tournamentPlayers,
+  tournamentTables,
+  tournaments,
+  type TournamentStatus,
+} from './schema';
 
 export interface TournamentRow {
   id: number;
@@ -67,9 +76,22 @@ export class TournamentStore {
   }
 
   /** A new tournament in registration, with its holder game row (owner of its messages in the outbox). */
-  create(input: { guildId: string; channelId: string; hostId: string; name: string; ruleset: RulesetId; options: OptionOverrides; locale: string; now: number }): TournamentRow {
+  create(input: {
+    guildId: string;
+    channelId: string;
+    hostId: string;
+    name: string;
+    ruleset: RulesetId;
+    options: OptionOverrides;
+    locale: string;
+    now: number;
+  }): TournamentRow {
     return this.transaction(() => {
-      this.db.insert(servers).values({ guildId: input.guildId, createdAt: input.now, updatedAt: input.now }).onConflictDoNothing().run();
+      this.db
+        .insert(servers)
+        .values({ guildId: input.guildId, createdAt: input.now, updatedAt: input.now })
+        .onConflictDoNothing()
+        .run();
       const t = this.db
         .insert(tournaments)
         .values({
@@ -127,7 +149,13 @@ export class TournamentStore {
 
   /** The newest tournament of a server, whatever its status. */
   latest(guildId: string): TournamentRow | null {
-    const r = this.db.select().from(tournaments).where(eq(tournaments.guildId, guildId)).orderBy(desc(tournaments.id)).limit(1).get();
+    const r = this.db
+      .select()
+      .from(tournaments)
+      .where(eq(tournaments.guildId, guildId))
+      .orderBy(desc(tournaments.id))
+      .limit(1)
+      .get();
     return r ? toRow(r) : null;
   }
 
@@ -144,7 +172,11 @@ export class TournamentStore {
   }
 
   setFinalLot(id: number, lot: { among: string[]; chosen: string[] } | null, now: number): void {
-    this.db.update(tournaments).set({ finalLot: lot ? JSON.stringify(lot) : null, updatedAt: now }).where(eq(tournaments.id, id)).run();
+    this.db
+      .update(tournaments)
+      .set({ finalLot: lot ? JSON.stringify(lot) : null, updatedAt: now })
+      .where(eq(tournaments.id, id))
+      .run();
   }
 
   /**
@@ -163,7 +195,9 @@ export class TournamentStore {
     return this.db
       .update(slots)
       .set({ version: sql`${slots.version} + 1`, updatedAt: now })
-      .where(and(inArray(slots.gameId, open), eq(slots.repost, true), eq(slots.state, 'live'), isNotNull(slots.messageId)))
+      .where(
+        and(inArray(slots.gameId, open), eq(slots.repost, true), eq(slots.state, 'live'), isNotNull(slots.messageId)),
+      )
       .run().changes;
   }
 
@@ -181,12 +215,21 @@ export class TournamentStore {
 
   /** Registers a player; false if he already is. */
   join(id: number, p: RegisteredPlayer, now: number): boolean {
-    const r = this.db.insert(tournamentPlayers).values({ tournamentId: id, userId: p.userId, name: p.name, locale: p.locale, joinedAt: now }).onConflictDoNothing().run();
+    const r = this.db
+      .insert(tournamentPlayers)
+      .values({ tournamentId: id, userId: p.userId, name: p.name, locale: p.locale, joinedAt: now })
+      .onConflictDoNothing()
+      .run();
     return r.changes > 0;
   }
 
   leave(id: number, userId: string): boolean {
-    return this.db.delete(tournamentPlayers).where(and(eq(tournamentPlayers.tournamentId, id), eq(tournamentPlayers.userId, userId))).run().changes > 0;
+    return (
+      this.db
+        .delete(tournamentPlayers)
+        .where(and(eq(tournamentPlayers.tournamentId, id), eq(tournamentPlayers.userId, userId)))
+        .run().changes > 0
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -207,7 +250,14 @@ export class TournamentStore {
       .where(eq(tournamentTables.tournamentId, id))
       .orderBy(asc(tournamentTables.round), asc(tournamentTables.table))
       .all()
-      .map((r) => ({ round: r.round, table: r.table, seats: JSON.parse(r.seats) as string[], channelId: r.channelId, gameId: r.gameId, subs: JSON.parse(r.subs) as Record<string, string> }));
+      .map((r) => ({
+        round: r.round,
+        table: r.table,
+        seats: JSON.parse(r.seats) as string[],
+        channelId: r.channelId,
+        gameId: r.gameId,
+        subs: JSON.parse(r.subs) as Record<string, string>,
+      }));
   }
 
   table(id: number, round: number, table: number): TableRow | null {
@@ -218,7 +268,13 @@ export class TournamentStore {
     this.db
       .update(tournamentTables)
       .set({ channelId })
-      .where(and(eq(tournamentTables.tournamentId, id), eq(tournamentTables.round, round), eq(tournamentTables.table, table)))
+      .where(
+        and(
+          eq(tournamentTables.tournamentId, id),
+          eq(tournamentTables.round, round),
+          eq(tournamentTables.table, table),
+        ),
+      )
       .run();
   }
 
@@ -227,7 +283,13 @@ export class TournamentStore {
     this.db
       .update(tournamentTables)
       .set({ gameId, subs: JSON.stringify(subs) })
-      .where(and(eq(tournamentTables.tournamentId, id), eq(tournamentTables.round, round), eq(tournamentTables.table, table)))
+      .where(
+        and(
+          eq(tournamentTables.tournamentId, id),
+          eq(tournamentTables.round, round),
+          eq(tournamentTables.table, table),
+        ),
+      )
       .run();
     this.db.update(games).set({ tournamentId: id }).where(eq(games.id, gameId)).run();
   }
@@ -235,7 +297,11 @@ export class TournamentStore {
   /** The tournament table a game belongs to, if any. */
   tableOfGame(gameId: number): { tournamentId: number; round: number; table: number } | null {
     const r = this.db
-      .select({ tournamentId: tournamentTables.tournamentId, round: tournamentTables.round, table: tournamentTables.table })
+      .select({
+        tournamentId: tournamentTables.tournamentId,
+        round: tournamentTables.round,
+        table: tournamentTables.table,
+      })
       .from(tournamentTables)
       .where(eq(tournamentTables.gameId, gameId))
       .get();
@@ -252,18 +318,35 @@ export class TournamentStore {
     const status = new Map<number, { status: string; annulled: boolean }>();
     const byGame = new Map<number, TournamentResult[]>();
     if (ids.length > 0) {
-      for (const g of this.db.select({ id: games.id, status: games.status, annulledAt: games.annulledAt }).from(games).where(inArray(games.id, ids)).all()) {
+      for (const g of this.db
+        .select({ id: games.id, status: games.status, annulledAt: games.annulledAt })
+        .from(games)
+        .where(inArray(games.id, ids))
+        .all()) {
         status.set(g.id, { status: g.status, annulled: g.annulledAt !== null });
       }
-      for (const r of this.db.select().from(results).where(and(inArray(results.gameId, ids), isNotNull(results.userId))).all()) {
+      for (const r of this.db
+        .select()
+        .from(results)
+        .where(and(inArray(results.gameId, ids), isNotNull(results.userId)))
+        .all()) {
         const list = byGame.get(r.gameId) ?? [];
-        list.push({ userId: r.userId, seat: r.seat, points: r.points, won: r.outcome === 'win', role: r.role as Role, bestPlayer: r.bestPlayer, killedNight1: r.killedNight1 });
+        list.push({
+          userId: r.userId,
+          seat: r.seat,
+          points: r.points,
+          won: r.outcome === 'win',
+          role: r.role as Role,
+          bestPlayer: r.bestPlayer,
+          killedNight1: r.killedNight1,
+        });
         byGame.set(r.gameId, list);
       }
     }
     return tables.map((t) => {
-      const g = t.gameId === null ? null : status.get(t.gameId) ?? null;
-      const done = g !== null && !g.annulled && (g.status === 'over' || g.status === 'archived') && byGame.has(t.gameId!);
+      const g = t.gameId === null ? null : (status.get(t.gameId) ?? null);
+      const done =
+        g !== null && !g.annulled && (g.status === 'over' || g.status === 'archived') && byGame.has(t.gameId!);
       return { ...t, status: g?.status ?? null, results: done ? byGame.get(t.gameId!)! : null };
     });
   }

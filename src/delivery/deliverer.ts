@@ -140,11 +140,14 @@ export class Deliverer {
     if (this.timer && at >= this.wakeAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.wakeAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wakeAt = Infinity;
-      void this.pass();
-    }, Math.max(0, delay));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.wakeAt = Infinity;
+        void this.pass();
+      },
+      Math.max(0, delay),
+    );
     this.timer.unref?.();
   }
 
@@ -232,12 +235,19 @@ export class Deliverer {
     const dirty = this.store.nextDirty();
     const next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
     if (next !== Infinity && this.running < this.concurrency) this.schedule(Math.max(10, next - now));
-    if (this.running === 0 && this.probing.size === 0 && next === Infinity) for (const w of this.idleWaiters.splice(0)) w();
+    if (this.running === 0 && this.probing.size === 0 && next === Infinity)
+      for (const w of this.idleWaiters.splice(0)) w();
   }
 
   /** Resolves when nothing is pending, in flight or waiting to be edited. */
   idle(): Promise<void> {
-    if (this.running === 0 && this.probing.size === 0 && this.store.nextDue() === null && this.store.nextDirty() === null) return Promise.resolve();
+    if (
+      this.running === 0 &&
+      this.probing.size === 0 &&
+      this.store.nextDue() === null &&
+      this.store.nextDirty() === null
+    )
+      return Promise.resolve();
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.kick();
@@ -322,10 +332,13 @@ export class Deliverer {
       q.shift()!.go();
     }
     if (this.pumpTimer || this.stopped) return;
-    this.pumpTimer = setTimeout(() => {
-      this.pumpTimer = null;
-      this.pump();
-    }, Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.rate)));
+    this.pumpTimer = setTimeout(
+      () => {
+        this.pumpTimer = null;
+        this.pump();
+      },
+      Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.rate)),
+    );
     this.pumpTimer.unref?.();
   }
 
@@ -333,7 +346,11 @@ export class Deliverer {
   // Destinations
 
   /** The channel id to post to, or a failure; a DM channel is opened once and stored. */
-  private async channelOf(dest: Dest, level: Level | (() => Level) = 1, since?: number | (() => number)): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
+  private async channelOf(
+    dest: Dest,
+    level: Level | (() => Level) = 1,
+    since?: number | (() => number),
+  ): Promise<{ ok: true; id: string } | { ok: false; failure: Failure | 'wait' }> {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('tm:')) return { ok: true, id: dest.slice(3).split(':')[0]! };
     if (dest.startsWith('th:')) {
@@ -342,7 +359,8 @@ export class Deliverer {
     }
     const userId = dest.slice(3);
     const known = this.store.dm(userId);
-    if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS) return { ok: false, failure: 'dm-closed' };
+    if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS)
+      return { ok: false, failure: 'dm-closed' };
     if (known?.channelId) return { ok: true, id: known.channelId };
     try {
       await this.spend(level, since);
@@ -359,7 +377,12 @@ export class Deliverer {
    * Before a deal: can the bot DM this user? A user who got a DM from the bot in the last
    * `freshMs` is taken as reachable without another message. Not game output, so not in the outbox.
    */
-  probeDm(userId: string, payload: Payload, freshMs = 6 * 3_600_000, opts: { startedAt?: number } = {}): Promise<boolean> {
+  probeDm(
+    userId: string,
+    payload: Payload,
+    freshMs = 6 * 3_600_000,
+    opts: { startedAt?: number } = {},
+  ): Promise<boolean> {
     // One check at a time per user (he joins, and the host starts while it is on its way).
     const inFlight = this.probing.get(userId);
     if (inFlight) {
@@ -372,10 +395,20 @@ export class Deliverer {
       }
       return inFlight.done;
     }
-    const probe: Probe = { level: opts.startedAt !== undefined ? 2 : 3, since: opts.startedAt ?? this.now(), done: Promise.resolve(false) };
+    const probe: Probe = {
+      level: opts.startedAt !== undefined ? 2 : 3,
+      since: opts.startedAt ?? this.now(),
+      done: Promise.resolve(false),
+    };
     // Not on a lane: the lanes are for the outbox (hundreds of checks waiting for the budget
     // must not keep a turn from being launched).
-    probe.done = this.probeOnce(userId, payload, freshMs, () => probe.level, () => probe.since).finally(() => {
+    probe.done = this.probeOnce(
+      userId,
+      payload,
+      freshMs,
+      () => probe.level,
+      () => probe.since,
+    ).finally(() => {
       this.probing.delete(userId);
       this.kick();
     });
@@ -385,7 +418,13 @@ export class Deliverer {
 
   private readonly probing = new Map<string, Probe>();
 
-  private async probeOnce(userId: string, payload: Payload, freshMs: number, level: () => Level, since: () => number): Promise<boolean> {
+  private async probeOnce(
+    userId: string,
+    payload: Payload,
+    freshMs: number,
+    level: () => Level,
+    since: () => number,
+  ): Promise<boolean> {
     const known = this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
     // A hiccup (a 5xx, a 429, the network) says nothing about his DMs: it is tried again, a few
@@ -481,14 +520,20 @@ export class Deliverer {
     const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
     this.count('POST /channels/:id/messages');
     this.count(`post ${meta.what ?? row.op}`);
-    const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as { id: string; channel_id: string };
+    const msg = (await this.rest.post(Routes.channelMessages(channelId), { body })) as {
+      id: string;
+      channel_id: string;
+    };
     this.sent('post');
     if (this.stopped) return;
     await this.record(row, meta, out, msg.id, msg.channel_id ?? channelId);
   }
 
   /** What a post sends now: its slot's newest version, with the deadline moved by the delay so far. */
-  private prepare(row: OutboxRow, meta: PostMeta): { body: Payload; json: string; slot: SlotRow | null; shift: number } | null {
+  private prepare(
+    row: OutboxRow,
+    meta: PostMeta,
+  ): { body: Payload; json: string; slot: SlotRow | null; shift: number } | null {
     let slot: SlotRow | null = null;
     let json = row.payload;
     if (row.slot) {
@@ -506,7 +551,13 @@ export class Deliverer {
   }
 
   /** Discord has the message: the row is done, its slot knows its id, the turn's clock is moved. */
-  private async record(row: OutboxRow, meta: PostMeta, out: { json: string; slot: SlotRow | null; shift: number }, messageId: string, channelId: string): Promise<void> {
+  private async record(
+    row: OutboxRow,
+    meta: PostMeta,
+    out: { json: string; slot: SlotRow | null; shift: number },
+    messageId: string,
+    channelId: string,
+  ): Promise<void> {
     const { slot, json, shift } = out;
     const seen = this.now();
     this.store.transaction(() => {
@@ -550,13 +601,22 @@ export class Deliverer {
     if (waiting) waiting.taken = true;
     this.hold(dest);
     this.store.transaction(() => {
-      rows.forEach((row, k) => this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }));
+      rows.forEach((row, k) =>
+        this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }),
+      );
     });
-    return rows.map((row, k) => ({ ...row, meta: JSON.stringify({ ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }) }));
+    return rows.map((row, k) => ({
+      ...row,
+      meta: JSON.stringify({ ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }),
+    }));
   }
 
   /** Sends claimed rows through `send` (the interaction's follow-up); what fails goes the usual way. */
-  async deliverVia(dest: Dest, rows: OutboxRow[], send: (body: Payload) => Promise<{ id: string; channelId: string }>): Promise<void> {
+  async deliverVia(
+    dest: Dest,
+    rows: OutboxRow[],
+    send: (body: Payload) => Promise<{ id: string; channelId: string }>,
+  ): Promise<void> {
     try {
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
@@ -607,7 +667,9 @@ export class Deliverer {
     try {
       await this.spend(0, row.createdAt);
       this.count('GET /channels/:id/messages');
-      const recent = (await this.rest.get(Routes.channelMessages(channelId), { query: new URLSearchParams({ limit: '100' }) })) as {
+      const recent = (await this.rest.get(Routes.channelMessages(channelId), {
+        query: new URLSearchParams({ limit: '100' }),
+      })) as {
         id: string;
         channel_id: string;
         interaction_metadata?: { id?: string } | null;
@@ -624,7 +686,13 @@ export class Deliverer {
     }
     if (found) {
       const slot = row.slot ? this.store.slot(row.gameId, row.slot) : null;
-      await this.record(row, meta, { json: slot?.payload ?? row.payload, slot: slot && !slot.messageId ? slot : null, shift: 0 }, found.id, found.channel_id ?? channelId);
+      await this.record(
+        row,
+        meta,
+        { json: slot?.payload ?? row.payload, slot: slot && !slot.messageId ? slot : null, shift: 0 },
+        found.id,
+        found.channel_id ?? channelId,
+      );
       return true;
     }
     this.unclaim([row]);
@@ -683,8 +751,18 @@ export class Deliverer {
    * The same op serves other private threads of a game (issue 10: the spectators', slot
    * `spectators`), and adds or removes members of one that exists (no welcome then).
    */
-  private async thread(row: OutboxRow, meta: PostMeta & { step?: number; threadId?: string }, channelId: string): Promise<void> {
-    const p = JSON.parse(row.payload) as { name: string; members: string[]; welcome?: Payload; slot?: string; remove?: boolean };
+  private async thread(
+    row: OutboxRow,
+    meta: PostMeta & { step?: number; threadId?: string },
+    channelId: string,
+  ): Promise<void> {
+    const p = JSON.parse(row.payload) as {
+      name: string;
+      members: string[];
+      welcome?: Payload;
+      slot?: string;
+      remove?: boolean;
+    };
     const key = p.slot ?? 'thread';
     // The mafia's thread is theirs for the night; the spectators' can wait for the turns.
     const level: Level = key === 'thread' ? 1 : 4;
@@ -697,7 +775,9 @@ export class Deliverer {
     if (!threadId) {
       await this.spend(level, row.createdAt);
       this.count('POST /channels/:id/threads');
-      const th = (await this.rest.post(Routes.threads(channelId), { body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 } })) as { id: string };
+      const th = (await this.rest.post(Routes.threads(channelId), {
+        body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 },
+      })) as { id: string };
       threadId = th.id;
       this.store.transaction(() => {
         this.store.setMeta(row.id, { ...meta, threadId, step: 0 });
@@ -721,20 +801,25 @@ export class Deliverer {
     }
     await this.spend(level, row.createdAt);
     this.count('POST /channels/:id/messages');
-    const msg = (await this.rest.post(Routes.channelMessages(threadId), { body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true } })) as { id: string };
+    const msg = (await this.rest.post(Routes.channelMessages(threadId), {
+      body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true },
+    })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
   }
 
   private failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): void {
     const now = this.now();
     if (isTransient(failure)) {
-      const wait = retryAfterMs(e) ?? Math.min(this.opts.maxBackoffMs ?? MAX_BACKOFF_MS, 1000 * 2 ** Math.min(row.attempts, 6));
+      const wait =
+        retryAfterMs(e) ?? Math.min(this.opts.maxBackoffMs ?? MAX_BACKOFF_MS, 1000 * 2 ** Math.min(row.attempts, 6));
       const jitter = Math.floor(wait * 0.2 * Math.random());
       this.store.retry(row.id, now + wait + jitter, failure);
-      if (row.attempts === 3) this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`);
+      if (row.attempts === 3)
+        this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`);
       return;
     }
-    if (failure === 'bad-request') this.opts.log.error(`delivery: Discord refused ${row.op} to ${row.dest} (game ${row.gameId})`, e);
+    if (failure === 'bad-request')
+      this.opts.log.error(`delivery: Discord refused ${row.op} to ${row.dest} (game ${row.gameId})`, e);
     this.store.transaction(() => {
       this.store.fail(row.id, failure, now);
       if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
@@ -766,7 +851,9 @@ export class Deliverer {
           }
           this.count('PATCH /channels/:id/messages/:mid');
           this.count(`edit ${slot.key.replace(/:.*/, '')}`);
-          await this.rest.patch(Routes.channelMessage(now.channelId!, now.messageId!), { body: JSON.parse(now.payload) });
+          await this.rest.patch(Routes.channelMessage(now.channelId!, now.messageId!), {
+            body: JSON.parse(now.payload),
+          });
           this.store.shownSlot(now.gameId, now.key, now.version, now.messageId!);
           return;
         }
@@ -795,7 +882,8 @@ export class Deliverer {
       }
       // Permanent (no permission, a thread that is gone): stop trying this version.
       this.store.sentSlot(slot.gameId, slot.key, slot.version);
-      if (failure !== 'forbidden' && failure !== 'not-found') this.opts.log.warn(`delivery: ${slot.kind} ${slot.key} of game ${slot.gameId} failed (${failure})`);
+      if (failure !== 'forbidden' && failure !== 'not-found')
+        this.opts.log.warn(`delivery: ${slot.kind} ${slot.key} of game ${slot.gameId} failed (${failure})`);
     }
   }
 
@@ -804,7 +892,8 @@ export class Deliverer {
     const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, 'allow' | 'deny' | null> };
     const current = this.opts.overwrites?.(want.channelId);
     if (!current) {
-      for (const [userId, mode] of Object.entries(want.members)) await this.memberOverwrite(want.channelId, userId, mode);
+      for (const [userId, mode] of Object.entries(want.members))
+        await this.memberOverwrite(want.channelId, userId, mode);
       return;
     }
     const self = this.opts.selfId?.() ?? null;
@@ -819,10 +908,12 @@ export class Deliverer {
       if (allow === 0n && deny === 0n) next.delete(userId);
       else next.set(userId, { id: userId, type: 1, allow: allow.toString(), deny: deny.toString() });
     }
-    const same = current.length === next.size && current.every((o) => {
-      const n = next.get(o.id);
-      return n && n.allow === o.allow && n.deny === o.deny;
-    });
+    const same =
+      current.length === next.size &&
+      current.every((o) => {
+        const n = next.get(o.id);
+        return n && n.allow === o.allow && n.deny === o.deny;
+      });
     if (same) return;
     await this.spend(0, slot.updatedAt);
     this.count('PATCH /channels/:id');
@@ -842,7 +933,9 @@ export class Deliverer {
     await this.spend(0);
     this.count('PUT /channels/:id/permissions/:oid');
     const bits = SEND_MESSAGES.toString();
-    await this.rest.put(Routes.channelPermission(channelId, userId), { body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' } });
+    await this.rest.put(Routes.channelPermission(channelId, userId), {
+      body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' },
+    });
   }
 }
 

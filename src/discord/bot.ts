@@ -89,7 +89,8 @@ export function consoleLogger(level: (typeof LEVELS)[number] = 'info') {
   return {
     info: (m: string) => void (on('info') && console.log(m)),
     warn: (m: string) => void (on('warn') && console.warn(m)),
-    error: (m: string, e?: unknown) => void (on('error') && console.error(m, e instanceof Error ? e.message : (e ?? ''))),
+    error: (m: string, e?: unknown) =>
+      void (on('error') && console.error(m, e instanceof Error ? e.message : (e ?? ''))),
   };
 }
 
@@ -216,7 +217,18 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
 
   // The shell: every interaction through one router, one click per turn of the event loop (a burst
   // of hundreds after a restart does not hold up other games' timers and answers).
-  const router = buildRouter({ service, store, outbox, contexts, deliverer, asyncPlay, tournaments, log, dealer, alive: () => !halted });
+  const router = buildRouter({
+    service,
+    store,
+    outbox,
+    contexts,
+    deliverer,
+    asyncPlay,
+    tournaments,
+    log,
+    dealer,
+    alive: () => !halted,
+  });
   const intake = new Intake<Interaction>((i) => {
     if (!halted) void router.handle(i);
   });
@@ -259,7 +271,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   service.startCron();
   const pending = outbox.pendingCount();
   const tag = client.user?.tag ?? '?';
-  log.info(`mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver`);
+  log.info(
+    `mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver`,
+  );
 
   let stopped = false;
   return {

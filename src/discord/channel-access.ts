@@ -27,9 +27,19 @@ export class ChannelAccess {
     const users = members.map((p) => userOf(ctx, p.seat)).filter((u): u is string => u !== null);
     const lines = members.map((p) => `${seatTag(ctx, p.seat)} — ${t(ctx.pub, `role.${p.role}` as never)}`);
     const when = s.options.mafiaTalk === 'every-night' ? t(ctx.pub, 'thread.everyNight') : t(ctx.pub, 'thread.night0');
-    const welcome: Payload = { content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`, allowed_mentions: mentions(users) };
+    const welcome: Payload = {
+      content: `${t(ctx.pub, 'thread.welcome')}\n${lines.join('\n')}\n\n${when}`,
+      allowed_mentions: mentions(users),
+    };
     const now = this.now();
-    this.outbox.add(ctx.game.id, threadOpsDest(ctx.game.channelId), 'thread', { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome }, now, { meta: { what: 'thread' } });
+    this.outbox.add(
+      ctx.game.id,
+      threadOpsDest(ctx.game.channelId),
+      'thread',
+      { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome },
+      now,
+      { meta: { what: 'thread' } },
+    );
     this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
     this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
@@ -39,7 +49,17 @@ export class ChannelAccess {
     const caps = this.caps(ctx.game.channelId);
     if (!caps?.manageRoles) {
       if (caps && !finished) {
-        this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'notice', { content: t(ctx.pub, 'perm.cannotManage', { host: `<@${ctx.game.hostId}>` }), allowed_mentions: mentions([ctx.game.hostId]) }, this.now(), { key: 'perm-warning' });
+        this.outbox.add(
+          ctx.game.id,
+          channelDest(ctx.game.channelId),
+          'notice',
+          {
+            content: t(ctx.pub, 'perm.cannotManage', { host: `<@${ctx.game.hostId}>` }),
+            allowed_mentions: mentions([ctx.game.hostId]),
+          },
+          this.now(),
+          { key: 'perm-warning' },
+        );
       }
       return;
     }
@@ -50,7 +70,8 @@ export class ChannelAccess {
     // Coarse by default (a speaking order is kept by the turn messages, not by one call per turn):
     // by day the living may write, at night nobody, the dead never, a dead player's last words yes.
     // A server may enforce the order: then only the speaker (or the open window's players) writes.
-    const day = s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
+    const day =
+      s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
     for (const seat of ctx.seats) {
       if (writers.mode === 'everyone') members[seat.userId] = null;
       else if (day) {
@@ -58,7 +79,15 @@ export class ChannelAccess {
         members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
       } else members[seat.userId] = allowed.has(seat.seat) ? 'allow' : 'deny';
     }
-    this.outbox.setSlot(ctx.game.id, 'perms', 'perms', channelDest(ctx.game.channelId), { channelId: ctx.game.channelId, members }, this.now(), { messageId: ctx.game.channelId });
+    this.outbox.setSlot(
+      ctx.game.id,
+      'perms',
+      'perms',
+      channelDest(ctx.game.channelId),
+      { channelId: ctx.game.channelId, members },
+      this.now(),
+      { messageId: ctx.game.channelId },
+    );
   }
 
   /** M-2: the mafia thread is open while the mafia may talk. */

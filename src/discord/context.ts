@@ -39,7 +39,7 @@ export class Contexts {
   }
 
   fromRow(game: GameRow): GameCtx {
-    const state = game.status === 'lobby' ? null : this.service.state(game.id) ?? this.store.getState(game.id);
+    const state = game.status === 'lobby' ? null : (this.service.state(game.id) ?? this.store.getState(game.id));
     const locales = game.lobby.locales ?? {};
     const seats: SeatInfo[] = this.store.players(game.id).map((p) => ({ ...p, locale: toLocale(locales[p.userId]) }));
     const names = new Map(Object.entries(game.lobby.names ?? {}));

@@ -155,7 +155,15 @@ export function decodeId(raw: unknown): CustomId | null {
 export type StatsPeriodCode = 'a' | `d${number}` | `s${number}`;
 
 export type StatsId =
-  | { view: 'top'; show: boolean; ruleset: string; period: StatsPeriodCode; by: 'points' | 'elo'; tournament: number; page: number }
+  | {
+      view: 'top';
+      show: boolean;
+      ruleset: string;
+      period: StatsPeriodCode;
+      by: 'points' | 'elo';
+      tournament: number;
+      page: number;
+    }
   | { view: 'player'; show: boolean; ruleset: string; period: StatsPeriodCode; user: string; tournament: number }
   | { view: 'game'; show: boolean; game: number; page: number };
 
@@ -191,14 +199,44 @@ export function decodeStatsId(raw: unknown): StatsId | null {
   switch (v.toLowerCase()) {
     case 't': {
       const [, , , ruleset, period, by, tournament, page] = p;
-      if (p.length !== 8 || !RULESET_RE.test(ruleset!) || !PERIOD_RE.test(period!) || (by !== 'points' && by !== 'elo') || !NUM_RE.test(tournament!) || !NUM_RE.test(page!)) return null;
+      if (
+        p.length !== 8 ||
+        !RULESET_RE.test(ruleset!) ||
+        !PERIOD_RE.test(period!) ||
+        (by !== 'points' && by !== 'elo') ||
+        !NUM_RE.test(tournament!) ||
+        !NUM_RE.test(page!)
+      )
+        return null;
       if (Number(page) > 100_000) return null;
-      return { view: 'top', show, ruleset: ruleset!, period: period as StatsPeriodCode, by, tournament: Number(tournament), page: Number(page) };
+      return {
+        view: 'top',
+        show,
+        ruleset: ruleset!,
+        period: period as StatsPeriodCode,
+        by,
+        tournament: Number(tournament),
+        page: Number(page),
+      };
     }
     case 'p': {
       const [, , , ruleset, period, user, tournament] = p;
-      if (p.length !== 7 || !RULESET_RE.test(ruleset!) || !PERIOD_RE.test(period!) || !SNOWFLAKE_RE.test(user!) || !NUM_RE.test(tournament!)) return null;
-      return { view: 'player', show, ruleset: ruleset!, period: period as StatsPeriodCode, user: user!, tournament: Number(tournament) };
+      if (
+        p.length !== 7 ||
+        !RULESET_RE.test(ruleset!) ||
+        !PERIOD_RE.test(period!) ||
+        !SNOWFLAKE_RE.test(user!) ||
+        !NUM_RE.test(tournament!)
+      )
+        return null;
+      return {
+        view: 'player',
+        show,
+        ruleset: ruleset!,
+        period: period as StatsPeriodCode,
+        user: user!,
+        tournament: Number(tournament),
+      };
     }
     case 'g': {
       const [, , , game, page] = p;

@@ -19,15 +19,34 @@ export function gameSettings(ctx: { game: { ui: Record<string, unknown> } }): Pa
   return typeof s === 'object' && s !== null ? (s as Partial<ServerSettings>) : {};
 }
 
-export function planHostNews(outbox: OutboxStore, contexts: Contexts, e: Extract<GameEffect, { kind: 'annulled' | 'transferred' }>, now: number): void {
+export function planHostNews(
+  outbox: OutboxStore,
+  contexts: Contexts,
+  e: Extract<GameEffect, { kind: 'annulled' | 'transferred' }>,
+  now: number,
+): void {
   const ctx = contexts.fromRow(e.game);
   const loc = ctx.pub;
   if (e.kind === 'annulled') {
     const why = e.reason ? `\n${t(loc, 'audit.reason', { reason: e.reason })}` : '';
-    outbox.add(e.game.id, ch(e.game.channelId), 'post', { content: `${t(loc, 'event.annulled', { id: e.game.id })}${why}`, allowed_mentions: mentions() }, now, { meta: { what: 'annulled' } });
+    outbox.add(
+      e.game.id,
+      ch(e.game.channelId),
+      'post',
+      { content: `${t(loc, 'event.annulled', { id: e.game.id })}${why}`, allowed_mentions: mentions() },
+      now,
+      { meta: { what: 'annulled' } },
+    );
     return;
   }
-  outbox.add(e.game.id, ch(e.game.channelId), 'post', { content: t(loc, 'event.transferred', { id: e.game.id, to: `<@${e.to}>` }), allowed_mentions: mentions([e.to]) }, now, { meta: { what: 'transferred' } });
+  outbox.add(
+    e.game.id,
+    ch(e.game.channelId),
+    'post',
+    { content: t(loc, 'event.transferred', { id: e.game.id, to: `<@${e.to}>` }), allowed_mentions: mentions([e.to]) },
+    now,
+    { meta: { what: 'transferred' } },
+  );
 }
 
 /**
@@ -36,7 +55,14 @@ export function planHostNews(outbox: OutboxStore, contexts: Contexts, e: Extract
  * channel is also told that the host took an action back. At night nothing public changes (N-13):
  * only the actor's own panel shows his choice gone, so he may choose again.
  */
-export function undoNews(outbox: OutboxStore, ctx: GameCtx, prev: GameState, undone: Action, lines: string[], now: number): void {
+export function undoNews(
+  outbox: OutboxStore,
+  ctx: GameCtx,
+  prev: GameState,
+  undone: Action,
+  lines: string[],
+  now: number,
+): void {
   if (prev.stage.kind !== 'night') {
     lines.push(t(ctx.pub, 'event.undone'));
     return;
@@ -44,7 +70,15 @@ export function undoNews(outbox: OutboxStore, ctx: GameCtx, prev: GameState, und
   if (!('seat' in undone)) return;
   const slot = outbox.slot(ctx.game.id, `panel:${prev.seq}:${undone.seat}`);
   const u = userOf(ctx, undone.seat);
-  if (slot && u) outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, panelPayload(ctx, undone.seat, userLocale(ctx, u)), now);
+  if (slot && u)
+    outbox.setSlot(
+      ctx.game.id,
+      slot.key,
+      'message',
+      slot.dest,
+      panelPayload(ctx, undone.seat, userLocale(ctx, u)),
+      now,
+    );
   // A shot's "gesture" went to the teammates (the planner's tellMafia): they are told it is void.
   if (undone.kind === 'shoot') tellShotUndone(outbox, ctx, undone.seat, now);
 }
@@ -55,14 +89,30 @@ function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: nu
   const tag = seatTag(ctx, seat);
   const thread = outbox.slot(ctx.game.id, 'thread');
   if (thread?.messageId && mafiaTalkOpen(s)) {
-    outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
+    outbox.add(
+      ctx.game.id,
+      `th:${ctx.game.id}`,
+      'post',
+      { content: t(ctx.pub, 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() },
+      now,
+      { meta: { what: 'gesture' } },
+    );
     return;
   }
   const shots = s.stage.kind === 'night' ? s.stage.acts.shots : [];
   for (const p of s.players) {
-    if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don') || (shots[p.seat - 1] ?? 0) !== 0) continue;
+    if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don') || (shots[p.seat - 1] ?? 0) !== 0)
+      continue;
     const to = userOf(ctx, p.seat);
-    if (to) outbox.add(ctx.game.id, `dm:${to}`, 'post', { content: t(userLocale(ctx, to), 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() }, now, { meta: { seat: p.seat, what: 'gesture' } });
+    if (to)
+      outbox.add(
+        ctx.game.id,
+        `dm:${to}`,
+        'post',
+        { content: t(userLocale(ctx, to), 'dm.shotUndone', { seat: tag }), allowed_mentions: mentions() },
+        now,
+        { meta: { seat: p.seat, what: 'gesture' } },
+      );
   }
 }
 

@@ -41,7 +41,8 @@ export const TOOLKIT_SUBS = [
   'log',
 ] as const satisfies readonly HostSubcommand[];
 export type ToolkitSubcommand = (typeof TOOLKIT_SUBS)[number];
-export const isToolkitSubcommand = (sub: string): sub is ToolkitSubcommand => (TOOLKIT_SUBS as readonly string[]).includes(sub);
+export const isToolkitSubcommand = (sub: string): sub is ToolkitSubcommand =>
+  (TOOLKIT_SUBS as readonly string[]).includes(sub);
 /** Subcommands that may name a finished game (the channel's latest when none is running). */
 const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
 /** Audit lines per page of /host log. */
@@ -83,7 +84,10 @@ export class HostTools {
 
   /** Whether this user has a seat in the game (then he sees only what his seat may see). */
   plays(game: GameRow, userId: string): boolean {
-    return this.store.players(game.id).some((p) => p.userId === userId) || (game.status === 'lobby' && game.lobby.members.includes(userId));
+    return (
+      this.store.players(game.id).some((p) => p.userId === userId) ||
+      (game.status === 'lobby' && game.lobby.members.includes(userId))
+    );
   }
 
   /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
@@ -118,7 +122,14 @@ export class HostTools {
    * A toolkit subcommand, after the caller checked that the user hosts `game`. Returns false
    * when `sub` is not one of this module's.
    */
-  async command(i: ChatInputCommandInteraction, loc: Locale, sub: string, game: GameRow, actor: ActorId, reason: string | null): Promise<boolean> {
+  async command(
+    i: ChatInputCommandInteraction,
+    loc: Locale,
+    sub: string,
+    game: GameRow,
+    actor: ActorId,
+    reason: string | null,
+  ): Promise<boolean> {
     if (!isToolkitSubcommand(sub)) return false;
     const why = reason ? { reason } : {};
     switch (sub) {
@@ -145,7 +156,8 @@ export class HostTools {
         return true;
       case 'undo':
         // A host who plays may not take back (and so learn of) a night action his seat cannot see.
-        if (this.plays(game, i.user.id) && this.service.state(game.id)?.stage.kind === 'night') await this.refuse(i, loc, 'host/playing-host-night');
+        if (this.plays(game, i.user.id) && this.service.state(game.id)?.stage.kind === 'night')
+          await this.refuse(i, loc, 'host/playing-host-night');
         else await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
         return true;
       case 'pause':
@@ -157,13 +169,23 @@ export class HostTools {
       case 'extend': {
         const raw = i.options.getString('duration', true);
         const seconds = parseSignedDuration(raw);
-        if (seconds === null || seconds === 0 || Math.abs(seconds) > MAX_EXTEND_SECONDS) await this.refuse(i, loc, 'extend/bad-duration');
-        else await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-extend', seconds, ...why }, actor, reason));
+        if (seconds === null || seconds === 0 || Math.abs(seconds) > MAX_EXTEND_SECONDS)
+          await this.refuse(i, loc, 'extend/bad-duration');
+        else
+          await this.answer(
+            i,
+            loc,
+            await this.service.dispatch(game.id, { kind: 'host-extend', seconds, ...why }, actor, reason),
+          );
         return true;
       }
       case 'revive': {
         const seat = i.options.getInteger('seat', true);
-        await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-revive', target: seat, ...why }, actor, reason));
+        await this.answer(
+          i,
+          loc,
+          await this.service.dispatch(game.id, { kind: 'host-revive', target: seat, ...why }, actor, reason),
+        );
         return true;
       }
       default: {
@@ -203,7 +225,8 @@ export class HostTools {
     const actor = `host:${i.user.id}` as const;
     const state = this.service.state(game.id);
     if (id.op !== 'refresh') {
-      if (!state || (game.status !== 'running' && game.status !== 'post-game')) return this.refuse(i, loc, 'game/not-running');
+      if (!state || (game.status !== 'running' && game.status !== 'post-game'))
+        return this.refuse(i, loc, 'game/not-running');
       // An override is for the stage the panel showed; a panel left open may be out of date.
       if (id.seq !== state.seq) return this.refuse(i, loc, 'stage/stale');
       let r: DispatchResult;
@@ -242,11 +265,15 @@ export class HostTools {
     const rows = this.store.auditLog(game.id);
     const fresh = this.store.getGame(game.id) ?? game;
     // While the game runs, a host who plays is not told what a taken-back night action was.
-    const secretsOk = !this.plays(fresh, i.user.id) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
+    const secretsOk =
+      !this.plays(fresh, i.user.id) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
     const lines = rows.map((r) => auditText(loc, r, secretsOk));
     const pages = Math.max(1, Math.ceil(lines.length / LOG_PAGE));
     const p = Math.min(Math.max(0, page), pages - 1);
-    const head = [t(loc, 'host.logTitle', { id: game.id }), ...(fresh.annulledAt !== null ? [t(loc, 'host.logAnnulled')] : [])];
+    const head = [
+      t(loc, 'host.logTitle', { id: game.id }),
+      ...(fresh.annulledAt !== null ? [t(loc, 'host.logAnnulled')] : []),
+    ];
     const body = lines.length === 0 ? [t(loc, 'host.logEmpty')] : lines.slice(p * LOG_PAGE, (p + 1) * LOG_PAGE);
     const foot = pages > 1 ? [`-# ${t(loc, 'host.logPage', { page: p + 1, pages })}`] : [];
     const content = [...head, ...body, ...foot].join('\n').slice(0, 2000);
@@ -254,8 +281,18 @@ export class HostTools {
       pages > 1
         ? [
             row(
-              button({ kind: 'host', game: game.id, seq: 0, op: 'log', page: Math.max(0, p - 1) }, t(loc, 'button.prev'), ButtonStyle.Secondary, p === 0),
-              button({ kind: 'host', game: game.id, seq: 1, op: 'log', page: Math.min(pages - 1, p + 1) }, t(loc, 'button.next'), ButtonStyle.Secondary, p === pages - 1),
+              button(
+                { kind: 'host', game: game.id, seq: 0, op: 'log', page: Math.max(0, p - 1) },
+                t(loc, 'button.prev'),
+                ButtonStyle.Secondary,
+                p === 0,
+              ),
+              button(
+                { kind: 'host', game: game.id, seq: 1, op: 'log', page: Math.min(pages - 1, p + 1) },
+                t(loc, 'button.next'),
+                ButtonStyle.Secondary,
+                p === pages - 1,
+              ),
             ),
           ]
         : [];
@@ -267,22 +304,37 @@ export class HostTools {
 }
 
 /** One audit entry in words: when, who, what, why. */
-export function auditText(loc: Locale, r: { at: number; actorId: string; action: string; detail: string; reason: string | null }, secretsOk = true): string {
+export function auditText(
+  loc: Locale,
+  r: { at: number; actorId: string; action: string; detail: string; reason: string | null },
+  secretsOk = true,
+): string {
   let d: Record<string, unknown> = {};
   try {
     d = JSON.parse(r.detail) as Record<string, unknown>;
   } catch {
     // an unreadable detail is shown without parameters
   }
-  const who = r.actorId.startsWith('host:') || r.actorId.startsWith('user:') ? `<@${r.actorId.slice(5)}>` : r.actorId === 'timer' ? t(loc, 'audit.timer') : t(loc, 'audit.system');
+  const who =
+    r.actorId.startsWith('host:') || r.actorId.startsWith('user:')
+      ? `<@${r.actorId.slice(5)}>`
+      : r.actorId === 'timer'
+        ? t(loc, 'audit.timer')
+        : t(loc, 'audit.system');
   const seconds = typeof d.seconds === 'number' ? d.seconds : 0;
-  const what = typeof d.what === 'string' && hasKey(`action.${d.what}`) ? t(loc, `action.${d.what}` as MessageKey) : typeof d.what === 'string' ? d.what : '';
+  const what =
+    typeof d.what === 'string' && hasKey(`action.${d.what}`)
+      ? t(loc, `action.${d.what}` as MessageKey)
+      : typeof d.what === 'string'
+        ? d.what
+        : '';
   const undoneSeat = typeof d.seat === 'number' ? `#${d.seat}` : '';
   const undoneTarget = typeof d.target === 'number' ? ` → #${d.target}` : '';
   const params = {
     seat: typeof d.target === 'number' ? `#${d.target}` : typeof d.seat === 'number' ? `#${d.seat}` : '',
     count: typeof d.count === 'number' ? d.count : 1,
-    winner: typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
+    winner:
+      typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
     points: typeof d.points === 'number' ? d.points : '',
     from: typeof d.from === 'string' ? `<@${d.from}>` : '',
     to: typeof d.to === 'string' ? `<@${d.to}>` : '',
@@ -296,5 +348,10 @@ export function auditText(loc: Locale, r: { at: number; actorId: string; action:
 }
 
 function reply(p: Payload) {
-  return { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [], allowedMentions: { parse: [] as [] } };
+  return {
+    content: p.content ?? '',
+    embeds: p.embeds ?? [],
+    components: p.components ?? [],
+    allowedMentions: { parse: [] as [] },
+  };
 }

@@ -42,7 +42,10 @@ export class Notices {
           game.id,
           channelDest(game.channelId),
           'notice',
-          { content: `📪 ${t(ctx.pub, 'delivery.dmClosed', { user: `<@${userId}>`, what, host: `<@${game.hostId}>` })}`, allowed_mentions: mentions([userId, game.hostId]) },
+          {
+            content: `📪 ${t(ctx.pub, 'delivery.dmClosed', { user: `<@${userId}>`, what, host: `<@${game.hostId}>` })}`,
+            allowed_mentions: mentions([userId, game.hostId]),
+          },
           now,
           { key: `dm-closed:${userId}`, meta: { what: 'notice' } },
         );
@@ -57,7 +60,9 @@ export class Notices {
           { key: `forbidden:${channel}`, meta: { what: 'notice' } },
         );
       } else {
-        this.log.warn(`delivery: game ${game.id}: ${row.meta.what ?? 'message'} to ${row.dest} failed for good (${failure})`);
+        this.log.warn(
+          `delivery: game ${game.id}: ${row.meta.what ?? 'message'} to ${row.dest} failed for good (${failure})`,
+        );
         return;
       }
     } catch (e) {

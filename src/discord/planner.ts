@@ -68,14 +68,34 @@ export class Planner {
 
   private lobby(game: GameRow): void {
     const ctx = this.contexts.fromRow(game);
-    const status = game.status === 'lobby' ? undefined : game.status === 'cancelled' ? 'cancelled' : game.status === 'expired' ? 'expired' : 'started';
-    const payload = lobbyPayload(game, ctx.pub, { unreachable: game.lobby.unreachable ?? [], ...(status ? { status } : {}) });
-    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), payload, this.now(), { repost: game.status === 'lobby' });
+    const status =
+      game.status === 'lobby'
+        ? undefined
+        : game.status === 'cancelled'
+          ? 'cancelled'
+          : game.status === 'expired'
+            ? 'expired'
+            : 'started';
+    const payload = lobbyPayload(game, ctx.pub, {
+      unreachable: game.lobby.unreachable ?? [],
+      ...(status ? { status } : {}),
+    });
+    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), payload, this.now(), {
+      repost: game.status === 'lobby',
+    });
   }
 
   /** The table: a pinned message, posted again if it is deleted. */
   private table(ctx: GameCtx): void {
-    this.outbox.setSlot(ctx.game.id, 'table', 'message', channelDest(ctx.game.channelId), tablePayload(ctx), this.now(), { repost: true, pin: true });
+    this.outbox.setSlot(
+      ctx.game.id,
+      'table',
+      'message',
+      channelDest(ctx.game.channelId),
+      tablePayload(ctx),
+      this.now(),
+      { repost: true, pin: true },
+    );
   }
 
   private started(game: GameRow, state: GameState): void {
@@ -87,14 +107,28 @@ export class Planner {
     // Role cards by DM (G-4: the black players learn each other as the rules say).
     for (const seat of ctx.seats) {
       if ((game.lobby.fallback ?? []).includes(seat.userId)) continue;
-      this.outbox.add(game.id, dmDest(seat.userId), 'post', roleCard(ctx, seat.seat, userLocale(ctx, seat.userId)), now, { meta: { seat: seat.seat, what: 'card' } });
+      this.outbox.add(
+        game.id,
+        dmDest(seat.userId),
+        'post',
+        roleCard(ctx, seat.seat, userLocale(ctx, seat.userId)),
+        now,
+        { meta: { seat: seat.seat, what: 'card' } },
+      );
     }
     this.access.mafiaThread(ctx);
     this.stage(ctx, []);
     this.access.permissions(ctx);
   }
 
-  private action(game: GameRow, prev: GameState, state: GameState, events: readonly GameEvent[], action: Action, undone?: Action): void {
+  private action(
+    game: GameRow,
+    prev: GameState,
+    state: GameState,
+    events: readonly GameEvent[],
+    action: Action,
+    undone?: Action,
+  ): void {
     const ctx = this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();
@@ -120,9 +154,23 @@ export class Planner {
         const loc = userLocale(ctx, u);
         const own = 'seat' in action && action.seat === ev.to.seat;
         if (ev.body.type === 'check-result' && !own) {
-          this.outbox.add(game.id, dmDest(u), 'post', { content: `🔎 ${checkLine(ctx, loc, ev.body)}`, allowed_mentions: mentions() }, now, { meta: { seat: ev.to.seat, what: 'check' } });
+          this.outbox.add(
+            game.id,
+            dmDest(u),
+            'post',
+            { content: `🔎 ${checkLine(ctx, loc, ev.body)}`, allowed_mentions: mentions() },
+            now,
+            { meta: { seat: ev.to.seat, what: 'check' } },
+          );
         } else if (ev.body.type === 'frozen') {
-          this.outbox.add(game.id, dmDest(u), 'post', { content: t(loc, 'dm.frozen'), allowed_mentions: mentions() }, now, { meta: { seat: ev.to.seat, what: 'frozen' } });
+          this.outbox.add(
+            game.id,
+            dmDest(u),
+            'post',
+            { content: t(loc, 'dm.frozen'), allowed_mentions: mentions() },
+            now,
+            { meta: { seat: ev.to.seat, what: 'frozen' } },
+          );
         }
       } else if (ev.to.kind === 'mafia' && ev.body.type === 'shot-picked') {
         this.tellMafia(ctx, ev.body.seat, ev.body.target);
@@ -138,8 +186,18 @@ export class Planner {
       if (u && slot) {
         const loc = userLocale(ctx, u);
         const note = confirmation(ctx, loc, action.seat, action, events);
-        const payload = stageChanged ? closedPanel(ctx, loc, action.seat, prev, note) : panelPayload(ctx, action.seat, loc, note);
-        this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, payload, now, stageChanged ? { state: 'stale' } : {});
+        const payload = stageChanged
+          ? closedPanel(ctx, loc, action.seat, prev, note)
+          : panelPayload(ctx, action.seat, loc, note);
+        this.outbox.setSlot(
+          game.id,
+          slot.key,
+          'message',
+          slot.dest,
+          payload,
+          now,
+          stageChanged ? { state: 'stale' } : {},
+        );
       }
     }
     if (stageChanged) {
@@ -151,7 +209,9 @@ export class Planner {
       this.refreshStage(ctx, lines, action);
     }
     if (points) {
-      this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, { meta: { what: 'points' } });
+      this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, {
+        meta: { what: 'points' },
+      });
       resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
     }
     // The pinned table is the round's register: it is brought up to date each morning and when the
@@ -175,7 +235,17 @@ export class Planner {
     const now = this.now();
     const thread = this.outbox.slot(ctx.game.id, 'thread');
     if (thread?.messageId && mafiaTalkOpen(s)) {
-      this.outbox.add(ctx.game.id, `th:${ctx.game.id}`, 'post', { content: t(ctx.pub, 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { what: 'gesture' } });
+      this.outbox.add(
+        ctx.game.id,
+        `th:${ctx.game.id}`,
+        'post',
+        {
+          content: t(ctx.pub, 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }),
+          allowed_mentions: mentions(),
+        },
+        now,
+        { meta: { what: 'gesture' } },
+      );
       return;
     }
     // Only to those who have still to shoot tonight: they choose knowing it; the others have chosen.
@@ -184,7 +254,18 @@ export class Planner {
       if (!p.alive || p.seat === seat || (p.role !== 'mafia' && p.role !== 'don')) continue;
       if ((shots[p.seat - 1] ?? 0) !== 0) continue;
       const u = userOf(ctx, p.seat);
-      if (u) this.outbox.add(ctx.game.id, dmDest(u), 'post', { content: t(userLocale(ctx, u), 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }), allowed_mentions: mentions() }, now, { meta: { seat: p.seat, what: 'gesture' } });
+      if (u)
+        this.outbox.add(
+          ctx.game.id,
+          dmDest(u),
+          'post',
+          {
+            content: t(userLocale(ctx, u), 'dm.shotPicked', { seat: seatTag(ctx, seat), target: seatTag(ctx, target) }),
+            allowed_mentions: mentions(),
+          },
+          now,
+          { meta: { seat: p.seat, what: 'gesture' } },
+        );
     }
   }
 
@@ -201,13 +282,27 @@ export class Planner {
         this.outbox.setState(ctx.game.id, slot.key, 'closed'); // no controls to turn off
         continue;
       }
-      if (slot.key === `stage:${prev.seq}` && (prev.stage.kind === 'vote' || prev.stage.kind === 'voteAll' || prev.stage.kind === 'window' || prev.stage.kind === 'postGame')) {
+      if (
+        slot.key === `stage:${prev.seq}` &&
+        (prev.stage.kind === 'vote' ||
+          prev.stage.kind === 'voteAll' ||
+          prev.stage.kind === 'window' ||
+          prev.stage.kind === 'postGame')
+      ) {
         // Its "who is still missing" line would be out of date: it says the stage is closed instead.
         const ended = stagePayload({ ...ctx, state: prev }, null, true);
         const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
         if (ended) {
           const closed = compose(head, ended);
-          this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, { ...closed, components: disableAll(closed.components ?? []) }, now, { state: 'stale' });
+          this.outbox.setSlot(
+            ctx.game.id,
+            slot.key,
+            'message',
+            slot.dest,
+            { ...closed, components: disableAll(closed.components ?? []) },
+            now,
+            { state: 'stale' },
+          );
           continue;
         }
       }
@@ -216,7 +311,9 @@ export class Planner {
         if ('seat' in action && action.seat === seat && slot.key === `panel:${prev.seq}:${seat}`) continue; // done above
         const u = userOf(ctx, seat);
         const loc = u ? userLocale(ctx, u) : ctx.pub;
-        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, { state: 'stale' });
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, {
+          state: 'stale',
+        });
       } else {
         this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'stale' });
       }
@@ -241,14 +338,19 @@ export class Planner {
       this.news(ctx, lines, embeds);
       head = { content: '', embeds: [] };
     }
-    const meta = s.deadline !== null ? { clock: { seq: s.seq, deadline: this.effectiveDeadline(ctx) ?? s.deadline }, what: s.stage.kind } : { what: s.stage.kind };
+    const meta =
+      s.deadline !== null
+        ? { clock: { seq: s.seq, deadline: this.effectiveDeadline(ctx) ?? s.deadline }, what: s.stage.kind }
+        : { what: s.stage.kind };
     this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, { meta, head });
     if (s.stage.kind === 'night') {
       for (const seat of ctx.seats) {
         if (seatView(s, seat.seat).prompts.length === 0) continue;
         if ((ctx.game.lobby.fallback ?? []).includes(seat.userId)) continue;
         const panel = panelPayload(ctx, seat.seat, userLocale(ctx, seat.userId));
-        this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, { meta: { seat: seat.seat, what: 'panel' } });
+        this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, {
+          meta: { seat: seat.seat, what: 'panel' },
+        });
       }
     }
   }
@@ -259,7 +361,10 @@ export class Planner {
     const dest = channelDest(ctx.game.channelId);
     let chunk = '';
     const flush = () => {
-      if (chunk) this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, { meta: { what: 'news' } });
+      if (chunk)
+        this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, {
+          meta: { what: 'news' },
+        });
       chunk = '';
     };
     for (const line of lines.splice(0)) {
@@ -267,7 +372,15 @@ export class Planner {
       chunk = chunk ? `${chunk}\n\n${line}` : line.slice(0, MAX_CONTENT);
     }
     flush();
-    for (let i = 0; i < embeds.length; i += 10) this.outbox.add(ctx.game.id, dest, 'post', { embeds: embeds.slice(i, i + 10), allowed_mentions: mentions() }, now, { meta: { what: 'news' } });
+    for (let i = 0; i < embeds.length; i += 10)
+      this.outbox.add(
+        ctx.game.id,
+        dest,
+        'post',
+        { embeds: embeds.slice(i, i + 10), allowed_mentions: mentions() },
+        now,
+        { meta: { what: 'news' } },
+      );
     embeds.splice(0);
   }
 
@@ -301,8 +414,19 @@ export class Planner {
     const now = this.now();
     this.lobby(game);
     if (!ctx.state) return;
-    for (const slot of this.outbox.liveSlots(game.id)) this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
-    this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, kind === 'cancelled' ? 'game.cancelled' : 'lobby.status.expired', { id: game.id }), allowed_mentions: mentions() }, now, { meta: { what: kind } });
+    for (const slot of this.outbox.liveSlots(game.id))
+      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
+    this.outbox.add(
+      game.id,
+      channelDest(game.channelId),
+      'post',
+      {
+        content: t(ctx.pub, kind === 'cancelled' ? 'game.cancelled' : 'lobby.status.expired', { id: game.id }),
+        allowed_mentions: mentions(),
+      },
+      now,
+      { meta: { what: kind } },
+    );
     this.table(ctx);
     this.access.permissions(ctx, true);
     this.access.threadLock(ctx, true);
@@ -311,9 +435,21 @@ export class Planner {
   private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
     const ctx = this.contexts.fromRow(game);
     const now = this.now();
-    this.outbox.add(game.id, channelDest(game.channelId), 'post', { content: t(ctx.pub, 'event.substituted', { seat, from: `<@${from}>`, to: `<@${to}>` }), allowed_mentions: mentions([to]) }, now, { meta: { what: 'substitute' } });
+    this.outbox.add(
+      game.id,
+      channelDest(game.channelId),
+      'post',
+      {
+        content: t(ctx.pub, 'event.substituted', { seat, from: `<@${from}>`, to: `<@${to}>` }),
+        allowed_mentions: mentions([to]),
+      },
+      now,
+      { meta: { what: 'substitute' } },
+    );
     if (!ctx.state) return;
-    this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, { meta: { seat, what: 'card' } });
+    this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, {
+      meta: { seat, what: 'card' },
+    });
     this.access.permissions(ctx);
     this.table(ctx);
   }

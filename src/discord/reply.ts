@@ -81,6 +81,10 @@ export function toFollowUp(p: Payload): Omit<ReplyBody, 'allowedMentions'> & { a
   const am = (p as { allowed_mentions?: AllowedMentions }).allowed_mentions;
   return {
     ...toReply(p),
-    allowedMentions: { parse: am?.parse ?? [], ...(am?.users ? { users: am.users } : {}), ...(am?.roles ? { roles: am.roles } : {}) },
+    allowedMentions: {
+      parse: am?.parse ?? [],
+      ...(am?.users ? { users: am.users } : {}),
+      ...(am?.roles ? { roles: am.roles } : {}),
+    },
   };
 }

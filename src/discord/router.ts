@@ -29,13 +29,17 @@ export type GameComponentHandlers = {
  * component in a server belongs to that channel's game (DMs are checked by seat in the handler).
  * The host's controls may be used in any channel of the game's server (`game:`); checked there.
  */
-export function gameComponents(store: Store, handlers: GameComponentHandlers): Pick<ComponentHandlers, GameComponentKind> {
+export function gameComponents(
+  store: Store,
+  handlers: GameComponentHandlers,
+): Pick<ComponentHandlers, GameComponentKind> {
   const wrap =
     <K extends GameComponentKind>(kind: K, anyChannel = false) =>
     async (i: Component, loc: Locale, id: IdOf<K>): Promise<void> => {
       const game = store.getGame(id.game);
       if (!game) return refuse(i, t(loc, 'refusal.game/unknown'));
-      if (!anyChannel && i.inGuild() && i.channelId !== game.channelId) return refuse(i, t(loc, 'refusal.input/forged'));
+      if (!anyChannel && i.inGuild() && i.channelId !== game.channelId)
+        return refuse(i, t(loc, 'refusal.input/forged'));
       return handlers[kind](i, loc, game, id);
     };
   return {

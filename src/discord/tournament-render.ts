@@ -36,7 +36,12 @@ function phaseLine(loc: Locale, phase: Phase): string {
 }
 
 /** The registration message: Join / Leave, the registered players, the head host's controls. */
-export function boardPayload(tour: TournamentRow, players: readonly RegisteredPlayer[], phase: Phase, winners: readonly string[] = []): Payload {
+export function boardPayload(
+  tour: TournamentRow,
+  players: readonly RegisteredPlayer[],
+  phase: Phase,
+  winners: readonly string[] = [],
+): Payload {
   const loc = tour.locale as Locale;
   const open = tour.status === 'registration';
   const lines = [
@@ -53,14 +58,35 @@ export function boardPayload(tour: TournamentRow, players: readonly RegisteredPl
     lines.push('', fit.ok ? t(loc, 'tour.fit.ok', { count: fit.tables }) : fitLine(loc, players, fit.add, fit.remove));
   }
   const buttons = [
-    button({ kind: 'tour', tournament: tour.id, op: 'join' }, t(loc, 'tour.join'), ButtonStyle.Success, !open || players.length >= MAX_PLAYERS),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'join' },
+      t(loc, 'tour.join'),
+      ButtonStyle.Success,
+      !open || players.length >= MAX_PLAYERS,
+    ),
     button({ kind: 'tour', tournament: tour.id, op: 'leave' }, t(loc, 'tour.leave'), ButtonStyle.Secondary, !open),
     button({ kind: 'tour', tournament: tour.id, op: 'draw' }, t(loc, 'tour.drawButton'), ButtonStyle.Primary, !open),
-    button({ kind: 'tour', tournament: tour.id, op: 'final' }, t(loc, 'tour.finalButton'), ButtonStyle.Primary, phase.kind !== 'qualified' || tour.status !== 'running'),
-    button({ kind: 'tour', tournament: tour.id, op: 'mine' }, t(loc, 'tour.standingsButton'), ButtonStyle.Secondary, open),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'final' },
+      t(loc, 'tour.finalButton'),
+      ButtonStyle.Primary,
+      phase.kind !== 'qualified' || tour.status !== 'running',
+    ),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'mine' },
+      t(loc, 'tour.standingsButton'),
+      ButtonStyle.Secondary,
+      open,
+    ),
   ];
   return {
-    embeds: [{ title: t(loc, 'tour.board.title', { id: tour.id, name: tour.name }), description: lines.join('\n').slice(0, 4096), color: 0xb7950b }],
+    embeds: [
+      {
+        title: t(loc, 'tour.board.title', { id: tour.id, name: tour.name }),
+        description: lines.join('\n').slice(0, 4096),
+        color: 0xb7950b,
+      },
+    ],
     components: buttonRows(buttons),
     allowed_mentions: mentions(),
   };
@@ -73,7 +99,10 @@ export function boardPayload(tour: TournamentRow, players: readonly RegisteredPl
 export function fitLine(loc: Locale, players: readonly RegisteredPlayer[], add: number, remove: number): string {
   const n = players.length;
   if (remove === 0) return t(loc, 'tour.fit.add', { players: n, add });
-  const last = players.slice(n - remove).map((p) => `<@${p.userId}>`).join(', ');
+  const last = players
+    .slice(n - remove)
+    .map((p) => `<@${p.userId}>`)
+    .join(', ');
   return t(loc, 'tour.fit.addOrRemove', { players: n, add, remove, users: last });
 }
 
@@ -92,7 +121,8 @@ function tableState(loc: Locale, tv: TableView): string {
 export function roundPayload(tour: TournamentRow, round: number, tables: readonly TableView[], phase: Phase): Payload {
   const loc = tour.locale as Locale;
   const mine = tables.filter((x) => x.round === round);
-  const current = (phase.kind === 'qualifying' && phase.round === round) || (phase.kind === 'final' && round === FINAL_ROUND);
+  const current =
+    (phase.kind === 'qualifying' && phase.round === round) || (phase.kind === 'final' && round === FINAL_ROUND);
   const fields = mine.map((tv) => {
     const subs = Object.entries(tv.subs);
     const seats = tv.seats.map((u, i) => {
@@ -105,15 +135,24 @@ export function roundPayload(tour: TournamentRow, round: number, tables: readonl
       inline: true,
     };
   });
-  const live = (tv: TableView) => tv.gameId !== null && (tv.status === 'lobby' || tv.status === 'running' || tv.status === 'post-game');
+  const live = (tv: TableView) =>
+    tv.gameId !== null && (tv.status === 'lobby' || tv.status === 'running' || tv.status === 'post-game');
   const buttons = mine.map((tv) =>
-    button({ kind: 'tour', tournament: tour.id, op: 'start', a: round, b: tv.table }, t(loc, 'tour.startButton', { table: tv.table }), ButtonStyle.Primary, !current || tv.results !== null || live(tv) || tour.status !== 'running'),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'start', a: round, b: tv.table },
+      t(loc, 'tour.startButton', { table: tv.table }),
+      ButtonStyle.Primary,
+      !current || tv.results !== null || live(tv) || tour.status !== 'running',
+    ),
   );
   const done = mine.every((tv) => tv.results !== null);
   return {
     embeds: [
       {
-        title: `${t(loc, 'tour.board.title', { id: tour.id, name: tour.name })} · ${roundName(loc, round)}`.slice(0, 256),
+        title: `${t(loc, 'tour.board.title', { id: tour.id, name: tour.name })} · ${roundName(loc, round)}`.slice(
+          0,
+          256,
+        ),
         description: done ? t(loc, 'tour.roundDone') : current ? t(loc, 'tour.roundNow') : t(loc, 'tour.roundLater'),
         fields,
         color: round === FINAL_ROUND ? 0xc0392b : 0x2e86c1,
@@ -125,14 +164,26 @@ export function roundPayload(tour: TournamentRow, round: number, tables: readonl
 }
 
 /** T-2: who plays the final (with their qualifying points) and any lot at the cut. */
-export function finalPayload(tour: TournamentRow, table: readonly StandingRow[], finalists: readonly string[], lot: { among: string[]; chosen: string[] } | null): Payload {
+export function finalPayload(
+  tour: TournamentRow,
+  table: readonly StandingRow[],
+  finalists: readonly string[],
+  lot: { among: string[]; chosen: string[] } | null,
+): Payload {
   const loc = tour.locale as Locale;
   const rows = finalists.map((u, i) => {
     const r = table.find((x) => x.player === u);
     return t(loc, 'tour.finalist', { n: i + 1, user: `<@${u}>`, points: r?.points ?? 0, best: r?.bestPlayer ?? 0 });
   });
   const lines = [t(loc, 'tour.finalists', { name: tour.name }), ...rows];
-  if (lot) lines.push('', t(loc, 'tour.lot', { among: lot.among.map((u) => `<@${u}>`).join(', '), chosen: lot.chosen.map((u) => `<@${u}>`).join(', ') }));
+  if (lot)
+    lines.push(
+      '',
+      t(loc, 'tour.lot', {
+        among: lot.among.map((u) => `<@${u}>`).join(', '),
+        chosen: lot.chosen.map((u) => `<@${u}>`).join(', '),
+      }),
+    );
   return { content: lines.join('\n').slice(0, 2000), allowed_mentions: mentions([...finalists]) };
 }
 
@@ -140,15 +191,52 @@ export function finalPayload(tour: TournamentRow, table: readonly StandingRow[],
 export function resultPayload(tour: TournamentRow, table: readonly StandingRow[]): Payload {
   const loc = tour.locale as Locale;
   const winners = table.filter((r) => r.place === 1);
-  const top = table.slice(0, 3).map((r) => t(loc, 'tour.standings.line', { place: r.place, user: `<@${r.player}>`, points: r.points, games: r.games, best: r.bestPlayer }));
-  const head = winners.length === 1 ? t(loc, 'tour.winner', { name: tour.name, user: `<@${winners[0]!.player}>`, points: winners[0]!.points, best: winners[0]!.bestPlayer }) : t(loc, 'tour.winners', { name: tour.name, users: winners.map((w) => `<@${w.player}>`).join(', ') });
-  return { content: [head, '', ...top, '', t(loc, 'tour.seeStandings')].join('\n').slice(0, 2000), allowed_mentions: mentions(winners.map((w) => w.player)) };
+  const top = table
+    .slice(0, 3)
+    .map((r) =>
+      t(loc, 'tour.standings.line', {
+        place: r.place,
+        user: `<@${r.player}>`,
+        points: r.points,
+        games: r.games,
+        best: r.bestPlayer,
+      }),
+    );
+  const head =
+    winners.length === 1
+      ? t(loc, 'tour.winner', {
+          name: tour.name,
+          user: `<@${winners[0]!.player}>`,
+          points: winners[0]!.points,
+          best: winners[0]!.bestPlayer,
+        })
+      : t(loc, 'tour.winners', { name: tour.name, users: winners.map((w) => `<@${w.player}>`).join(', ') });
+  return {
+    content: [head, '', ...top, '', t(loc, 'tour.seeStandings')].join('\n').slice(0, 2000),
+    allowed_mentions: mentions(winners.map((w) => w.player)),
+  };
 }
 
 /** T-3: one page of the live standings, with paging and the CSV export. */
-export function standingsPayload(tour: TournamentRow, loc: Locale, table: readonly StandingRow[], counted: number, total: number, page: number, finished: boolean): Payload {
+export function standingsPayload(
+  tour: TournamentRow,
+  loc: Locale,
+  table: readonly StandingRow[],
+  counted: number,
+  total: number,
+  page: number,
+  finished: boolean,
+): Payload {
   const p = pageOf(table, page, STANDINGS_PAGE);
-  const lines = p.rows.map((r) => t(loc, 'tour.standings.line', { place: r.place, user: `<@${r.player}>`, points: r.points, games: r.games, best: r.bestPlayer }));
+  const lines = p.rows.map((r) =>
+    t(loc, 'tour.standings.line', {
+      place: r.place,
+      user: `<@${r.player}>`,
+      points: r.points,
+      games: r.games,
+      best: r.bestPlayer,
+    }),
+  );
   const head: string[] = [t(loc, 'tour.standings.progress', { counted, total })];
   if (finished) {
     const winners = table.filter((r) => r.place === 1).map((r) => `<@${r.player}>`);
@@ -156,15 +244,27 @@ export function standingsPayload(tour: TournamentRow, loc: Locale, table: readon
   }
   head.push(t(loc, 'tour.standings.ties'));
   const buttons = [
-    button({ kind: 'tour', tournament: tour.id, op: 'page', a: Math.max(1, p.page - 1), b: 0 }, '◀', ButtonStyle.Secondary, p.page <= 1),
-    button({ kind: 'tour', tournament: tour.id, op: 'page', a: Math.min(p.pages, p.page + 1), b: 1 }, '▶', ButtonStyle.Secondary, p.page >= p.pages),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'page', a: Math.max(1, p.page - 1), b: 0 },
+      '◀',
+      ButtonStyle.Secondary,
+      p.page <= 1,
+    ),
+    button(
+      { kind: 'tour', tournament: tour.id, op: 'page', a: Math.min(p.pages, p.page + 1), b: 1 },
+      '▶',
+      ButtonStyle.Secondary,
+      p.page >= p.pages,
+    ),
     button({ kind: 'tour', tournament: tour.id, op: 'csv' }, t(loc, 'tour.standings.csv'), ButtonStyle.Secondary),
   ];
   return {
     embeds: [
       {
         title: t(loc, 'tour.standings.title', { name: tour.name }).slice(0, 256),
-        description: [...head, '', ...(lines.length > 0 ? lines : [t(loc, 'tour.board.empty')])].join('\n').slice(0, 4096),
+        description: [...head, '', ...(lines.length > 0 ? lines : [t(loc, 'tour.board.empty')])]
+          .join('\n')
+          .slice(0, 4096),
         footer: { text: t(loc, 'tour.standings.page', { page: p.page, pages: p.pages }) },
         color: 0xb7950b,
       },

@@ -1,13 +1,6 @@
 // The reducer: apply(state, action, ctx) -> the new state and events, or a refusal with a stable
 // code. A refused action changes nothing. No I/O, no clock, no randomness.
-import {
-  askDonOpen,
-  declinable,
-  donChecks,
-  freezeTargets,
-  healTargets,
-  shooters,
-} from './night';
+import { askDonOpen, declinable, donChecks, freezeTargets, healTargets, shooters } from './night';
 import { checkWin, endStage, finishGame, leaveTable, mayTalk, mayVote, setStage, settle } from './flow';
 import { actionShapeProblem } from './action-shape';
 import { resolveOptions } from './options';
@@ -367,7 +360,10 @@ function best(tx: Tx, a: Extract<PlayerAction, { kind: 'best' }>): Refusal | nul
 // ---------------------------------------------------------------------------------------------
 // Night (N-1..N-11)
 
-function night(tx: Tx, a: Extract<PlayerAction, { kind: 'shoot' | 'check' | 'askDon' | 'heal' | 'freeze' | 'kill' | 'skip' }>): Refusal | null {
+function night(
+  tx: Tx,
+  a: Extract<PlayerAction, { kind: 'shoot' | 'check' | 'askDon' | 'heal' | 'freeze' | 'kill' | 'skip' }>,
+): Refusal | null {
   const s = tx.s;
   const st = s.stage;
   if (st.kind === 'night0') return refuse('night/acquaintance'); // N-1
@@ -451,7 +447,12 @@ function night(tx: Tx, a: Extract<PlayerAction, { kind: 'shoot' | 'check' | 'ask
     }
   }
   s.stage = { ...st, acts: { ...acts, ...patch } };
-  const accepted = { type: 'accepted' as const, seat: a.seat, action: a.kind, ...('target' in a ? { target: a.target } : {}) };
+  const accepted = {
+    type: 'accepted' as const,
+    seat: a.seat,
+    action: a.kind,
+    ...('target' in a ? { target: a.target } : {}),
+  };
   emit(tx, toSeat(a.seat), a.kind === 'check' && a.note ? { ...accepted, note: true } : accepted);
   if (a.kind === 'shoot' && me.role !== 'prostitute') {
     emit(tx, MAFIA, { type: 'shot-picked', seat: a.seat, target: a.target });
@@ -478,7 +479,13 @@ function hasNightRole(tx: Tx, s: GameState, a: { kind: string; seat: Seat }): bo
   }
 }
 
-function recordCheck(tx: Tx, seat: Seat, target: Seat, kind: 'don' | 'sheriff' | 'askDon' | 'commissioner', answer: GameState['checks'][number]['answer']): void {
+function recordCheck(
+  tx: Tx,
+  seat: Seat,
+  target: Seat,
+  kind: 'don' | 'sheriff' | 'askDon' | 'commissioner',
+  answer: GameState['checks'][number]['answer'],
+): void {
   const s = tx.s;
   s.checks = [...s.checks, { seat, target, at: s.clock, kind, answer }];
   emit(tx, toSeat(seat), { type: 'check-result', seat, target, kind, answer, at: s.clock });
@@ -495,7 +502,10 @@ export const MAX_EXTEND_SECONDS = 7 * 86_400;
  * instead of a deadline, so no timer fires (also across a restart: there is no deadline to
  * re-arm); resumed, the stage ends that much later than the moment of resuming.
  */
-function clockControl(tx: Tx, a: Extract<HostAction, { kind: 'host-pause' | 'host-resume' | 'host-extend' }>): Refusal | null {
+function clockControl(
+  tx: Tx,
+  a: Extract<HostAction, { kind: 'host-pause' | 'host-resume' | 'host-extend' }>,
+): Refusal | null {
   const s = tx.s;
   switch (a.kind) {
     case 'host-pause': {
@@ -516,7 +526,8 @@ function clockControl(tx: Tx, a: Extract<HostAction, { kind: 'host-pause' | 'hos
       return null;
     }
     case 'host-extend': {
-      if (!Number.isSafeInteger(a.seconds) || a.seconds === 0 || Math.abs(a.seconds) > MAX_EXTEND_SECONDS) return refuse('extend/bad-duration');
+      if (!Number.isSafeInteger(a.seconds) || a.seconds === 0 || Math.abs(a.seconds) > MAX_EXTEND_SECONDS)
+        return refuse('extend/bad-duration');
       const ms = a.seconds * 1000;
       if (s.paused) {
         if (s.paused.remaining === null) return refuse('extend/no-timer');
@@ -565,7 +576,13 @@ function freezeClock(tx: Tx): void {
   }
 }
 
-function host(tx: Tx, a: Exclude<HostAction, { kind: 'host-skip' | 'host-pause' | 'host-resume' | 'host-extend' | 'host-revive' | 'host-undo' }>): Refusal | null {
+function host(
+  tx: Tx,
+  a: Exclude<
+    HostAction,
+    { kind: 'host-skip' | 'host-pause' | 'host-resume' | 'host-extend' | 'host-revive' | 'host-undo' }
+  >,
+): Refusal | null {
   const s = tx.s;
   switch (a.kind) {
     case 'host-foul': {
@@ -654,7 +671,13 @@ function giveFouls(tx: Tx, seat: Seat, count: number, reason: string | undefined
     }
   }
   if (given > 0) {
-    emit(tx, PUBLIC, { type: 'foul', seat, total: playerAt(s, seat)!.fouls, count: given, ...(reason ? { reason } : {}) });
+    emit(tx, PUBLIC, {
+      type: 'foul',
+      seat,
+      total: playerAt(s, seat)!.fouls,
+      count: given,
+      ...(reason ? { reason } : {}),
+    });
   }
 }
 

@@ -61,13 +61,14 @@ export function setStage(tx: Tx, stage: Stage): void {
 }
 
 function stageEvent(s: GameState, stage: Stage): Extract<EventBody, { type: 'stage' }> {
-  const ev: { -readonly [K in keyof Extract<EventBody, { type: 'stage' }>]: Extract<EventBody, { type: 'stage' }>[K] } = {
-    type: 'stage',
-    stage: stage.kind,
-    clock: s.clock,
-    seq: s.seq,
-    deadline: s.deadline,
-  };
+  const ev: { -readonly [K in keyof Extract<EventBody, { type: 'stage' }>]: Extract<EventBody, { type: 'stage' }>[K] } =
+    {
+      type: 'stage',
+      stage: stage.kind,
+      clock: s.clock,
+      seq: s.seq,
+      deadline: s.deadline,
+    };
   switch (stage.kind) {
     case 'turns':
       ev.purpose = stage.purpose;
@@ -271,7 +272,14 @@ function closeVote(tx: Tx, stage: Extract<Stage, { kind: 'vote' }>): void {
   const leaders = max >= Math.max(1, s.options.minVotesToLeave) ? cands.filter((c) => votes.get(c) === max) : [];
   const tally = cands.map((c) => ({ seat: c, votes: votes.get(c)!, foulVotes: foulVotes.get(c) ?? 0 }));
   const outcome = leaders.length === 1 ? 'leaves' : leaders.length > 1 ? 'tie' : 'nobody';
-  emit(tx, PUBLIC, { type: 'vote-result', round: stage.round, tally, voters, leaving: outcome === 'leaves' ? leaders : [], outcome });
+  emit(tx, PUBLIC, {
+    type: 'vote-result',
+    round: stage.round,
+    tally,
+    voters,
+    leaving: outcome === 'leaves' ? leaders : [],
+    outcome,
+  });
   if (outcome === 'nobody') {
     startNight(tx);
   } else if (outcome === 'leaves') {

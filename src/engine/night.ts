@@ -89,9 +89,7 @@ export function healTargets(s: GameState): Seat[] {
 
 export function freezeTargets(s: GameState): Seat[] {
   const night = s.clock.n;
-  return livingTargets(s, null).filter(
-    (t) => !streakBlocks(s.history.freezes, night, t, s.options.freezeRepeatLimit),
-  );
+  return livingTargets(s, null).filter((t) => !streakBlocks(s.history.freezes, night, t, s.options.freezeRepeatLimit));
 }
 
 /** Everything a seat could still decline tonight (RULES N-2: all but the shot). */
@@ -217,7 +215,14 @@ export function resolveNight(tx: Tx, acts: NightActs): NightOutcome {
         answer: isFrozen ? 'frozen' : colour,
       };
       s.checks = [...s.checks, entry];
-      emit(tx, toSeat(commissioner), { type: 'check-result', seat: commissioner, target: c.target, kind: 'commissioner', answer: entry.answer, at: entry.at });
+      emit(tx, toSeat(commissioner), {
+        type: 'check-result',
+        seat: commissioner,
+        target: c.target,
+        kind: 'commissioner',
+        answer: entry.answer,
+        at: entry.at,
+      });
     }
     if (c.note) {
       s.history = { ...s.history, noteUsed: true };

@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { RULESETS } from './rulesets';
 import type { GameOptions, OptionOverrides, Pace, RulesetId } from './types';
 
-const seconds = z.number().int().min(1).max(30 * 24 * 3600);
+const seconds = z
+  .number()
+  .int()
+  .min(1)
+  .max(30 * 24 * 3600);
 
 export const timersSchema = z
   .object({

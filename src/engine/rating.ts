@@ -66,7 +66,10 @@ export function eloChanges(
 /** Why a finished game does not count in standings and ratings, or null when it counts. */
 export type VoidReason = 'annulled' | 'no-day-vote' | 'min-moves';
 
-export function voidReason(g: { annulled: boolean; noDayVote: boolean; moves: number }, minMoves: number): VoidReason | null {
+export function voidReason(
+  g: { annulled: boolean; noDayVote: boolean; moves: number },
+  minMoves: number,
+): VoidReason | null {
   if (g.annulled) return 'annulled';
   if (g.noDayVote) return 'no-day-vote';
   if (g.moves < minMoves) return 'min-moves';
@@ -92,7 +95,10 @@ export function seatShares(
     byUser.set(sp.userId, (byUser.get(sp.userId) ?? 0) + Math.max(0, to - sp.from));
   });
   const total = [...byUser.values()].reduce((a, b) => a + b, 0);
-  const list = [...byUser.entries()].map(([userId, m]) => ({ userId, share: total === 0 ? 1 / byUser.size : m / total }));
+  const list = [...byUser.entries()].map(([userId, m]) => ({
+    userId,
+    share: total === 0 ? 1 / byUser.size : m / total,
+  }));
   const kept = list.filter((h) => h.share > 0);
   return kept.length > 0 ? kept : [{ userId: spans[spans.length - 1]!.userId, share: 1 }];
 }

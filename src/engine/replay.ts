@@ -76,7 +76,8 @@ export function replay(initial: GameState, log: readonly ReplayEntry[]): ReplayR
       continue;
     }
     const target = e.action.undone;
-    if (!force.some((f) => f.seq === target) || undone.has(target)) return { ok: false, seq: e.seq, code: 'undo/unknown-entry' };
+    if (!force.some((f) => f.seq === target) || undone.has(target))
+      return { ok: false, seq: e.seq, code: 'undo/unknown-entry' };
     undone.add(target);
     force = force.filter((f) => f.seq !== target);
     const r = fold(initial, force);
@@ -117,9 +118,11 @@ export function planUndo(initial: GameState, log: readonly ReplayEntry[], undoSe
   if (!target) return { ok: false, code: 'undo/nothing' };
   const kind = target.entry.action.kind;
   if (kind === 'timeout') return { ok: false, code: 'undo/stage-closed' };
-  if (target.before.seq !== current.seq || target.after.seq !== current.seq) return { ok: false, code: 'undo/stage-closed' };
+  if (target.before.seq !== current.seq || target.after.seq !== current.seq)
+    return { ok: false, code: 'undo/stage-closed' };
   if (kind === 'host-foul') return { ok: false, code: 'undo/foul' };
-  if (target.events.some((e) => e.body.type === 'left' || e.body.type === 'game-over')) return { ok: false, code: 'undo/left-table' };
+  if (target.events.some((e) => e.body.type === 'left' || e.body.type === 'game-over'))
+    return { ok: false, code: 'undo/left-table' };
   if (target.events.some((e) => e.body.type === 'check-result')) return { ok: false, code: 'undo/answer-given' };
   const rest = fold(
     initial,

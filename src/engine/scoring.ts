@@ -45,8 +45,7 @@ function winLoss(s: GameState, role: Role, table: Readonly<Record<string, number
 function chnu(s: GameState): { points: PointsBreakdown[]; bestPlayer: Seat | null } {
   const winner = s.result!.winner;
   const best = chnuBestPlayer(s);
-  const fullStrength =
-    winner !== 'draw' && !s.out.some((o) => teamOf(s.players[o.seat - 1]!.role) === winner);
+  const fullStrength = winner !== 'draw' && !s.out.some((o) => teamOf(s.players[o.seat - 1]!.role) === winner);
   const points = s.players.map((p) => {
     const items: Items = {};
     winLoss(s, p.role, CHNU_WIN, items);

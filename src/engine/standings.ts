@@ -30,7 +30,15 @@ function aggregate(records: readonly GameRecord[]): Omit<StandingRow, 'place'>[]
   for (const r of records) {
     let row = rows.get(r.player);
     if (!row) {
-      row = { player: r.player, points: 0, games: 0, wins: 0, bestPlayer: 0, winsAs: { don: 0, sheriff: 0, mafia: 0 }, killedNight1: 0 };
+      row = {
+        player: r.player,
+        points: 0,
+        games: 0,
+        wins: 0,
+        bestPlayer: 0,
+        winsAs: { don: 0, sheriff: 0, mafia: 0 },
+        killedNight1: 0,
+      };
       rows.set(r.player, row);
     }
     row.points = Math.round((row.points + r.points) * 100) / 100;
@@ -65,7 +73,11 @@ const TIE_BREAKS: Record<ScoringSystem, (a: Row, b: Row) => number> = {
  * S-5: a player's points over games of one scoring system, ranked with that system's tie-breaks.
  * Players still level after every tie-break share the place.
  */
-export function standings(system: ScoringSystem, records: readonly GameRecord[], everyone: readonly string[] = []): StandingRow[] {
+export function standings(
+  system: ScoringSystem,
+  records: readonly GameRecord[],
+  everyone: readonly string[] = [],
+): StandingRow[] {
   const cmp = (a: Row, b: Row) => b.points - a.points || TIE_BREAKS[system](a, b);
   const rows = aggregate(records);
   // Players who have no game yet (a tournament's registered players) stand with nothing.
@@ -73,7 +85,15 @@ export function standings(system: ScoringSystem, records: readonly GameRecord[],
   for (const p of everyone) {
     if (seen.has(p)) continue;
     seen.add(p);
-    rows.push({ player: p, points: 0, games: 0, wins: 0, bestPlayer: 0, winsAs: { don: 0, sheriff: 0, mafia: 0 }, killedNight1: 0 });
+    rows.push({
+      player: p,
+      points: 0,
+      games: 0,
+      wins: 0,
+      bestPlayer: 0,
+      winsAs: { don: 0, sheriff: 0, mafia: 0 },
+      killedNight1: 0,
+    });
   }
   rows.sort((a, b) => cmp(a, b) || a.player.localeCompare(b.player));
   let place = 0;
@@ -90,8 +110,7 @@ export const QUALIFIERS = 3;
 export const TABLE = 10;
 
 export type DrawResult =
-  | { ok: true; rounds: string[][][] }
-  | { ok: false; players: number; add: number; remove: number };
+  { ok: true; rounds: string[][][] } | { ok: false; players: number; add: number; remove: number };
 
 /**
  * T-1: tables of 10 for the 3 qualifying rounds. Every player plays once per round. The draw
@@ -138,12 +157,14 @@ export function drawQualifiers(players: readonly string[], random: () => number,
         });
         round[choice]!.push(p);
       }
-      for (const t of round) for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) meet(t[i]!, t[j]!, 1);
+      for (const t of round)
+        for (let i = 0; i < t.length; i++) for (let j = i + 1; j < t.length; j++) meet(t[i]!, t[j]!, 1);
       rounds.push(round);
     }
     improve(rounds, met, n, random);
     let score = 0;
-    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) score += PAIR_COST[Math.min(met[a * n + b]!, PAIR_COST.length - 1)]!;
+    for (let a = 0; a < n; a++)
+      for (let b = a + 1; b < n; b++) score += PAIR_COST[Math.min(met[a * n + b]!, PAIR_COST.length - 1)]!;
     if (!best || score < best.score) best = { rounds: rounds.map((r) => r.map((t) => [...t])), score };
     if (best.score === 0) break;
   }
@@ -181,24 +202,28 @@ function improve(rounds: number[][][], met: Int32Array, n: number, random: () =>
     const delta = moveDelta(x, a, b, y) + moveDelta(y, b, a, x);
     // Sideways moves (delta 0) are taken now and then, to walk across plateaus.
     if (delta < 0 || (delta === 0 && random() < 0.3)) {
-      for (const q of a) if (q !== x) {
-        met[x * n + q]!--;
-        met[q * n + x]!--;
-      }
-      for (const q of b) if (q !== y) {
-        met[y * n + q]!--;
-        met[q * n + y]!--;
-      }
+      for (const q of a)
+        if (q !== x) {
+          met[x * n + q]!--;
+          met[q * n + x]!--;
+        }
+      for (const q of b)
+        if (q !== y) {
+          met[y * n + q]!--;
+          met[q * n + y]!--;
+        }
       a[xi] = y;
       b[yi] = x;
-      for (const q of a) if (q !== y) {
-        met[y * n + q]!++;
-        met[q * n + y]!++;
-      }
-      for (const q of b) if (q !== x) {
-        met[x * n + q]!++;
-        met[q * n + x]!++;
-      }
+      for (const q of a)
+        if (q !== y) {
+          met[y * n + q]!++;
+          met[q * n + y]!++;
+        }
+      for (const q of b)
+        if (q !== x) {
+          met[x * n + q]!++;
+          met[q * n + x]!++;
+        }
       calm = delta < 0 ? 0 : calm + 1;
     } else calm++;
   }
@@ -217,6 +242,9 @@ export function tournamentTable(records: readonly GameRecord[]): StandingRow[] {
 }
 
 /** A helper for records: did this seat die by the shot of night 1? */
-export function killedOnNight1(out: readonly { seat: Seat; by: string; at: { phase: string; n: number } }[], seat: Seat): boolean {
+export function killedOnNight1(
+  out: readonly { seat: Seat; by: string; at: { phase: string; n: number } }[],
+  seat: Seat,
+): boolean {
   return out.some((o) => o.seat === seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1);
 }

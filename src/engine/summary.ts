@@ -8,7 +8,21 @@ import type { ReplayEntry } from './replay';
 
 export type PublicFact = { readonly at: Clock; readonly body: EventBody };
 
-const KEPT: ReadonlySet<EventBody['type']> = new Set(['morning', 'left', 'nominated', 'vote-result', 'vote-all-result', 'no-vote', 'tie-no-break', 'foul', 'speech-lost', 'best-move', 'take', 'revived', 'game-over']);
+const KEPT: ReadonlySet<EventBody['type']> = new Set([
+  'morning',
+  'left',
+  'nominated',
+  'vote-result',
+  'vote-all-result',
+  'no-vote',
+  'tie-no-break',
+  'foul',
+  'speech-lost',
+  'best-move',
+  'take',
+  'revived',
+  'game-over',
+]);
 
 /** The entries in force after every host undo (G-7). */
 function inForce(log: readonly ReplayEntry[]): ReplayEntry[] {

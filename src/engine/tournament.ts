@@ -41,14 +41,25 @@ export function tournamentRecords(tables: readonly TournamentTable[], rounds?: r
     const drawn = new Set(t.seats);
     for (const r of t.results) {
       if (!drawn.has(r.userId)) continue;
-      out.push({ player: r.userId, points: r.points, won: r.won, role: r.role, bestPlayer: r.bestPlayer, killedNight1: r.killedNight1 });
+      out.push({
+        player: r.userId,
+        points: r.points,
+        won: r.won,
+        role: r.role,
+        bestPlayer: r.bestPlayer,
+        killedNight1: r.killedNight1,
+      });
     }
   }
   return out;
 }
 
 /** T-3: the tournament table over every counted game so far (live), every registered player in it. */
-export function tournamentStandings(system: ScoringSystem, registered: readonly string[], tables: readonly TournamentTable[]): StandingRow[] {
+export function tournamentStandings(
+  system: ScoringSystem,
+  registered: readonly string[],
+  tables: readonly TournamentTable[],
+): StandingRow[] {
   return standings(system, tournamentRecords(tables), registered);
 }
 
@@ -65,12 +76,18 @@ export interface FinalSelection {
  * T-2: the 10 players with the most points after the 3 qualifiers, ties by S-5. Players still
  * level after every tie-break across the cut are drawn by lot (decision): `random` is the lot.
  */
-export function selectFinalists(system: ScoringSystem, registered: readonly string[], tables: readonly TournamentTable[], random: () => number): FinalSelection {
+export function selectFinalists(
+  system: ScoringSystem,
+  registered: readonly string[],
+  tables: readonly TournamentTable[],
+  random: () => number,
+): FinalSelection {
   const qualifiers = Array.from({ length: QUALIFIERS }, (_, i) => i + 1);
   const table = standings(system, tournamentRecords(tables, qualifiers), registered);
   if (table.length <= TABLE) return { finalists: table.map((r) => r.player), lot: null, table };
   const cutPlace = table[TABLE - 1]!.place;
-  if (table[TABLE]!.place !== cutPlace) return { finalists: table.slice(0, TABLE).map((r) => r.player), lot: null, table };
+  if (table[TABLE]!.place !== cutPlace)
+    return { finalists: table.slice(0, TABLE).map((r) => r.player), lot: null, table };
   const sure = table.filter((r) => r.place < cutPlace).map((r) => r.player);
   const among = table.filter((r) => r.place === cutPlace).map((r) => r.player);
   const pool = [...among];
@@ -100,7 +117,10 @@ export type Phase =
   | { kind: 'finished' };
 
 /** The round whose tables may be started now: the lowest round with a table not yet finished. */
-export function phaseOf(status: 'registration' | 'running' | 'finished' | 'cancelled', tables: readonly TournamentTable[]): Phase {
+export function phaseOf(
+  status: 'registration' | 'running' | 'finished' | 'cancelled',
+  tables: readonly TournamentTable[],
+): Phase {
   if (status === 'registration') return { kind: 'registration' };
   if (status === 'finished') return { kind: 'finished' };
   for (let round = 1; round <= QUALIFIERS; round++) {
@@ -125,13 +145,31 @@ export function tournamentCsv(tables: readonly TournamentTable[], names: (userId
   };
   // A display name is text: one that starts like a formula is not run by a spreadsheet.
   const text = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
-  const lines = [['round', 'table', 'game', 'seat', 'user_id', 'name', 'role', 'won', 'points', 'best_player', 'counted'].join(',')];
+  const lines = [
+    ['round', 'table', 'game', 'seat', 'user_id', 'name', 'role', 'won', 'points', 'best_player', 'counted'].join(','),
+  ];
   const sorted = [...tables].sort((a, b) => a.round - b.round || a.table - b.table);
   for (const t of sorted) {
     if (!t.results || t.gameId === null) continue;
     const drawn = new Set(t.seats);
     for (const r of [...t.results].sort((a, b) => a.seat - b.seat)) {
-      lines.push([t.round === FINAL_ROUND ? 'final' : t.round, t.table, t.gameId, r.seat, r.userId, text(names(r.userId)), r.role, r.won, r.points, r.bestPlayer, drawn.has(r.userId)].map(esc).join(','));
+      lines.push(
+        [
+          t.round === FINAL_ROUND ? 'final' : t.round,
+          t.table,
+          t.gameId,
+          r.seat,
+          r.userId,
+          text(names(r.userId)),
+          r.role,
+          r.won,
+          r.points,
+          r.bestPlayer,
+          drawn.has(r.userId),
+        ]
+          .map(esc)
+          .join(','),
+      );
     }
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -6,15 +6,7 @@ export type { EngineRefusalCode, RefusalCode } from './refusal-codes';
 
 export type RulesetId = 'chnu-2016' | 'classic-10' | 'kiev-12';
 export type Pace = 'live' | 'async';
-export type Role =
-  | 'civilian'
-  | 'sheriff'
-  | 'mafia'
-  | 'don'
-  | 'commissioner'
-  | 'doctor'
-  | 'maniac'
-  | 'prostitute';
+export type Role = 'civilian' | 'sheriff' | 'mafia' | 'don' | 'commissioner' | 'doctor' | 'maniac' | 'prostitute';
 export type Team = 'red' | 'black';
 export type Winner = Team | 'draw';
 export type Seat = number;
@@ -367,10 +359,28 @@ export type Audience =
   | { readonly kind: 'host' };
 
 export type EventBody =
-  | { type: 'stage'; stage: StageKind; clock: Clock; seq: number; deadline: number | null; purpose?: string; speaker?: Seat; candidates?: Seat[]; round?: number }
+  | {
+      type: 'stage';
+      stage: StageKind;
+      clock: Clock;
+      seq: number;
+      deadline: number | null;
+      purpose?: string;
+      speaker?: Seat;
+      candidates?: Seat[];
+      round?: number;
+    }
   | { type: 'mafia-met'; members: Seat[]; don: Seat | null; helpers: Seat[] }
   | { type: 'told-black'; seat: Seat }
-  | { type: 'accepted'; seat: Seat; action: ActionKind; target?: Seat; targets?: Seat[]; choice?: boolean; note?: boolean }
+  | {
+      type: 'accepted';
+      seat: Seat;
+      action: ActionKind;
+      target?: Seat;
+      targets?: Seat[];
+      choice?: boolean;
+      note?: boolean;
+    }
   | { type: 'shot-picked'; seat: Seat; target: Seat }
   | { type: 'check-result'; seat: Seat; target: Seat; kind: CheckKind; answer: CheckAnswer; at: Clock }
   | { type: 'frozen'; seat: Seat }
@@ -379,7 +389,14 @@ export type EventBody =
   | { type: 'nominated'; by: Seat; target: Seat }
   | { type: 'passed'; seat: Seat }
   | { type: 'speech-lost'; seat: Seat; day: number }
-  | { type: 'vote-result'; round: 1 | 2; tally: { seat: Seat; votes: number; foulVotes: number }[]; voters: { seat: Seat; target: Seat | null; counted: boolean }[]; leaving: Seat[]; outcome: 'leaves' | 'tie' | 'nobody' }
+  | {
+      type: 'vote-result';
+      round: 1 | 2;
+      tally: { seat: Seat; votes: number; foulVotes: number }[];
+      voters: { seat: Seat; target: Seat | null; counted: boolean }[];
+      leaving: Seat[];
+      outcome: 'leaves' | 'tie' | 'nobody';
+    }
   | { type: 'vote-all-result'; yes: Seat[]; no: Seat[]; alive: number; passed: boolean; candidates: Seat[] }
   | { type: 'no-vote'; reason: 'no-candidates' | 'single-candidate-day-1' | 'candidates-left' }
   | { type: 'tie-no-break'; candidates: Seat[] }

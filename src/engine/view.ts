@@ -2,15 +2,7 @@
 // and the mafia's view. The Discord layer renders only these, so it cannot leak a role by accident.
 import { currentSpeaker, mayGuess, mayTake, nominationTargets } from './apply';
 import { hasBallot, mayTalk, mayVote } from './flow';
-import {
-  askDonOpen,
-  declinable,
-  donChecks,
-  freezeTargets,
-  healTargets,
-  livingTargets,
-  shooters,
-} from './night';
+import { askDonOpen, declinable, donChecks, freezeTargets, healTargets, livingTargets, shooters } from './night';
 import { RULESETS, teamOf } from './rulesets';
 import { computeResult } from './scoring';
 import { playerAt, positionLabel } from './state';
@@ -80,7 +72,8 @@ export function prompts(s: GameState, seat: Seat): Prompt[] {
         out.push({ kind: 'check', as: 'commissioner', targets: others, note: !s.history.noteUsed });
       }
       if (me.role === 'doctor' && acts.heal === undefined) out.push({ kind: 'heal', targets: healTargets(s) });
-      if (me.role === 'prostitute' && acts.freeze === undefined) out.push({ kind: 'freeze', targets: freezeTargets(s) });
+      if (me.role === 'prostitute' && acts.freeze === undefined)
+        out.push({ kind: 'freeze', targets: freezeTargets(s) });
       if (me.role === 'maniac' && acts.maniac === undefined) out.push({ kind: 'kill', targets: others });
       if (declinable(s, acts, seat)) out.push({ kind: 'skip' });
       return out;
@@ -89,7 +82,8 @@ export function prompts(s: GameState, seat: Seat): Prompt[] {
     case 'shootout':
     case 'lastWords':
     case 'window': {
-      const speaking = st.kind === 'window' ? mayTalk(s, seat, st.purpose) && !st.passed.includes(seat) : currentSpeaker(s) === seat;
+      const speaking =
+        st.kind === 'window' ? mayTalk(s, seat, st.purpose) && !st.passed.includes(seat) : currentSpeaker(s) === seat;
       if (!speaking) return out;
       out.push({ kind: 'pass' });
       const noms = nominationTargets(s, seat);
@@ -217,7 +211,11 @@ export function publicView(s: GameState): PublicView {
       Object.assign(stage, { speaker: st.candidates[st.index], candidates: [...st.candidates] });
       break;
     case 'vote':
-      Object.assign(stage, { candidates: [...st.candidates], round: st.round, voted: st.ballots.filter((b) => b !== 0).length });
+      Object.assign(stage, {
+        candidates: [...st.candidates],
+        round: st.round,
+        voted: st.ballots.filter((b) => b !== 0).length,
+      });
       break;
     case 'voteAll':
       Object.assign(stage, { candidates: [...st.candidates], voted: st.ballots.filter((b) => b !== 0).length });
@@ -276,7 +274,9 @@ function knownBlack(s: GameState, seat: Seat): { seat: Seat; role: Role }[] {
   if (teamOf(me.role) !== 'black') return [];
   const knowsMafia = me.role !== 'prostitute' || s.options.prostituteKnowsMafia;
   if (!knowsMafia) return [];
-  return s.players.filter((p) => p.seat !== seat && inMafiaCircle(s, p.role)).map((p) => ({ seat: p.seat, role: p.role }));
+  return s.players
+    .filter((p) => p.seat !== seat && inMafiaCircle(s, p.role))
+    .map((p) => ({ seat: p.seat, role: p.role }));
 }
 
 export function seatView(s: GameState, seat: Seat): SeatView {
@@ -304,7 +304,9 @@ export interface MafiaView {
 
 /** What the mafia's private channel may show (G-4, M-2). */
 export function mafiaView(s: GameState): MafiaView {
-  const members = s.players.filter((p) => inMafiaCircle(s, p.role)).map((p) => ({ seat: p.seat, role: p.role, alive: p.alive }));
+  const members = s.players
+    .filter((p) => inMafiaCircle(s, p.role))
+    .map((p) => ({ seat: p.seat, role: p.role, alive: p.alive }));
   const shots: MafiaView['shots'] = [];
   if (s.stage.kind === 'night') {
     s.stage.acts.shots.forEach((t, i) => {
@@ -329,7 +331,9 @@ export function actorsNow(s: GameState): Seat[] {
     case 'over':
       return [];
     case 'postGame':
-      return RULESETS[s.ruleset].scoring === 'classic' ? [] : s.players.filter((p) => s.postGame!.votes[p.seat - 1] === 0).map((p) => p.seat);
+      return RULESETS[s.ruleset].scoring === 'classic'
+        ? []
+        : s.players.filter((p) => s.postGame!.votes[p.seat - 1] === 0).map((p) => p.seat);
     case 'vote':
     case 'voteAll':
       return s.players.filter((p) => p.alive && st.ballots[p.seat - 1] === 0).map((p) => p.seat);
@@ -361,7 +365,12 @@ export function channelWriters(s: GameState): ChannelWriters {
       return sp === null ? { mode: 'nobody' } : { mode: 'seats', seats: [sp] };
     }
     case 'window':
-      return { mode: 'seats', seats: s.players.filter((p) => mayTalk(s, p.seat, st.purpose) && !st.passed.includes(p.seat)).map((p) => p.seat) };
+      return {
+        mode: 'seats',
+        seats: s.players
+          .filter((p) => mayTalk(s, p.seat, st.purpose) && !st.passed.includes(p.seat))
+          .map((p) => p.seat),
+      };
     case 'discussion':
       return { mode: 'seats', seats: s.players.filter((p) => mayTalk(s, p.seat, 'accusation')).map((p) => p.seat) };
     case 'postGame':

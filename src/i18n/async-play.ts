@@ -44,7 +44,8 @@ export const asyncPlayEn = {
   'settings.autoSubstitute': 'Substitute calls',
   'settings.autoSubstitute.on': 'the first volunteer takes the seat',
   'settings.autoSubstitute.off': 'the host picks a volunteer',
-  'refusal.settings/quiet': 'Give start, end and time_zone together (e.g. 00:00, 08:00, Europe/Kyiv), or none of them to switch quiet hours off.',
+  'refusal.settings/quiet':
+    'Give start, end and time_zone together (e.g. 00:00, 08:00, Europe/Kyiv), or none of them to switch quiet hours off.',
 
   'remind.head': '⏰ **Game #{id}** — {stage}',
   'remind.vote': 'You have not voted yet.',
@@ -58,7 +59,8 @@ export const asyncPlayEn = {
   'absent.hint': 'You may call a substitute: members who are not in the game can volunteer for the seat.',
   'absent.call': 'Call a substitute for #{seat}',
 
-  'subcall.text': '🔁 **Seat #{seat} needs a substitute** (game #{id}). Anyone in this server who is not in the game may volunteer.',
+  'subcall.text':
+    '🔁 **Seat #{seat} needs a substitute** (game #{id}). Anyone in this server who is not in the game may volunteer.',
   'subcall.hostPicks': 'The host picks one of the volunteers.',
   'subcall.auto': 'The first volunteer takes the seat.',
   'subcall.volunteers': 'Volunteers: {who}',
@@ -77,7 +79,8 @@ export const asyncPlayEn = {
   'refusal.subcall/open': 'A call for this seat is already open in the game channel.',
   'refusal.subcall/not-running': 'The game is not running.',
 
-  'sub.welcome': 'You take over seat #{seat} in game #{id}. Your role card is above; what the seat knew so far is on it.',
+  'sub.welcome':
+    'You take over seat #{seat} in game #{id}. Your role card is above; what the seat knew so far is on it.',
   'sub.note': 'The seat’s note (N-11): #{target} checked on night {night} — {answer}.',
   'sub.yourMove': 'It is your move now: press the button.',
   'sub.leftYou': 'Seat #{seat} of game #{id} has been handed to a substitute: you no longer act for it.',
@@ -109,12 +112,14 @@ export const asyncPlayEn = {
   'settings.spectators.on': 'they see every role',
   'settings.spectators.off': 'public facts only',
   'spectators.name': 'Game #{id} — spectators',
-  'spectators.welcome': '👻 The spectators’ thread of game #{id}: players who left the table and members who watch. Living players cannot read it; talk here, not in the game channel (M-3).',
+  'spectators.welcome':
+    '👻 The spectators’ thread of game #{id}: players who left the table and members who watch. Living players cannot read it; talk here, not in the game channel (M-3).',
   'spectators.publicOnly': 'Here you see what the table sees: the roles are shown when the rules show them.',
   'spectators.roles': 'Every role, for spectators only — do not pass it on:',
   'button.watch': 'Watch',
   'spectators.added': 'You are in the spectators’ thread of game #{id}.',
-  'refusal.spectators/living': 'Players at the table cannot watch: the spectators’ thread is for those who left and for onlookers.',
+  'refusal.spectators/living':
+    'Players at the table cannot watch: the spectators’ thread is for those who left and for onlookers.',
   'refusal.spectators/none': 'This game has no spectators’ thread (the bot may not create private threads here).',
   'refusal.subcall/watched': 'You watched this game with every role shown, so you cannot take a seat in it.',
   'cmd.settings.autoEnd.name': 'auto_end',
@@ -124,7 +129,8 @@ export const asyncPlayEn = {
   'settings.autoEnd': 'At a deadline',
   'settings.autoEnd.on': 'the turn ends with the rule set’s defaults',
   'settings.autoEnd.off': 'the host is told and decides',
-  'overdue.host': '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. `/host skip` ends it with the rule set’s defaults, `/host extend` gives more time, or call a substitute.',
+  'overdue.host':
+    '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. `/host skip` ends it with the rule set’s defaults, `/host extend` gives more time, or call a substitute.',
 } as const;
 
 type Keys = keyof typeof asyncPlayEn;
@@ -171,7 +177,8 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.autoSubstitute': 'Пошук заміни',
   'settings.autoSubstitute.on': 'сідає перший доброволець',
   'settings.autoSubstitute.off': 'ведучий обирає добровольця',
-  'refusal.settings/quiet': 'Вкажіть разом початок, кінець і часовий пояс (напр. 00:00, 08:00, Europe/Kyiv) або нічого з цього, щоб вимкнути тихі години.',
+  'refusal.settings/quiet':
+    'Вкажіть разом початок, кінець і часовий пояс (напр. 00:00, 08:00, Europe/Kyiv) або нічого з цього, щоб вимкнути тихі години.',
 
   'remind.head': '⏰ **Гра №{id}** — {stage}',
   'remind.vote': 'Ви ще не проголосували.',
@@ -185,7 +192,8 @@ export const asyncPlayUk: Record<Keys, string> = {
   'absent.hint': 'Можна покликати заміну: зголоситися на місце можуть учасники сервера, які не грають у цій грі.',
   'absent.call': 'Покликати заміну для №{seat}',
 
-  'subcall.text': '🔁 **Місцю №{seat} потрібна заміна** (гра №{id}). Зголоситися може будь-хто з сервера, хто не грає в цій грі.',
+  'subcall.text':
+    '🔁 **Місцю №{seat} потрібна заміна** (гра №{id}). Зголоситися може будь-хто з сервера, хто не грає в цій грі.',
   'subcall.hostPicks': 'Ведучий обере одного з добровольців.',
   'subcall.auto': 'Місце займе перший доброволець.',
   'subcall.volunteers': 'Добровольці: {who}',
@@ -236,12 +244,14 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.spectators.on': 'бачать усі ролі',
   'settings.spectators.off': 'лише публічні факти',
   'spectators.name': 'Гра №{id} — глядачі',
-  'spectators.welcome': '👻 Гілка глядачів гри №{id}: гравці, які вибули, і ті, хто дивиться. Живі гравці її не бачать; говоріть тут, а не в каналі гри (M-3).',
+  'spectators.welcome':
+    '👻 Гілка глядачів гри №{id}: гравці, які вибули, і ті, хто дивиться. Живі гравці її не бачать; говоріть тут, а не в каналі гри (M-3).',
   'spectators.publicOnly': 'Тут видно те саме, що й за столом: ролі відкриваються тоді, коли їх відкривають правила.',
   'spectators.roles': 'Усі ролі, лише для глядачів — нікому не передавайте:',
   'button.watch': 'Дивитися',
   'spectators.added': 'Ви в гілці глядачів гри №{id}.',
-  'refusal.spectators/living': 'Гравці за столом не можуть дивитися: гілка глядачів — для тих, хто вибув, і для сторонніх.',
+  'refusal.spectators/living':
+    'Гравці за столом не можуть дивитися: гілка глядачів — для тих, хто вибув, і для сторонніх.',
   'refusal.spectators/none': 'У цієї гри немає гілки глядачів (бот не може створювати тут приватні гілки).',
   'refusal.subcall/watched': 'Ви дивилися цю гру з відкритими ролями, тож не можете сісти за її стіл.',
   'cmd.settings.autoEnd.name': 'автозавершення',
@@ -251,7 +261,8 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.autoEnd': 'Після дедлайну',
   'settings.autoEnd.on': 'хід завершується за правилами',
   'settings.autoEnd.off': 'ведучому повідомляють, він вирішує',
-  'overdue.host': '⏳ **Гра №{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
+  'overdue.host':
+    '⏳ **Гра №{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
 };
 
 export const asyncPlayRu: Record<Keys, string> = {
@@ -296,7 +307,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.autoSubstitute': 'Поиск замены',
   'settings.autoSubstitute.on': 'садится первый доброволец',
   'settings.autoSubstitute.off': 'ведущий выбирает добровольца',
-  'refusal.settings/quiet': 'Укажите вместе начало, конец и часовой пояс (напр. 00:00, 08:00, Europe/Kyiv) или ничего из этого, чтобы выключить тихие часы.',
+  'refusal.settings/quiet':
+    'Укажите вместе начало, конец и часовой пояс (напр. 00:00, 08:00, Europe/Kyiv) или ничего из этого, чтобы выключить тихие часы.',
 
   'remind.head': '⏰ **Игра №{id}** — {stage}',
   'remind.vote': 'Вы ещё не проголосовали.',
@@ -310,7 +322,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'absent.hint': 'Можно позвать замену: вызваться на место могут участники сервера, которые не играют в этой игре.',
   'absent.call': 'Позвать замену для №{seat}',
 
-  'subcall.text': '🔁 **Месту №{seat} нужна замена** (игра №{id}). Вызваться может любой участник сервера, который не играет в этой игре.',
+  'subcall.text':
+    '🔁 **Месту №{seat} нужна замена** (игра №{id}). Вызваться может любой участник сервера, который не играет в этой игре.',
   'subcall.hostPicks': 'Ведущий выберет одного из добровольцев.',
   'subcall.auto': 'Место займёт первый доброволец.',
   'subcall.volunteers': 'Добровольцы: {who}',
@@ -329,7 +342,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'refusal.subcall/open': 'Для этого места замену уже ищут в канале игры.',
   'refusal.subcall/not-running': 'Игра сейчас не идёт.',
 
-  'sub.welcome': 'Вы занимаете место №{seat} в игре №{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
+  'sub.welcome':
+    'Вы занимаете место №{seat} в игре №{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
   'sub.note': 'Записка места (N-11): №{target}, проверка в ночь {night} — {answer}.',
   'sub.yourMove': 'Сейчас ваш ход: нажмите кнопку.',
   'sub.leftYou': 'Место №{seat} в игре №{id} передано замене: вы больше не ходите за него.',
@@ -361,7 +375,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.spectators.on': 'видят все роли',
   'settings.spectators.off': 'только публичные факты',
   'spectators.name': 'Игра №{id} — зрители',
-  'spectators.welcome': '👻 Ветка зрителей игры №{id}: выбывшие игроки и те, кто смотрит. Живые игроки её не видят; говорите здесь, а не в канале игры (M-3).',
+  'spectators.welcome':
+    '👻 Ветка зрителей игры №{id}: выбывшие игроки и те, кто смотрит. Живые игроки её не видят; говорите здесь, а не в канале игры (M-3).',
   'spectators.publicOnly': 'Здесь видно то же, что и за столом: роли открываются тогда, когда их открывают правила.',
   'spectators.roles': 'Все роли, только для зрителей — никому не передавайте:',
   'button.watch': 'Смотреть',
@@ -376,5 +391,6 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.autoEnd': 'После дедлайна',
   'settings.autoEnd.on': 'ход завершается по правилам',
   'settings.autoEnd.off': 'ведущему сообщают, он решает',
-  'overdue.host': '⏳ **Игра №{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
+  'overdue.host':
+    '⏳ **Игра №{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
 };

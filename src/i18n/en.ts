@@ -13,10 +13,7 @@ type Entry = string | { one: string; few?: string; many?: string; other: string 
  * have every key of en), so a new action or refusal code does not compile without them.
  */
 type KindKeys =
-  | `ok.${PlayerActionKind}`
-  | `action.${PlayerActionKind}`
-  | `audit.${HostVerb}`
-  | `refusal.${RefusalCode}`;
+  `ok.${PlayerActionKind}` | `action.${PlayerActionKind}` | `audit.${HostVerb}` | `refusal.${RefusalCode}`;
 
 export const en = {
   // Rule sets, paces, teams, roles
@@ -37,14 +34,21 @@ export const en = {
   'role.prostitute': 'Prostitute',
   'roleDesc.civilian': 'You play for the town. By day, find the black players and vote them out.',
   'roleDesc.sheriff': 'You lead the town. Each night (from night 1) check one seat and learn whether it is black.',
-  'roleDesc.mafia.unanimous': 'You play for the mafia. Each night all of you shoot: the shot kills only if every living black player picks the same seat.',
-  'roleDesc.mafia.decides': 'You play for the mafia. Each night pick a target: the Don decides; without him, the mafia player with the lowest seat.',
-  'roleDesc.don.unanimous': 'You lead the mafia. Each night you shoot with your team (all must agree) and check one seat to find the Sheriff.',
-  'roleDesc.don.decides': 'You lead the mafia: your pick is the night shot. If you are voted out by day, you may take one living player with you.',
-  'roleDesc.commissioner': 'You play for the town. Each night check one seat: red or black. Once per game you may leave a note, read out if you die that night.',
-  'roleDesc.doctor': 'You play for the town. Each night heal one seat (yourself too): it survives every kill of the night. Not the same seat three nights in a row.',
+  'roleDesc.mafia.unanimous':
+    'You play for the mafia. Each night all of you shoot: the shot kills only if every living black player picks the same seat.',
+  'roleDesc.mafia.decides':
+    'You play for the mafia. Each night pick a target: the Don decides; without him, the mafia player with the lowest seat.',
+  'roleDesc.don.unanimous':
+    'You lead the mafia. Each night you shoot with your team (all must agree) and check one seat to find the Sheriff.',
+  'roleDesc.don.decides':
+    'You lead the mafia: your pick is the night shot. If you are voted out by day, you may take one living player with you.',
+  'roleDesc.commissioner':
+    'You play for the town. Each night check one seat: red or black. Once per game you may leave a note, read out if you die that night.',
+  'roleDesc.doctor':
+    'You play for the town. Each night heal one seat (yourself too): it survives every kill of the night. Not the same seat three nights in a row.',
   'roleDesc.maniac': 'You play for the town, alone. Each night you may kill one seat (not yourself).',
-  'roleDesc.prostitute': 'You play for the mafia. Each night freeze one seat: its night action has no effect. Not the same seat three nights in a row. If the mafia are all gone, you shoot.',
+  'roleDesc.prostitute':
+    'You play for the mafia. Each night freeze one seat: its night action has no effect. Not the same seat three nights in a row. If the mafia are all gone, you shoot.',
 
   // Clock and stage lines
   'clock.night': 'night {n}',
@@ -180,7 +184,10 @@ export const en = {
   'event.noVote.single-candidate-day-1': 'Only one candidate on day 1: no vote.',
   'event.noVote.candidates-left': 'No candidate is left at the table: no vote.',
   'event.tieNoBreak': 'A tie between {candidates}: nobody leaves and night falls.',
-  'event.foul': { one: '{seat} receives a foul ({total} in all).', other: '{seat} receives {count} fouls ({total} in all).' },
+  'event.foul': {
+    one: '{seat} receives a foul ({total} in all).',
+    other: '{seat} receives {count} fouls ({total} in all).',
+  },
   'event.speechLost': '{seat} loses the speech of day {day}.',
   'event.bestMove': 'Best move of {seat}: {targets}.',
   'event.take': '{seat} takes {target} along.',
@@ -214,7 +221,8 @@ export const en = {
   'thread.welcome': 'This thread is only for you:',
   'thread.night0': 'You may talk here on night 0; it closes when the day begins.',
   'thread.everyNight': 'You may talk here every night; it closes by day.',
-  'perm.cannotManage': '{host}: I cannot manage who may write in this channel (I need “Manage Permissions” here). The game goes on; please keep order by hand.',
+  'perm.cannotManage':
+    '{host}: I cannot manage who may write in this channel (I need “Manage Permissions” here). The game goes on; please keep order by hand.',
   'game.cancelled': 'Game #{id} was cancelled by the host.',
 
   // Lobby
@@ -232,8 +240,10 @@ export const en = {
   'lobby.left': 'You left the lobby.',
   'lobby.started': 'Game #{id} has started: roles are dealt.',
   'lobby.unreachable': '⚠️ I cannot send direct messages to: {users}.',
-  'lobby.howToFix': 'Fix: Server menu → Privacy Settings → allow Direct Messages, then press Start again; or the host starts anyway and they play with the channel buttons.',
-  'lobby.unreachableHost': 'I cannot DM {users}. They can allow DMs from this server, or you can start anyway: they will use the “My role” and “My actions” buttons.',
+  'lobby.howToFix':
+    'Fix: Server menu → Privacy Settings → allow Direct Messages, then press Start again; or the host starts anyway and they play with the channel buttons.',
+  'lobby.unreachableHost':
+    'I cannot DM {users}. They can allow DMs from this server, or you can start anyway: they will use the “My role” and “My actions” buttons.',
   'lobby.dmCheck': 'You are in game #{id}: your role card will come here when the game starts.',
   'lobby.status.started': 'The game has started.',
   'lobby.status.expired': 'This lobby has expired.',
@@ -263,7 +273,8 @@ export const en = {
   'refusal.input/guild-only': 'Use this command in a server channel.',
   'refusal.create/ruleset': 'Unknown rule set.',
   'refusal.create/pace': 'The pace is live or async.',
-  'refusal.create/timer': 'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
+  'refusal.create/timer':
+    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
   'refusal.create/busy': 'A game is already open in this channel.',
   'refusal.create/options': 'These settings are not valid.',
   'refusal.settings/permission': 'Only members with Manage Server may change the settings.',
@@ -275,7 +286,8 @@ export const en = {
   'refusal.game/finished': 'This game is already finished.',
   'refusal.game/post-game': 'The game is over: only the best-player vote is open.',
   'refusal.service/closed': 'I am restarting; try again in a moment.',
-  'refusal.host/not-host': 'Only the host of the game, a member with Manage Server or with the server’s host role may do that.',
+  'refusal.host/not-host':
+    'Only the host of the game, a member with Manage Server or with the server’s host role may do that.',
   'refusal.player/not-playing': 'You are not playing in this game.',
   'refusal.seat/unknown': 'There is no such seat.',
   'refusal.substitute/bot': 'A bot cannot play.',
@@ -430,9 +442,12 @@ export const en = {
   'prompt.nominateBy': 'Nominate… (only #{seat})',
   'event.leftTonight': '{who} left the table tonight.',
   'event.voteTieAgain': 'A tie again.',
-  'delivery.dmClosed': '{user}, I cannot send you direct messages, so your {what} is waiting for you here: press “My role” or “My actions” on the table (only you will see it). {host}, for your information.',
-  'delivery.channelForbidden': 'Game #{id}: I may not post in <#{channel}> (missing permission). The game goes on, but players do not see its messages there: please give me Send Messages and Embed Links in that channel.',
-  'delivery.storage': 'Game #{id}: I cannot save the game right now ({why}); I will keep trying and nothing already played is lost. Please check the bot’s disk.',
+  'delivery.dmClosed':
+    '{user}, I cannot send you direct messages, so your {what} is waiting for you here: press “My role” or “My actions” on the table (only you will see it). {host}, for your information.',
+  'delivery.channelForbidden':
+    'Game #{id}: I may not post in <#{channel}> (missing permission). The game goes on, but players do not see its messages there: please give me Send Messages and Embed Links in that channel.',
+  'delivery.storage':
+    'Game #{id}: I cannot save the game right now ({why}); I will keep trying and nothing already played is lost. Please check the bot’s disk.',
   'what.card': 'role card',
   'what.panel': 'night action',
   'what.check': 'check answer',

@@ -65,7 +65,8 @@ export const hostToolkitEn = {
   'settings.resultsChannel': 'Results channel',
   'settings.none': 'none',
   'settings.rulesetAsk': 'asked at /mafia create',
-  'settings.footer': 'A game keeps the settings it was created with. Change them with /mafia settings … (Manage Server).',
+  'settings.footer':
+    'A game keeps the settings it was created with. Change them with /mafia settings … (Manage Server).',
   'settings.saved': 'Saved.',
   'timer.night0': 'night 0',
   'timer.night': 'night',
@@ -158,8 +159,10 @@ export const hostToolkitEn = {
   'button.log': 'Log',
 
   // Refusals
-  'refusal.host/playing-host': 'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; another host may run the panel.',
-  'refusal.host/playing-host-night': 'You play in this game: at night you may not take back an action your seat cannot see. Ask another host.',
+  'refusal.host/playing-host':
+    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; another host may run the panel.',
+  'refusal.host/playing-host-night':
+    'You play in this game: at night you may not take back an action your seat cannot see. Ask another host.',
   'refusal.game/paused': 'The game is paused: wait until the host resumes it.',
   'refusal.game/other-server': 'There is no game with that number on this server.',
   'refusal.pause/already': 'The game is already paused.',
@@ -182,7 +185,8 @@ export const hostToolkitEn = {
   'refusal.transfer/bot': 'A bot cannot host.',
   'refusal.create/ruleset-needed': 'Choose a rule set (or set a default one with /mafia settings ruleset).',
   'refusal.settings/invalid': 'Not saved: {field} — {problem}.',
-  'refusal.settings/timer': 'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
+  'refusal.settings/timer':
+    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
   'refusal.settings/channel': 'Choose a text channel of this server.',
 } as const;
 
@@ -250,7 +254,8 @@ export const hostToolkitUk: Record<Keys, string> = {
   'settings.resultsChannel': 'Канал результатів',
   'settings.none': 'немає',
   'settings.rulesetAsk': 'питаємо в /mafia create',
-  'settings.footer': 'Гра зберігає налаштування, з якими її створили. Змінити: /mafia settings … (право «Керувати сервером»).',
+  'settings.footer':
+    'Гра зберігає налаштування, з якими її створили. Змінити: /mafia settings … (право «Керувати сервером»).',
   'settings.saved': 'Збережено.',
   'timer.night0': 'нульова ніч',
   'timer.night': 'ніч',
@@ -339,8 +344,10 @@ export const hostToolkitUk: Record<Keys, string> = {
   'button.less': '−30 с',
   'button.log': 'Журнал',
 
-  'refusal.host/playing-host': 'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; панель може вести інший ведучий.',
-  'refusal.host/playing-host-night': 'Ви граєте в цій грі: уночі ви не можете відкотити дію, якої ваше місце не бачить. Попросіть іншого ведучого.',
+  'refusal.host/playing-host':
+    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; панель може вести інший ведучий.',
+  'refusal.host/playing-host-night':
+    'Ви граєте в цій грі: уночі ви не можете відкотити дію, якої ваше місце не бачить. Попросіть іншого ведучого.',
   'refusal.game/paused': 'Гра на паузі: зачекайте, доки ведучий її продовжить.',
   'refusal.game/other-server': 'На цьому сервері немає гри з таким номером.',
   'refusal.pause/already': 'Гра вже на паузі.',
@@ -348,7 +355,8 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.extend/bad-duration': 'Вкажіть тривалість, наприклад 30s, 2m або -1m (не більше 7 днів).',
   'refusal.extend/no-timer': 'У цього етапу немає таймера.',
   'refusal.revive/at-table': 'Цей гравець і так за столом.',
-  'refusal.revive/not-by-host': 'Повернути можна лише гравця, який вибув за рішенням ведучого (вбитий або вилучений ведучим).',
+  'refusal.revive/not-by-host':
+    'Повернути можна лише гравця, який вибув за рішенням ведучого (вбитий або вилучений ведучим).',
   'refusal.undo/stage-closed': 'Остання дія закрила свій етап (або це зробив таймер): скасувати її вже не можна.',
   'refusal.undo/foul': 'Фол скасувати не можна (F-1).',
   'refusal.undo/left-table': 'Через цю дію хтось вибув з-за столу: скористайтеся /host revive.',
@@ -363,7 +371,8 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.transfer/bot': 'Бот не може бути ведучим.',
   'refusal.create/ruleset-needed': 'Оберіть правила (або задайте типові: /mafia settings ruleset).',
   'refusal.settings/invalid': 'Не збережено: {field} — {problem}.',
-  'refusal.settings/timer': 'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів (пишіть 90s, 15m, 12h або 2d).',
+  'refusal.settings/timer':
+    'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів (пишіть 90s, 15m, 12h або 2d).',
   'refusal.settings/channel': 'Оберіть текстовий канал цього сервера.',
 };
 
@@ -429,7 +438,8 @@ export const hostToolkitRu: Record<Keys, string> = {
   'settings.resultsChannel': 'Канал результатов',
   'settings.none': 'нет',
   'settings.rulesetAsk': 'спрашиваем в /mafia create',
-  'settings.footer': 'Игра сохраняет настройки, с которыми её создали. Изменить: /mafia settings … (право «Управлять сервером»).',
+  'settings.footer':
+    'Игра сохраняет настройки, с которыми её создали. Изменить: /mafia settings … (право «Управлять сервером»).',
   'settings.saved': 'Сохранено.',
   'timer.night0': 'нулевая ночь',
   'timer.night': 'ночь',
@@ -518,8 +528,10 @@ export const hostToolkitRu: Record<Keys, string> = {
   'button.less': '−30 с',
   'button.log': 'Журнал',
 
-  'refusal.host/playing-host': 'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; панель может вести другой ведущий.',
-  'refusal.host/playing-host-night': 'Вы играете в этой игре: ночью вы не можете откатить действие, которого ваше место не видит. Попросите другого ведущего.',
+  'refusal.host/playing-host':
+    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; панель может вести другой ведущий.',
+  'refusal.host/playing-host-night':
+    'Вы играете в этой игре: ночью вы не можете откатить действие, которого ваше место не видит. Попросите другого ведущего.',
   'refusal.game/paused': 'Игра на паузе: подождите, пока ведущий её продолжит.',
   'refusal.game/other-server': 'На этом сервере нет игры с таким номером.',
   'refusal.pause/already': 'Игра уже на паузе.',
@@ -527,7 +539,8 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.extend/bad-duration': 'Укажите длительность, например 30s, 2m или -1m (не больше 7 дней).',
   'refusal.extend/no-timer': 'У этого этапа нет таймера.',
   'refusal.revive/at-table': 'Этот игрок и так за столом.',
-  'refusal.revive/not-by-host': 'Вернуть можно только игрока, выбывшего по решению ведущего (убитого или удалённого ведущим).',
+  'refusal.revive/not-by-host':
+    'Вернуть можно только игрока, выбывшего по решению ведущего (убитого или удалённого ведущим).',
   'refusal.undo/stage-closed': 'Последнее действие закрыло свой этап (или это сделал таймер): отменить его уже нельзя.',
   'refusal.undo/foul': 'Фол отменить нельзя (F-1).',
   'refusal.undo/left-table': 'Из-за этого действия кто-то выбыл из-за стола: воспользуйтесь /host revive.',
@@ -542,6 +555,7 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.transfer/bot': 'Бот не может быть ведущим.',
   'refusal.create/ruleset-needed': 'Выберите правила (или задайте правила по умолчанию: /mafia settings ruleset).',
   'refusal.settings/invalid': 'Не сохранено: {field} — {problem}.',
-  'refusal.settings/timer': 'Параметр {option}: «{value}» — не длительность от 5 секунд до 30 дней (пишите 90s, 15m, 12h или 2d).',
+  'refusal.settings/timer':
+    'Параметр {option}: «{value}» — не длительность от 5 секунд до 30 дней (пишите 90s, 15m, 12h или 2d).',
   'refusal.settings/channel': 'Выберите текстовый канал этого сервера.',
 };

@@ -114,7 +114,7 @@ export const statsEn = {
   'st.game.outNone': 'Nobody left the table',
   'st.leave.vote': 'voted out',
   'st.leave.night': 'killed at night',
-  'st.leave.take': "taken by the Don",
+  'st.leave.take': 'taken by the Don',
   'st.leave.removed': 'removed for fouls',
   'st.leave.host': "by the host's ruling",
   'st.clock.day': 'day {n}',
@@ -136,7 +136,8 @@ export const statsEn = {
   'st.item.cap': 'cap of 5',
 
   // Refusals
-  'st.refusal.period': 'I do not understand the period "{value}": use all, a number of days (30 or 30d) or a season name.',
+  'st.refusal.period':
+    'I do not understand the period "{value}": use all, a number of days (30 or 30d) or a season name.',
   'st.refusal.noSeason': 'This server has no season named "{name}".',
   'st.refusal.game': 'There is no finished game #{id} on this server.',
   'st.refusal.bot': 'Bots do not play, so they have no record.',
@@ -154,14 +155,19 @@ export const statsEn = {
   'st.season.badDate': 'Dates are written YYYY-MM-DD, for example 2026-09-01.',
   'st.season.order': 'A season cannot end before it starts.',
   'st.season.alreadyEnded': 'Season "{name}" has already ended.',
-  'st.rating.show': "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {min} moves.",
+  'st.rating.show':
+    "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {min} moves.",
   'st.rating.saved': 'Saved, and the ratings were recomputed.',
-  'st.rating.saving': 'Saved. The ratings are being recomputed in the background; /stats shows them again in a minute or two.',
+  'st.rating.saving':
+    'Saved. The ratings are being recomputed in the background; /stats shows them again in a minute or two.',
   'st.refusal.rebuilding': 'The ratings of this rule set are being recomputed; try again in a minute.',
-  'st.rating.bad': 'Factors must be between 0 and 100, the start rating between 0 and 10000, the minimum moves between 0 and 10000.',
+  'st.rating.bad':
+    'Factors must be between 0 and 100, the start rating between 0 and 10000, the minimum moves between 0 and 10000.',
 } as const;
 
-type Shape = { readonly [K in keyof typeof statsEn]: string | { one: string; few?: string; many?: string; other: string } };
+type Shape = {
+  readonly [K in keyof typeof statsEn]: string | { one: string; few?: string; many?: string; other: string };
+};
 
 export const statsUk: Shape = {
   'cmd.stats.player.name': 'гравець',
@@ -207,7 +213,12 @@ export const statsUk: Shape = {
   'stats.by.elo': 'Ело',
 
   'st.period.all': 'за весь час',
-  'st.period.days': { one: 'за останній {count} день', few: 'за останні {count} дні', many: 'за останні {count} днів', other: 'за останні {count} дня' },
+  'st.period.days': {
+    one: 'за останній {count} день',
+    few: 'за останні {count} дні',
+    many: 'за останні {count} днів',
+    other: 'за останні {count} дня',
+  },
   'st.period.season': 'сезон {name}',
   'st.period.tournament': 'турнір #{id}',
 
@@ -238,8 +249,18 @@ export const statsUk: Shape = {
   'st.player.notCounted': ' · не зараховано',
   'st.player.none': 'У {user} немає ігор у «{ruleset}» ({period}).',
   'st.player.noneAny': '{user} ще не грав на цьому сервері.',
-  'st.streak.win': { one: '{count} перемога', few: '{count} перемоги', many: '{count} перемог', other: '{count} перемоги' },
-  'st.streak.loss': { one: '{count} поразка', few: '{count} поразки', many: '{count} поразок', other: '{count} поразки' },
+  'st.streak.win': {
+    one: '{count} перемога',
+    few: '{count} перемоги',
+    many: '{count} перемог',
+    other: '{count} перемоги',
+  },
+  'st.streak.loss': {
+    one: '{count} поразка',
+    few: '{count} поразки',
+    many: '{count} поразок',
+    other: '{count} поразки',
+  },
   'st.streak.draw': { one: '{count} нічия', few: '{count} нічиї', many: '{count} нічиїх', other: '{count} нічиєї' },
   'st.outcome.win': 'перемога',
   'st.outcome.loss': 'поразка',
@@ -311,7 +332,8 @@ export const statsUk: Shape = {
   'st.season.badDate': 'Дати пишуться як РРРР-ММ-ДД, наприклад 2026-09-01.',
   'st.season.order': 'Сезон не може закінчитися раніше, ніж почався.',
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершився.',
-  'st.rating.show': 'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {min} ходів.',
+  'st.rating.show':
+    'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {min} ходів.',
   'st.rating.saved': 'Збережено, рейтинги перераховано.',
   'st.rating.saving': 'Збережено. Рейтинги перераховуються у фоні; /stats знову покаже їх за хвилину-дві.',
   'st.refusal.rebuilding': 'Рейтинги цих правил саме перераховуються; спробуйте за хвилину.',
@@ -362,7 +384,12 @@ export const statsRu: Shape = {
   'stats.by.elo': 'Эло',
 
   'st.period.all': 'за всё время',
-  'st.period.days': { one: 'за последний {count} день', few: 'за последние {count} дня', many: 'за последние {count} дней', other: 'за последние {count} дня' },
+  'st.period.days': {
+    one: 'за последний {count} день',
+    few: 'за последние {count} дня',
+    many: 'за последние {count} дней',
+    other: 'за последние {count} дня',
+  },
   'st.period.season': 'сезон {name}',
   'st.period.tournament': 'турнир #{id}',
 
@@ -394,7 +421,12 @@ export const statsRu: Shape = {
   'st.player.none': 'У {user} нет игр в «{ruleset}» ({period}).',
   'st.player.noneAny': '{user} ещё не играл на этом сервере.',
   'st.streak.win': { one: '{count} победа', few: '{count} победы', many: '{count} побед', other: '{count} победы' },
-  'st.streak.loss': { one: '{count} поражение', few: '{count} поражения', many: '{count} поражений', other: '{count} поражения' },
+  'st.streak.loss': {
+    one: '{count} поражение',
+    few: '{count} поражения',
+    many: '{count} поражений',
+    other: '{count} поражения',
+  },
   'st.streak.draw': { one: '{count} ничья', few: '{count} ничьи', many: '{count} ничьих', other: '{count} ничьей' },
   'st.outcome.win': 'победа',
   'st.outcome.loss': 'поражение',
@@ -466,7 +498,8 @@ export const statsRu: Shape = {
   'st.season.badDate': 'Даты пишутся как ГГГГ-ММ-ДД, например 2026-09-01.',
   'st.season.order': 'Сезон не может закончиться раньше, чем начался.',
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершился.',
-  'st.rating.show': 'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {min} ходов.',
+  'st.rating.show':
+    'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {min} ходов.',
   'st.rating.saved': 'Сохранено, рейтинги пересчитаны.',
   'st.rating.saving': 'Сохранено. Рейтинги пересчитываются в фоне; /stats снова покажет их через минуту-другую.',
   'st.refusal.rebuilding': 'Рейтинги этих правил сейчас пересчитываются; попробуйте через минуту.',

@@ -20,7 +20,15 @@ export type PlayerVerb = PlayerActionKind;
 export type HostVerb = 'foul' | 'remove' | 'kill' | 'skip' | 'end' | 'best' | 'bonus';
 
 export type ScenarioStep =
-  | { type: 'player'; seat: number; verb: PlayerVerb; target?: number; targets?: number[]; choice?: boolean; note?: boolean }
+  | {
+      type: 'player';
+      seat: number;
+      verb: PlayerVerb;
+      target?: number;
+      targets?: number[];
+      choice?: boolean;
+      note?: boolean;
+    }
   | { type: 'host'; verb: HostVerb; target?: number; count?: number; points?: number; winner?: Winner }
   | { type: 'timeout' };
 
@@ -73,14 +81,20 @@ const HOST_FIELDS: Record<HostVerb, { required: string[]; optional?: string[] }>
   bonus: { required: ['target', 'points'] },
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const describe = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? `"${v}"` : `${typeof v} ${JSON.stringify(v)}`;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'a list'
+      : typeof v === 'string'
+        ? `"${v}"`
+        : `${typeof v} ${JSON.stringify(v)}`;
 
 function int(where: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new ScenarioError(where, `expected an integer, got ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new ScenarioError(where, `expected an integer, got ${describe(v)}`);
   return v;
 }
 
@@ -121,21 +135,31 @@ function parseStep(raw: unknown, i: number): ScenarioStep {
   }
   for (const name of TYPED_FIELDS) if (name in raw) field(raw, where, name);
   const kinds = ['seat', 'host', 'timeout'].filter((k) => k in raw);
-  if (kinds.length === 0) throw new ScenarioError(where, 'expected one of "seat" (a player step), "host" (a host step) or "timeout"');
-  if (kinds.length > 1) throw new ScenarioError(where, `a step has exactly one of "seat", "host" and "timeout"; this one has ${kinds.map((k) => `"${k}"`).join(' and ')}`);
+  if (kinds.length === 0)
+    throw new ScenarioError(where, 'expected one of "seat" (a player step), "host" (a host step) or "timeout"');
+  if (kinds.length > 1)
+    throw new ScenarioError(
+      where,
+      `a step has exactly one of "seat", "host" and "timeout"; this one has ${kinds.map((k) => `"${k}"`).join(' and ')}`,
+    );
   if (kinds[0] === 'timeout') {
-    if (raw.timeout !== true) throw new ScenarioError(`${where}.timeout`, `expected true, got ${describe(raw.timeout)}`);
+    if (raw.timeout !== true)
+      throw new ScenarioError(`${where}.timeout`, `expected true, got ${describe(raw.timeout)}`);
     return { type: 'timeout' };
   }
   if (kinds[0] === 'host') {
     const verb = raw.host;
     if (typeof verb !== 'string' || !(verb in HOST_FIELDS)) {
-      throw new ScenarioError(`${where}.host`, `unknown host verb ${describe(verb)}; expected one of ${Object.keys(HOST_FIELDS).join(', ')}`);
+      throw new ScenarioError(
+        `${where}.host`,
+        `unknown host verb ${describe(verb)}; expected one of ${Object.keys(HOST_FIELDS).join(', ')}`,
+      );
     }
     const spec = HOST_FIELDS[verb as HostVerb];
     const step: Record<string, unknown> = { type: 'host', verb };
     for (const name of spec.required) {
-      if (!(name in raw)) throw new ScenarioError(`${where}.${name}`, `missing (host "${verb}" needs ${spec.required.join(', ')})`);
+      if (!(name in raw))
+        throw new ScenarioError(`${where}.${name}`, `missing (host "${verb}" needs ${spec.required.join(', ')})`);
       step[name] = field(raw, where, name);
     }
     for (const name of spec.optional ?? []) if (name in raw) step[name] = field(raw, where, name);
@@ -144,12 +168,16 @@ function parseStep(raw: unknown, i: number): ScenarioStep {
   const seat = int(`${where}.seat`, raw.seat);
   const verb = raw.do;
   if (typeof verb !== 'string' || !(verb in PLAYER_FIELDS)) {
-    throw new ScenarioError(`${where}.do`, `unknown verb ${describe(verb)}; expected one of ${Object.keys(PLAYER_FIELDS).join(', ')}`);
+    throw new ScenarioError(
+      `${where}.do`,
+      `unknown verb ${describe(verb)}; expected one of ${Object.keys(PLAYER_FIELDS).join(', ')}`,
+    );
   }
   const spec = PLAYER_FIELDS[verb as PlayerVerb];
   const step: Record<string, unknown> = { type: 'player', seat, verb };
   for (const name of spec.required) {
-    if (!(name in raw)) throw new ScenarioError(`${where}.${name}`, `missing ("${verb}" needs ${spec.required.join(', ')})`);
+    if (!(name in raw))
+      throw new ScenarioError(`${where}.${name}`, `missing ("${verb}" needs ${spec.required.join(', ')})`);
     step[name] = field(raw, where, name);
   }
   for (const name of spec.optional ?? []) if (name in raw) step[name] = field(raw, where, name);
@@ -161,16 +189,21 @@ function parseStep(raw: unknown, i: number): ScenarioStep {
 /** Parses and validates a scenario; throws ScenarioError naming the field at fault. */
 export function parseScenario(raw: unknown): Scenario {
   if (!isObject(raw)) throw new ScenarioError('file', `expected a JSON object, got ${describe(raw)}`);
-  if ('name' in raw && typeof raw.name !== 'string') throw new ScenarioError('name', `expected a string, got ${describe(raw.name)}`);
+  if ('name' in raw && typeof raw.name !== 'string')
+    throw new ScenarioError('name', `expected a string, got ${describe(raw.name)}`);
   if ('rules' in raw && (!Array.isArray(raw.rules) || raw.rules.some((r) => typeof r !== 'string'))) {
     throw new ScenarioError('rules', 'expected a list of rule ids (strings)');
   }
   if (typeof raw.ruleset !== 'string' || !(RULESET_IDS as string[]).includes(raw.ruleset)) {
-    throw new ScenarioError('ruleset', `unknown rule set ${describe(raw.ruleset)}; expected one of ${RULESET_IDS.join(', ')}`);
+    throw new ScenarioError(
+      'ruleset',
+      `unknown rule set ${describe(raw.ruleset)}; expected one of ${RULESET_IDS.join(', ')}`,
+    );
   }
   const ruleset = raw.ruleset as RulesetId;
   const pace = raw.pace ?? 'live';
-  if (pace !== 'live' && pace !== 'async') throw new ScenarioError('pace', `expected "live" or "async", got ${describe(pace)}`);
+  if (pace !== 'live' && pace !== 'async')
+    throw new ScenarioError('pace', `expected "live" or "async", got ${describe(pace)}`);
   const optionsRaw = raw.options ?? {};
   const parsedOptions = optionOverridesSchema.safeParse(optionsRaw);
   if (!parsedOptions.success) {
@@ -178,7 +211,8 @@ export function parseScenario(raw: unknown): Scenario {
     const path = ['options', ...issue.path.map(String)].join('.');
     throw new ScenarioError(path, issue.message);
   }
-  if (!Array.isArray(raw.roles)) throw new ScenarioError('roles', `expected a list of role ids, got ${describe(raw.roles)}`);
+  if (!Array.isArray(raw.roles))
+    throw new ScenarioError('roles', `expected a list of role ids, got ${describe(raw.roles)}`);
   raw.roles.forEach((r, i) => {
     if (typeof r !== 'string' || !(ROLE_IDS as string[]).includes(r)) {
       throw new ScenarioError(`roles[${i}]`, `unknown role ${describe(r)}; expected one of ${ROLE_IDS.join(', ')}`);
@@ -187,7 +221,8 @@ export function parseScenario(raw: unknown): Scenario {
   const roles = raw.roles as Role[];
   const problem = dealProblem(ruleset, roles);
   if (problem) throw new ScenarioError('roles', `the deal does not fit ${ruleset}: ${problem}`);
-  if (!Array.isArray(raw.steps)) throw new ScenarioError('steps', `expected a list of steps, got ${describe(raw.steps)}`);
+  if (!Array.isArray(raw.steps))
+    throw new ScenarioError('steps', `expected a list of steps, got ${describe(raw.steps)}`);
   const steps = raw.steps.map(parseStep);
   if ('expect' in raw && raw.expect !== undefined && !isObject(raw.expect)) {
     throw new ScenarioError('expect', `expected an object, got ${describe(raw.expect)}`);

@@ -45,7 +45,13 @@ function fromPrompt(rng: Rng, seat: Seat, p: Prompt, seq: number | undefined): A
     case 'voteAll':
       return { kind: 'voteAll', seat, choice: rng() < 0.5, ...base };
     case 'check':
-      return { kind: 'check', seat, target: pick(rng, p.targets), ...(p.note && rng() < 0.3 ? { note: true } : {}), ...base };
+      return {
+        kind: 'check',
+        seat,
+        target: pick(rng, p.targets),
+        ...(p.note && rng() < 0.3 ? { note: true } : {}),
+        ...base,
+      };
     case 'guess': {
       const n = p.targets.length >= 3 && rng() < 0.5 ? 3 : 2;
       return { kind: 'guess', seat, targets: shuffle(rng, p.targets).slice(0, n), ...base };

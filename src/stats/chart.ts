@@ -19,7 +19,8 @@ export interface ChartInput {
   baseline?: number;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function chartSvg(c: ChartInput): string {
   const W = CHART_WIDTH;
@@ -44,10 +45,17 @@ export function chartSvg(c: ChartInput): string {
   for (let k = 0; k <= ticks; k++) {
     const v = lo + ((hi - lo) * k) / ticks;
     grid.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e3e5e8"/>`);
-    grid.push(`<text x="${m.l - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="12" fill="#4e5058">${Math.round(v)}</text>`);
+    grid.push(
+      `<text x="${m.l - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="12" fill="#4e5058">${Math.round(v)}</text>`,
+    );
   }
   const path = c.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join(' ');
-  const dots = n <= 60 ? c.points.map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3" fill="#5865f2"/>`).join('') : '';
+  const dots =
+    n <= 60
+      ? c.points
+          .map((p, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="3" fill="#5865f2"/>`)
+          .join('')
+      : '';
   const base =
     c.baseline !== undefined
       ? `<line x1="${m.l}" x2="${W - m.r}" y1="${y(c.baseline).toFixed(1)}" y2="${y(c.baseline).toFixed(1)}" stroke="#b5bac1" stroke-dasharray="6 4"/>`
@@ -67,7 +75,12 @@ ${dots}
 /** The chart as PNG bytes (about 5 ms for 200 points). */
 export function renderChart(c: ChartInput): Buffer {
   const r = new Resvg(chartSvg(c), {
-    font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' },
+    font: {
+      fontFiles: [FONT_FILE],
+      loadSystemFonts: false,
+      defaultFontFamily: 'DejaVu Sans',
+      sansSerifFamily: 'DejaVu Sans',
+    },
     background: '#ffffff',
   });
   return r.render().asPng();

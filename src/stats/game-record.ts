@@ -59,8 +59,15 @@ export function gameRecord(db: StatsStore, guildId: string, gameId: number): Gam
       if (e.to.kind !== 'public') continue;
       const b = e.body;
       if (b.type === 'nominated') day(n).nominations.push({ by: b.by, target: b.target });
-      else if (b.type === 'vote-result') day(n).votes.push({ round: b.round, tally: b.tally.map((x) => ({ seat: x.seat, votes: x.votes + x.foulVotes })), leaving: b.leaving, outcome: b.outcome });
-      else if (b.type === 'vote-all-result') day(n).allLeave.push({ yes: b.yes.length, no: b.no.length, passed: b.passed });
+      else if (b.type === 'vote-result')
+        day(n).votes.push({
+          round: b.round,
+          tally: b.tally.map((x) => ({ seat: x.seat, votes: x.votes + x.foulVotes })),
+          leaving: b.leaving,
+          outcome: b.outcome,
+        });
+      else if (b.type === 'vote-all-result')
+        day(n).allLeave.push({ yes: b.yes.length, no: b.no.length, passed: b.passed });
       else if (b.type === 'morning') nights.push({ n: b.night, out: b.out.map((o) => o.seat) });
     }
     state = r.state;
@@ -74,17 +81,26 @@ export function gameRecord(db: StatsStore, guildId: string, gameId: number): Gam
     finishedAt: g.finished_at,
     winner: state.result?.winner ?? 'draw',
     reason: state.result?.reason ?? 'rules',
-    notCounted: voidReason({ annulled: g.annulled_at !== null, noDayVote: first.no_day_vote === 1, moves: first.moves }, settings.minMoves),
+    notCounted: voidReason(
+      { annulled: g.annulled_at !== null, noDayVote: first.no_day_vote === 1, moves: first.moves },
+      settings.minMoves,
+    ),
     seats: results.map((r) => ({
       seat: r.seat,
       userId: r.user_id,
       role: r.role as Role,
       holders: r.holders ? (JSON.parse(r.holders) as { userId: string; share: number }[]) : null,
     })),
-    days: [...days.values()].filter((d) => d.nominations.length + d.votes.length + d.allLeave.length > 0).sort((a, b) => a.n - b.n),
+    days: [...days.values()]
+      .filter((d) => d.nominations.length + d.votes.length + d.allLeave.length > 0)
+      .sort((a, b) => a.n - b.n),
     nights,
     out: state.out.map((o) => ({ seat: o.seat, by: o.by, phase: o.at.phase, n: o.at.n })),
-    points: results.map((r) => ({ seat: r.seat, userId: r.user_id, total: r.points, items: JSON.parse(r.breakdown) as Record<string, number> })),
+    points: results.map((r) => ({
+      seat: r.seat,
+      userId: r.user_id,
+      total: r.points,
+      items: JSON.parse(r.breakdown) as Record<string, number>,
+    })),
   };
 }
-

@@ -7,7 +7,10 @@ import type { RulesetId } from '../engine/types';
 
 export type { Season } from '../db/stats-store';
 
-export type Period = { kind: 'all' } | { kind: 'days'; days: number } | { kind: 'season'; id: number; name: string; from: number; to: number | null };
+export type Period =
+  | { kind: 'all' }
+  | { kind: 'days'; days: number }
+  | { kind: 'season'; id: number; name: string; from: number; to: number | null };
 
 export interface StatsFilter {
   guildId: string;
@@ -73,7 +76,13 @@ export function top(db: StatsStore, f: StatsFilter, by: RankBy, page: number, ca
   });
   const onPage = rows.filter((r) => r.rn > first && r.rn <= first + PAGE_SIZE).map(toRow);
   const ownRow = rows.find((r) => r.user_id === caller && !(r.rn > first && r.rn <= first + PAGE_SIZE));
-  return { rows: onPage, own: ownRow ? toRow(ownRow) : null, total, page: Math.min(Math.max(0, page), pages - 1), pages };
+  return {
+    rows: onPage,
+    own: ownRow ? toRow(ownRow) : null,
+    total,
+    page: Math.min(Math.max(0, page), pages - 1),
+    pages,
+  };
 }
 
 export interface PlayerProfile {
@@ -124,7 +133,8 @@ export function profile(db: StatsStore, f: StatsFilter, userId: string): PlayerP
     const window = f.period.kind === 'all' && tournament === null ? hist.slice(-10) : hist;
     trend = Math.round((window[window.length - 1]!.after - window[0]!.before) * 10) / 10;
   }
-  const elo = f.period.kind === 'all' && tournament === null ? (rating?.elo ?? null) : (hist[hist.length - 1]?.after ?? null);
+  const elo =
+    f.period.kind === 'all' && tournament === null ? (rating?.elo ?? null) : (hist[hist.length - 1]?.after ?? null);
   return {
     ruleset: f.ruleset,
     games: sum.games,

@@ -69,10 +69,11 @@ function rateGame(rows: readonly StoredResult[], elo: EloSettings, current: (u: 
     holders: holdersOf(r),
   }));
   const changes = eloChanges(seats, winnerOf(rows), current, elo);
-  for (const s of seats) for (const h of s.holders) {
-    const c = changes.get(h.userId);
-    if (c) write(h.userId, c.before, c.after, c.share, s.seat);
-  }
+  for (const s of seats)
+    for (const h of s.holders) {
+      const c = changes.get(h.userId);
+      if (c) write(h.userId, c.before, c.after, c.share, s.seat);
+    }
 }
 
 /**
@@ -102,11 +103,16 @@ function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult[]): v
   const { guildId, ruleset, finishedAt } = first;
   const settings = ratingSettings(db, guildId);
   const rated = (u: string) => db.rating(guildId, ruleset, u);
-  rateGame(rows, settings.elo, (u) => rated(u)?.elo ?? settings.elo.start, (u, before, after, share, seat) => {
-    const n = (rated(u)?.games ?? 0) + 1;
-    db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before, after, n, finishedAt });
-    db.addRatedGame(guildId, ruleset, u, after, finishedAt);
-  });
+  rateGame(
+    rows,
+    settings.elo,
+    (u) => rated(u)?.elo ?? settings.elo.start,
+    (u, before, after, share, seat) => {
+      const n = (rated(u)?.games ?? 0) + 1;
+      db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before, after, n, finishedAt });
+      db.addRatedGame(guildId, ruleset, u, after, finishedAt);
+    },
+  );
   const scopes = ['all', ...db.seasonIdsAt(guildId, finishedAt).map((id) => `s${id}`)];
   for (const r of rows) {
     for (const scope of scopes) db.addToStanding(standingDelta(r, scope));

@@ -249,7 +249,12 @@ describe('async play rules', () => {
     expect(t.rules.openCall(id, call.id)).toBeNull();
     expect(t.store.getGame(id)!.lobby.names?.v1).toBe('Volunteer One');
     // u2 held the seat for no move at all: v1 is its only holder.
-    expect(t.rules.holders(id).filter((h) => h.seat === 2).map((h) => h.userId)).toEqual(['v1']);
+    expect(
+      t.rules
+        .holders(id)
+        .filter((h) => h.seat === 2)
+        .map((h) => h.userId),
+    ).toEqual(['v1']);
   });
 
   it('Watch: refused to a living player and where there is no thread; the thread membership is keyed', async () => {

@@ -23,7 +23,13 @@ function recordingRest() {
     n++;
     return { id: `${100000000000000000n + BigInt(n)}`, channel_id: route.split('/')[2] };
   };
-  const rest = { post: answer('POST'), patch: answer('PATCH'), put: answer('PUT'), delete: answer('DELETE'), get: answer('GET') };
+  const rest = {
+    post: answer('POST'),
+    patch: answer('PATCH'),
+    put: answer('PUT'),
+    delete: answer('DELETE'),
+    get: answer('GET'),
+  };
   return { rest: rest as unknown as REST, calls };
 }
 
@@ -32,10 +38,24 @@ function setUp(rate: number, concurrency = 8) {
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({ guildId: '100000000000000001', channelId: '100000000000000002', hostId: '100000000000000003', ruleset: 'chnu-2016', pace: 'live', options: {}, now: Date.now() });
+  const game = store.createLobby({
+    guildId: '100000000000000001',
+    channelId: '100000000000000002',
+    hostId: '100000000000000003',
+    ruleset: 'chnu-2016',
+    pace: 'live',
+    options: {},
+    now: Date.now(),
+  });
   const { rest, calls } = recordingRest();
   const log = { warn: () => {}, error: () => {} };
-  const deliverer = new Deliverer(outbox, rest, { log, requestsPerSecond: rate, debounceMs: 0, concurrency, postWindowMs: 1 });
+  const deliverer = new Deliverer(outbox, rest, {
+    log,
+    requestsPerSecond: rate,
+    debounceMs: 0,
+    concurrency,
+    postWindowMs: 1,
+  });
   return { outbox, deliverer, calls, gameId: game.id };
 }
 
@@ -45,10 +65,19 @@ describe('the request budget', () => {
     const { outbox, deliverer, calls, gameId } = setUp(rate);
     const now = Date.now();
     // 60 posts to 60 destinations (role cards, say) and 20 edited slots.
-    for (let i = 0; i < 60; i++) outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+    for (let i = 0; i < 60; i++)
+      outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
     for (let i = 0; i < 20; i++) {
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, { messageId: `${400000000000000000n + BigInt(i)}` });
-      outbox.sentSlot(gameId, `table:${i}`, 1, `${400000000000000000n + BigInt(i)}`, `${300000000000000000n + BigInt(i)}`);
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, {
+        messageId: `${400000000000000000n + BigInt(i)}`,
+      });
+      outbox.sentSlot(
+        gameId,
+        `table:${i}`,
+        1,
+        `${400000000000000000n + BigInt(i)}`,
+        `${300000000000000000n + BigInt(i)}`,
+      );
       outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
     }
     deliverer.kick();
@@ -72,8 +101,16 @@ describe('the request budget', () => {
     const { outbox, deliverer, calls, gameId } = setUp(rate, 40);
     const now = Date.now();
     for (let i = 0; i < 30; i++) {
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, { messageId: `${400000000000000000n + BigInt(i)}` });
-      outbox.sentSlot(gameId, `table:${i}`, 1, `${400000000000000000n + BigInt(i)}`, `${300000000000000000n + BigInt(i)}`);
+      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, {
+        messageId: `${400000000000000000n + BigInt(i)}`,
+      });
+      outbox.sentSlot(
+        gameId,
+        `table:${i}`,
+        1,
+        `${400000000000000000n + BigInt(i)}`,
+        `${300000000000000000n + BigInt(i)}`,
+      );
       outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
     }
     deliverer.kick();
@@ -100,10 +137,13 @@ describe('the request budget', () => {
     const dmOf = (i: number) => `${600000000000000000n + BigInt(i)}`;
     // Forty role cards to players whose DM channels are known, and five lobby players to check.
     for (let i = 0; i < 45; i++) outbox.dmChannel(`${700000000000000000n + BigInt(i)}`, dmOf(i), now);
-    for (let i = 0; i < 40; i++) outbox.add(gameId, `dm:${700000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+    for (let i = 0; i < 40; i++)
+      outbox.add(gameId, `dm:${700000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
     deliverer.kick();
     while (calls.length < 6) await new Promise((r) => setTimeout(r, 10));
-    const checks = Array.from({ length: 5 }, (_, k) => deliverer.probeDm(`${700000000000000000n + BigInt(40 + k)}`, { content: 'check' }));
+    const checks = Array.from({ length: 5 }, (_, k) =>
+      deliverer.probeDm(`${700000000000000000n + BigInt(40 + k)}`, { content: 'check' }),
+    );
     while (calls.length < 12) await new Promise((r) => setTimeout(r, 10));
     const queuedAt = calls.length;
     outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
@@ -130,7 +170,8 @@ describe('the request budget', () => {
     const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
     const now = Date.now();
     // Other tables' turns use up the budget; then this table's turn is committed and waits.
-    for (let i = 0; i < 12; i++) outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `turn ${i}` }, now);
+    for (let i = 0; i < 12; i++)
+      outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `turn ${i}` }, now);
     const here = 'ch:500000000000000000' as const;
     outbox.add(gameId, here, 'post', { content: 'the next turn' }, now + 1);
     deliverer.kick();
@@ -171,7 +212,10 @@ describe('the request budget', () => {
     await deliverer.idle();
     deliverer.stop();
     const routes = calls.map((c) => c.route);
-    const lastCard = routes.map((r, k) => [r, k] as const).filter(([r]) => r.startsWith('/channels/6') && !r.includes(dmOf(40)) && !r.includes(dmOf(41))).at(-1)![1];
+    const lastCard = routes
+      .map((r, k) => [r, k] as const)
+      .filter(([r]) => r.startsWith('/channels/6') && !r.includes(dmOf(40)) && !r.includes(dmOf(41)))
+      .at(-1)![1];
     const checkB = routes.indexOf(`/channels/${dmOf(41)}/messages`);
     const checkA = routes.indexOf(`/channels/${dmOf(40)}/messages`);
     // One check message each (the second ask waited for the first); B's, asked after A's but for a
@@ -181,18 +225,23 @@ describe('the request budget', () => {
     expect(checkB).toBeGreaterThan(lastCard - 2);
   });
 
-  it("role cards go out deal by deal, in the order the games were dealt, not all deals at once", async () => {
+  it('role cards go out deal by deal, in the order the games were dealt, not all deals at once', async () => {
     const rate = 20;
     const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
     const now = Date.now();
     const user = (g: number, i: number) => `${700000000000000000n + BigInt(g * 100 + i)}`;
     // Three deals a millisecond apart, to new players: each card costs two calls (the DM channel, the card).
-    for (let g = 0; g < 3; g++) for (let i = 0; i < 10; i++) outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}` }, now + g);
+    for (let g = 0; g < 3; g++)
+      for (let i = 0; i < 10; i++) outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}` }, now + g);
     deliverer.kick();
     await deliverer.idle();
     deliverer.stop();
     const gameOfUser = (id: string) => Math.floor(Number(BigInt(id) - 700000000000000000n) / 100);
-    const order = calls.map((c) => (c.route === '/users/@me/channels' ? gameOfUser(String(c.body!.recipient_id)) : Number(String(c.body!.content).split(' ')[1])));
+    const order = calls.map((c) =>
+      c.route === '/users/@me/channels'
+        ? gameOfUser(String(c.body!.recipient_id))
+        : Number(String(c.body!.content).split(' ')[1]),
+    );
     expect(order).toHaveLength(60);
     // Each deal's twenty calls, DM channels and cards alike, before the next deal's first.
     expect(order).toEqual([...order].sort((a, b) => a - b));

@@ -7,7 +7,9 @@ import { nonceOf, shiftTimestamps } from '../../src/delivery/deliverer';
 import { chunkLines } from '../../src/discord/render/common';
 
 const api = (code: number, status: number, raw: Record<string, unknown> = {}) =>
-  new DiscordAPIError({ code, message: 'x', ...raw } as never, code, status, 'POST', 'https://discord.test/api/v10/x', { body: {} } as never);
+  new DiscordAPIError({ code, message: 'x', ...raw } as never, code, status, 'POST', 'https://discord.test/api/v10/x', {
+    body: {},
+  } as never);
 
 describe('delivery errors', () => {
   it('reads the errors discord.js throws', () => {
@@ -19,7 +21,9 @@ describe('delivery errors', () => {
     expect(classify(api(50035, 400))).toBe('bad-request');
     expect(classify(api(0, 429, { retry_after: 1.5 }))).toBe('rate-limited');
     expect(retryAfterMs(api(0, 429, { retry_after: 1.5 }))).toBe(1500);
-    expect(classify(new HTTPError(502, 'Bad Gateway', 'POST', 'https://discord.test/x', { body: {} } as never))).toBe('server');
+    expect(classify(new HTTPError(502, 'Bad Gateway', 'POST', 'https://discord.test/x', { body: {} } as never))).toBe(
+      'server',
+    );
     expect(classify(Object.assign(new Error('fetch failed'), { code: 'ECONNREFUSED' }))).toBe('network');
     expect(classify(new DOMException('aborted', 'AbortError'))).toBe('network');
   });
@@ -39,13 +43,18 @@ describe('delivery errors', () => {
 
   it('moves the shown deadline by the delivery delay, both formats', () => {
     const json = JSON.stringify({ content: 'ends <t:1000:R> (<t:1000:f>), not <t:999:R>' });
-    expect(JSON.parse(shiftTimestamps(json, 1_000_000, 4_000)).content).toBe('ends <t:1004:R> (<t:1004:f>), not <t:999:R>');
+    expect(JSON.parse(shiftTimestamps(json, 1_000_000, 4_000)).content).toBe(
+      'ends <t:1004:R> (<t:1004:f>), not <t:999:R>',
+    );
   });
 });
 
 describe('long answers', () => {
   it('are split at line boundaries, never in the middle of a mention', () => {
-    const lines = Array.from({ length: 80 }, (_, i) => `${i + 1}. <@${100000000000000000n + BigInt(i)}> — 12 pts · games: 3 · wins: 2`);
+    const lines = Array.from(
+      { length: 80 },
+      (_, i) => `${i + 1}. <@${100000000000000000n + BigInt(i)}> — 12 pts · games: 3 · wins: 2`,
+    );
     const pages = chunkLines(lines, 1990);
     expect(pages.length).toBeGreaterThan(1);
     for (const p of pages) {

@@ -22,7 +22,15 @@ function setUp(rate = 50) {
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({ guildId: '100000000000000001', channelId: CHANNEL, hostId: '100000000000000003', ruleset: 'chnu-2016', pace: 'live', options: {}, now: Date.now() });
+  const game = store.createLobby({
+    guildId: '100000000000000001',
+    channelId: CHANNEL,
+    hostId: '100000000000000003',
+    ruleset: 'chnu-2016',
+    pace: 'live',
+    options: {},
+    now: Date.now(),
+  });
   const calls: { method: string; route: string; body?: { content?: string } }[] = [];
   let n = 0;
   const answer = (method: string) => async (route: string, opts?: { body?: { content?: string } }) => {
@@ -30,8 +38,20 @@ function setUp(rate = 50) {
     await new Promise((r) => setTimeout(r, 2));
     return { id: `${500000000000000000n + BigInt(++n)}`, channel_id: route.split('/')[2] };
   };
-  const rest = { post: answer('POST'), patch: answer('PATCH'), put: answer('PUT'), delete: answer('DELETE'), get: answer('GET') } as unknown as REST;
-  const deliverer = new Deliverer(outbox, rest, { log: { warn: () => {}, error: () => {} }, requestsPerSecond: rate, debounceMs: 0, concurrency: 8, postWindowMs: 1 });
+  const rest = {
+    post: answer('POST'),
+    patch: answer('PATCH'),
+    put: answer('PUT'),
+    delete: answer('DELETE'),
+    get: answer('GET'),
+  } as unknown as REST;
+  const deliverer = new Deliverer(outbox, rest, {
+    log: { warn: () => {}, error: () => {} },
+    requestsPerSecond: rate,
+    debounceMs: 0,
+    concurrency: 8,
+    postWindowMs: 1,
+  });
   // The lobby, posted and shown at version 1.
   const gameId = game.id;
   outbox.setSlot(gameId, 'lobby', 'message', `ch:${CHANNEL}`, { content: 'v1' }, Date.now(), { messageId: MESSAGE });
@@ -72,7 +92,8 @@ describe('writes to one message that race', () => {
   it('an edit that waited for the budget sends the newest version, or nothing if a click already showed it', async () => {
     // One call a second: the posts ahead of the edit keep it waiting.
     const { outbox, deliverer, calls, gameId, version } = setUp(1);
-    for (let i = 0; i < 2; i++) outbox.add(gameId, `ch:${600000000000000000n + BigInt(i)}`, 'post', { content: `post ${i}` }, Date.now());
+    for (let i = 0; i < 2; i++)
+      outbox.add(gameId, `ch:${600000000000000000n + BigInt(i)}`, 'post', { content: `post ${i}` }, Date.now());
     deliverer.kick();
     await new Promise((r) => setTimeout(r, 50));
     // The posts have the budget's first share and the next: the edit of v2 waits behind them.

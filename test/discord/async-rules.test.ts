@@ -52,9 +52,15 @@ describe('quiet hours (Intl, DST)', () => {
   });
 
   it('the settings refuse a bad zone or time', () => {
-    expect(serverSettingsSchema.shape.quietHours.safeParse({ start: '00:00', end: '08:00', tz: 'Mars/Olympus' }).success).toBe(false);
-    expect(serverSettingsSchema.shape.quietHours.safeParse({ start: '24:00', end: '08:00', tz: 'UTC' }).success).toBe(false);
-    expect(serverSettingsSchema.shape.quietHours.safeParse({ start: '08:00', end: '08:00', tz: 'UTC' }).success).toBe(false);
+    expect(
+      serverSettingsSchema.shape.quietHours.safeParse({ start: '00:00', end: '08:00', tz: 'Mars/Olympus' }).success,
+    ).toBe(false);
+    expect(serverSettingsSchema.shape.quietHours.safeParse({ start: '24:00', end: '08:00', tz: 'UTC' }).success).toBe(
+      false,
+    );
+    expect(serverSettingsSchema.shape.quietHours.safeParse({ start: '08:00', end: '08:00', tz: 'UTC' }).success).toBe(
+      false,
+    );
     expect(serverSettingsSchema.shape.quietHours.safeParse(kyiv).success).toBe(true);
   });
 });
@@ -77,7 +83,11 @@ describe('reminder times', () => {
   });
 });
 
-function drive(s: GameState, actions: Action[], now: number): { state: GameState; log: { seq: number; action: Action; at: number }[] } {
+function drive(
+  s: GameState,
+  actions: Action[],
+  now: number,
+): { state: GameState; log: { seq: number; action: Action; at: number }[] } {
   const log: { seq: number; action: Action; at: number }[] = [];
   for (const a of actions) {
     const r = apply(s, a, { now });
@@ -101,7 +111,11 @@ describe('who a stage waits for, and the game so far', () => {
   });
 
   it('publicFacts has the day’s nominations and the vote, never a night action', () => {
-    const acts: Action[] = [{ kind: 'timeout', seq: initial.seq }, { kind: 'nominate', seat: 1, target: 5 }, { kind: 'nominate', seat: 2, target: 6 }];
+    const acts: Action[] = [
+      { kind: 'timeout', seq: initial.seq },
+      { kind: 'nominate', seat: 1, target: 5 },
+      { kind: 'nominate', seat: 2, target: 6 },
+    ];
     for (let seat = 1; seat <= 10; seat++) acts.push({ kind: 'pass', seat });
     const day = drive(initial, acts, now + 20 * H);
     const s: GameState = day.state;

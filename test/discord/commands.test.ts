@@ -31,10 +31,34 @@ describe('slash commands', () => {
 
   it('every host subcommand takes game:, and the settings are one group of /mafia', () => {
     const host = allCommands().find((c) => c.name === 'host')! as { options: Opt[] };
-    for (const sub of host.options) expect(sub.options?.some((o) => o.name === 'game'), sub.name).toBe(true);
+    for (const sub of host.options)
+      expect(
+        sub.options?.some((o) => o.name === 'game'),
+        sub.name,
+      ).toBe(true);
     const mafia = allCommands().find((c) => c.name === 'mafia')! as { options: (Opt & { type: number })[] };
     const group = mafia.options.find((o) => o.name === 'settings')!;
     expect(group.type).toBe(2);
-    expect(group.options!.map((o) => o.name)).toEqual(['show', 'language', 'ruleset', 'pace', 'timers', 'host_role', 'mafia_talk', 'speaking_order', 'results_channel', 'pings', 'reminders', 'quiet_hours', 'absent', 'auto_substitute', 'auto_end', 'spectators', 'reset', 'season', 'rating']);
+    expect(group.options!.map((o) => o.name)).toEqual([
+      'show',
+      'language',
+      'ruleset',
+      'pace',
+      'timers',
+      'host_role',
+      'mafia_talk',
+      'speaking_order',
+      'results_channel',
+      'pings',
+      'reminders',
+      'quiet_hours',
+      'absent',
+      'auto_substitute',
+      'auto_end',
+      'spectators',
+      'reset',
+      'season',
+      'rating',
+    ]);
   });
 });

@@ -16,7 +16,17 @@ describe('Intake', () => {
     });
     for (let k = 1; k <= 3; k++) intake.push(k);
     await new Promise((r) => setTimeout(r, 20));
-    expect(log).toEqual(['item 1', 'commit 1', 'next turn 1', 'item 2', 'commit 2', 'next turn 2', 'item 3', 'commit 3', 'next turn 3']);
+    expect(log).toEqual([
+      'item 1',
+      'commit 1',
+      'next turn 1',
+      'item 2',
+      'commit 2',
+      'next turn 2',
+      'item 3',
+      'commit 3',
+      'next turn 3',
+    ]);
   });
 
   it('lets a timer that came due run in the middle of a burst of a thousand', async () => {

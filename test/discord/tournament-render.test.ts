@@ -5,7 +5,15 @@ import type { RegisteredPlayer, TournamentRow } from '../../src/db/tournament-st
 import { drawQualifiers, standings } from '../../src/engine/standings';
 import { FINAL_ROUND, phaseOf } from '../../src/engine/tournament';
 import { LOCALES } from '../../src/i18n';
-import { MAX_PLAYERS, boardPayload, finalPayload, resultPayload, roundPayload, standingsPayload, type TableView } from '../../src/discord/tournament-render';
+import {
+  MAX_PLAYERS,
+  boardPayload,
+  finalPayload,
+  resultPayload,
+  roundPayload,
+  standingsPayload,
+  type TableView,
+} from '../../src/discord/tournament-render';
 import type { Payload } from '../../src/discord/render/common';
 import { seededRng } from '../../src/sim/random-play';
 
@@ -48,7 +56,8 @@ function checkLimits(p: Payload): void {
   for (const r of rows) expect(r.components.length).toBeLessThanOrEqual(5);
   expect(new Set(ids).size).toBe(ids.length);
   for (const id of ids) expect(id.length).toBeLessThanOrEqual(100);
-  for (const r of rows) for (const c of r.components) if ('label' in c && c.label) expect(c.label.length).toBeLessThanOrEqual(80);
+  for (const r of rows)
+    for (const c of r.components) if ('label' in c && c.label) expect(c.label.length).toBeLessThanOrEqual(80);
 }
 
 describe('tournament messages', () => {
@@ -79,24 +88,42 @@ describe('tournament messages', () => {
       checkLimits(p);
       expect(p.embeds![0]!.fields).toHaveLength(MAX_PLAYERS / 10);
       // Every table has its Start button: off while its game is on; on a waiting table only in the round being played.
-      const disabled = (x: Payload) => (x.components ?? []).flatMap((r) => r.components).map((b) => 'disabled' in b && b.disabled === true);
+      const disabled = (x: Payload) =>
+        (x.components ?? []).flatMap((r) => r.components).map((b) => 'disabled' in b && b.disabled === true);
       expect(disabled(p)).toEqual(new Array(MAX_PLAYERS / 10).fill(true));
       const waiting = tables.map((x) => ({ ...x, gameId: null, status: null }));
-      expect(disabled(roundPayload(tour(loc), round, waiting, phaseOf('running', waiting)))).toEqual(new Array(MAX_PLAYERS / 10).fill(round !== 1));
+      expect(disabled(roundPayload(tour(loc), round, waiting, phaseOf('running', waiting)))).toEqual(
+        new Array(MAX_PLAYERS / 10).fill(round !== 1),
+      );
     }
     const table = standings('chnu', [], users);
-    checkLimits(finalPayload(tour(loc), table, users.slice(0, 10), { among: users.slice(5, 20), chosen: users.slice(5, 10) }));
+    checkLimits(
+      finalPayload(tour(loc), table, users.slice(0, 10), { among: users.slice(5, 20), chosen: users.slice(5, 10) }),
+    );
     checkLimits(resultPayload(tour(loc, 'finished'), table));
-    checkLimits(roundPayload(tour(loc), FINAL_ROUND, [...tables, { ...tables[0]!, round: FINAL_ROUND, table: 1 }], { kind: 'final' }));
+    checkLimits(
+      roundPayload(tour(loc), FINAL_ROUND, [...tables, { ...tables[0]!, round: FINAL_ROUND, table: 1 }], {
+        kind: 'final',
+      }),
+    );
   });
 
   it('the board says how many to add or remove, and lists at most 60 names', () => {
     const p = boardPayload(tour('en', 'registration'), players.slice(0, 73), { kind: 'registration' });
     const d = p.embeds![0]!.description!;
-    expect(d).toContain(`with 73 registered, add 7 more or remove 3 (the last to register: ${users.slice(70, 73).map((u) => `<@${u}>`).join(', ')}).`);
+    expect(d).toContain(
+      `with 73 registered, add 7 more or remove 3 (the last to register: ${users
+        .slice(70, 73)
+        .map((u) => `<@${u}>`)
+        .join(', ')}).`,
+    );
     expect(d).toContain('…and 13 more');
-    expect(boardPayload(tour('uk', 'registration'), players.slice(0, 4), { kind: 'registration' }).embeds![0]!.description).toContain('зареєстровано 4, додайте ще 6.');
-    expect(boardPayload(tour('ru', 'registration'), players.slice(0, 21), { kind: 'registration' }).embeds![0]!.description).toContain('Зарегистрирован 21 игрок');
+    expect(
+      boardPayload(tour('uk', 'registration'), players.slice(0, 4), { kind: 'registration' }).embeds![0]!.description,
+    ).toContain('зареєстровано 4, додайте ще 6.');
+    expect(
+      boardPayload(tour('ru', 'registration'), players.slice(0, 21), { kind: 'registration' }).embeds![0]!.description,
+    ).toContain('Зарегистрирован 21 игрок');
   });
 
   it('standings pages: ten a page, paging buttons unique and disabled at the ends', () => {
@@ -104,8 +131,13 @@ describe('tournament messages', () => {
     const page = (n: number) => standingsPayload(tour('en'), 'en', table, 3, 7, n, false);
     for (const n of [1, 2, 3]) checkLimits(page(n));
     expect(page(1).embeds![0]!.footer!.text).toBe('Page 1 of 3');
-    expect(page(3).embeds![0]!.description!.split('\n').filter((l) => /^\d+\. /.test(l))).toHaveLength(3);
-    const buttons = (n: number) => page(n).components![0]!.components.map((c) => ('disabled' in c ? c.disabled === true : false));
+    expect(
+      page(3)
+        .embeds![0]!.description!.split('\n')
+        .filter((l) => /^\d+\. /.test(l)),
+    ).toHaveLength(3);
+    const buttons = (n: number) =>
+      page(n).components![0]!.components.map((c) => ('disabled' in c ? c.disabled === true : false));
     expect(buttons(1)).toEqual([true, false, false]);
     expect(buttons(2)).toEqual([false, false, false]);
     expect(buttons(3)).toEqual([false, true, false]);

@@ -32,7 +32,25 @@ describe('custom ids', () => {
     }
   });
   it('anything malformed decodes to null', () => {
-    for (const bad of ['', 'v1', 'v2:l:1:join', 'v1:l:0:join', 'v1:l:01:join', 'v1:l:1:jump', 'v1:a:1:x:vote', 'v1:a:1:2:vote:0', 'v1:a:1:2:vote:101', 'v1:a:1:2:vote:abc', 'v1:a:1:2:dance', 'v1:p:1:secret', 'v1:a:1:2:pass:3:4', 'v1:l:99999999999999999999:join', 'x'.repeat(101), 42, null]) {
+    for (const bad of [
+      '',
+      'v1',
+      'v2:l:1:join',
+      'v1:l:0:join',
+      'v1:l:01:join',
+      'v1:l:1:jump',
+      'v1:a:1:x:vote',
+      'v1:a:1:2:vote:0',
+      'v1:a:1:2:vote:101',
+      'v1:a:1:2:vote:abc',
+      'v1:a:1:2:dance',
+      'v1:p:1:secret',
+      'v1:a:1:2:pass:3:4',
+      'v1:l:99999999999999999999:join',
+      'x'.repeat(101),
+      42,
+      null,
+    ]) {
       expect(decodeId(bad), String(bad)).toBeNull();
     }
   });
@@ -40,7 +58,13 @@ describe('custom ids', () => {
 
 describe('durations and the deal', () => {
   it('parses 90, 90s, 15m, 12h, 2d; rejects the rest', () => {
-    expect([parseDuration('90'), parseDuration('90s'), parseDuration(' 15m '), parseDuration('12H'), parseDuration('2d')]).toEqual([90, 90, 900, 43_200, 172_800]);
+    expect([
+      parseDuration('90'),
+      parseDuration('90s'),
+      parseDuration(' 15m '),
+      parseDuration('12H'),
+      parseDuration('2d'),
+    ]).toEqual([90, 90, 900, 43_200, 172_800]);
     for (const bad of ['', 'soon', '1.5h', '-5s', '5 minutes', '12hh']) expect(parseDuration(bad), bad).toBeNull();
   });
 
@@ -61,7 +85,11 @@ describe('the catalog', () => {
     for (const cat of [uk, ru]) {
       expect(Object.keys(cat)).toEqual(Object.keys(en));
       for (const [k, v] of Object.entries(en)) {
-        const ph = (x: unknown) => [...JSON.stringify(x).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join();
+        const ph = (x: unknown) =>
+          [...JSON.stringify(x).matchAll(/\{(\w+)\}/g)]
+            .map((m) => m[1])
+            .sort()
+            .join();
         if (typeof v === 'string') expect(ph(cat[k as keyof typeof en]), k).toBe(ph(v));
       }
     }
@@ -94,11 +122,19 @@ describe('the catalog', () => {
   });
 
   it("Discord's locales map to ours", () => {
-    expect([toLocale('uk'), toLocale('ru'), toLocale('en-GB'), toLocale('de'), toLocale(undefined)]).toEqual(['uk', 'ru', 'en', null, null]);
+    expect([toLocale('uk'), toLocale('ru'), toLocale('en-GB'), toLocale('de'), toLocale(undefined)]).toEqual([
+      'uk',
+      'ru',
+      'en',
+      null,
+      null,
+    ]);
   });
 
-  it('/host has exactly the typed subcommands (HOST_SUBCOMMANDS), the toolkit\'s among them', () => {
-    const names = hostCommand().toJSON().options!.map((o) => o.name);
+  it("/host has exactly the typed subcommands (HOST_SUBCOMMANDS), the toolkit's among them", () => {
+    const names = hostCommand()
+      .toJSON()
+      .options!.map((o) => o.name);
     expect([...names].sort()).toEqual([...HOST_SUBCOMMANDS].sort());
     for (const sub of TOOLKIT_SUBS) expect(HOST_SUBCOMMANDS).toContain(sub);
   });
@@ -107,7 +143,8 @@ describe('the catalog', () => {
     for (const cmd of allCommands()) {
       const names = [cmd.name, ...Object.values(cmd.name_localizations ?? {})];
       for (const n of names) expect(n).toMatch(/^[-_\p{L}\p{N}]{1,32}$/u);
-      for (const d of [cmd.description, ...Object.values(cmd.description_localizations ?? {})]) expect(d!.length).toBeLessThanOrEqual(100);
+      for (const d of [cmd.description, ...Object.values(cmd.description_localizations ?? {})])
+        expect(d!.length).toBeLessThanOrEqual(100);
     }
   });
 });

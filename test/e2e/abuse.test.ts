@@ -7,7 +7,18 @@ import { allComponents } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
 import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
-const deal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const deal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 let w: World;
 let d: Driver;
 const state = () => w.bot.store.getState(d.gameId)!;
@@ -33,7 +44,9 @@ describe('abuse: refused politely, state intact', () => {
     expect(r.ephemeral).toBe(true);
     expect(r.content).toMatch(/^⛔ .*not your turn/);
     // The nomination menu is on the speaker's turn message; another player's pick is refused.
-    const nominate = allComponents(turn.message).find((c) => c.custom_id === `v1:a:${d.gameId}:${before.seq}:nominate`)!;
+    const nominate = allComponents(turn.message).find(
+      (c) => c.custom_id === `v1:a:${d.gameId}:${before.seq}:nominate`,
+    )!;
     expect(nominate.options?.map((o) => o.value)).toContain('3');
     const r2 = await w.fake.select(w.users[4]!.id, turn.message, nominate.custom_id!, ['3']);
     expect(r2.type).toBe(4);
@@ -57,16 +70,28 @@ describe('abuse: refused politely, state intact', () => {
   it('forged custom ids: garbage, another game, out-of-range menu values', async () => {
     const before = state();
     const table = d.tableMessage();
-    for (const id of ['hello', 'v1:a:1:1', 'v2:a:1:1:pass', `v1:a:${d.gameId}:${before.seq}:dance`, `v1:a:${d.gameId}:${before.seq}:vote:999`, 'v1:l:1:explode', 'x'.repeat(100)]) {
+    for (const id of [
+      'hello',
+      'v1:a:1:1',
+      'v2:a:1:1:pass',
+      `v1:a:${d.gameId}:${before.seq}:dance`,
+      `v1:a:${d.gameId}:${before.seq}:vote:999`,
+      'v1:l:1:explode',
+      'x'.repeat(100),
+    ]) {
       const r = await w.fake.click(w.users[0]!.id, table, id, { forge: true });
       expect(r.ephemeral, id).toBe(true);
       expect(r.content, id).toMatch(/not valid|no longer exists/);
     }
     const unknownGame = await w.fake.click(w.users[0]!.id, table, `v1:a:4242:1:pass`, { forge: true });
     expect(unknownGame.content).toMatch(/no longer exists/);
-    const bad = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['77'], { forge: true });
+    const bad = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['77'], {
+      forge: true,
+    });
     expect(bad.content).toMatch(/not valid/);
-    const many = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['2', '3'], { forge: true });
+    const many = await w.fake.select(w.users[0]!.id, table, `v1:a:${d.gameId}:${before.seq}:nominate`, ['2', '3'], {
+      forge: true,
+    });
     expect(many.content).toMatch(/not valid/);
     await w.bot.idle();
     expect(state()).toEqual(before);
@@ -134,24 +159,45 @@ describe('abuse: refused politely, state intact', () => {
     }
     // A second click is refused: the vote is in (or, for the very last click, the vote has closed).
     expect(refused).toHaveLength(4);
-    for (const a of refused) expect(a.text).toMatch(/^⛔ (You have already voted; a vote cannot be changed|This has closed: the game has moved on)\.$/);
-    for (const a of refused) if (a.r.type === 7) expect(allComponents(a.r.message!).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    for (const a of refused)
+      expect(a.text).toMatch(
+        /^⛔ (You have already voted; a vote cannot be changed|This has closed: the game has moved on)\.$/,
+      );
+    for (const a of refused)
+      if (a.r.type === 7)
+        expect(
+          allComponents(a.r.message!)
+            .filter((c) => c.custom_id)
+            .every((c) => c.disabled),
+        ).toBe(true);
     // The vote message showed how many have voted (never who voted for whom), never more than once each.
     // (Its last version says the vote is closed instead of who is missing.)
     const versions = w.fake.history(vote.message.id);
     expect(versions.at(-1)!.content).toMatch(/Closed\.$/);
-    const counts = versions.filter((v) => !/Closed\.$/.test(v.content ?? '')).map((v) => Number(/Voted: (\d+) of 10/.exec(v.content ?? '')?.[1] ?? -1));
+    const counts = versions
+      .filter((v) => !/Closed\.$/.test(v.content ?? ''))
+      .map((v) => Number(/Voted: (\d+) of 10/.exec(v.content ?? '')?.[1] ?? -1));
     expect(counts.every((n, k) => n >= 0 && n <= 10 && (k === 0 || n >= counts[k - 1]!))).toBe(true);
     expect(w.fake.history(vote.message.id).some((v) => /→/.test(v.content ?? ''))).toBe(false);
     expect(log().filter((e) => e.action.kind === 'vote')).toHaveLength(10);
     // Each voter counted once: every user has one accepted click, and the vote record has one ballot per seat.
-    const voters = log().filter((e) => e.action.kind === 'vote').map((e) => (e.action as { seat: number }).seat);
+    const voters = log()
+      .filter((e) => e.action.kind === 'vote')
+      .map((e) => (e.action as { seat: number }).seat);
     expect([...voters].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const out = state().out;
     expect(out).toEqual([{ seat: 3, by: 'vote', at: { phase: 'day', n: 1 }, nominatedBy: first === 3 ? 1 : 2 }]);
     // The tally was published, and the vote buttons are disabled.
-    expect(w.fake.publicMessages(w.channel.id).some((m) => /The vote is closed/.test(m.content) && /#3 <@\d+>: 7 votes/.test(m.content))).toBe(true);
-    expect(allComponents(w.fake.message(vote.message.id)!).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    expect(
+      w.fake
+        .publicMessages(w.channel.id)
+        .some((m) => /The vote is closed/.test(m.content) && /#3 <@\d+>: 7 votes/.test(m.content)),
+    ).toBe(true);
+    expect(
+      allComponents(w.fake.message(vote.message.id)!)
+        .filter((c) => c.custom_id)
+        .every((c) => c.disabled),
+    ).toBe(true);
     // The votes do not edit the table one by one (at most once, for the outcome); it has no countdown.
     expect(w.fake.history(table.id).length - tableVersions).toBeLessThanOrEqual(1);
     const desc = w.fake.message(table.id)!.embeds[0]!.description!;
@@ -161,7 +207,9 @@ describe('abuse: refused politely, state intact', () => {
 
   it('a stale button (the stage has moved on) is refused and changes nothing', async () => {
     const before = state();
-    const staleVote = w.fake.publicMessages(w.channel.id).find((m) => allComponents(m).some((c) => c.custom_id?.includes(':vote:')))!;
+    const staleVote = w.fake
+      .publicMessages(w.channel.id)
+      .find((m) => allComponents(m).some((c) => c.custom_id?.includes(':vote:')))!;
     const id = allComponents(staleVote).find((c) => c.custom_id?.includes(':vote:5'))!.custom_id!;
     const r = await w.fake.click(w.users[1]!.id, staleVote, id, { forge: true });
     expect(r.ephemeral).toBe(true);
@@ -179,7 +227,13 @@ describe('abuse: refused politely, state intact', () => {
     const panel = await d.panel(w.users[2]!.id);
     expect(panel).not.toBeNull();
     expect(allComponents(panel!)).toEqual([]);
-    const forged = await w.fake.select(w.users[2]!.id, d.tableMessage(), `v1:a:${d.gameId}:${before.seq}:shoot`, ['5'], { forge: true });
+    const forged = await w.fake.select(
+      w.users[2]!.id,
+      d.tableMessage(),
+      `v1:a:${d.gameId}:${before.seq}:shoot`,
+      ['5'],
+      { forge: true },
+    );
     expect(forged.ephemeral).toBe(true);
     expect(forged.content).toMatch(/^⛔ .*(left the table|no shot)/);
     await w.bot.idle();
@@ -190,12 +244,18 @@ describe('abuse: refused politely, state intact', () => {
     const r = await w.fake.slash(w.users[0]!.id, w.channel.id, 'host', { sub: 'skip', options: {} });
     expect(r.ephemeral).toBe(true);
     expect(r.content).toMatch(/Only the host/);
-    const busy = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { sub: 'create', options: { ruleset: 'kiev-12' } });
+    const busy = await w.fake.slash(w.host.id, w.channel.id, 'mafia', {
+      sub: 'create',
+      options: { ruleset: 'kiev-12' },
+    });
     expect(busy.content).toMatch(/already open/);
     const seat = await w.fake.slash(w.host.id, w.channel.id, 'host', { sub: 'foul', options: { seat: 11 } });
     expect(seat.content).toMatch(/no such seat/);
     const other = w.fake.addChannel(w.guild.id, { name: 'other' });
-    const timer = await w.fake.slash(w.host.id, other.id, 'mafia', { sub: 'create', options: { ruleset: 'kiev-12', night: 'soon' } });
+    const timer = await w.fake.slash(w.host.id, other.id, 'mafia', {
+      sub: 'create',
+      options: { ruleset: 'kiev-12', night: 'soon' },
+    });
     expect(timer.content).toMatch(/Option night: “soon” is not a duration/);
     const rules = await w.fake.slash(w.host.id, other.id, 'mafia', { sub: 'create', options: { ruleset: 'poker' } });
     expect(rules.content).toMatch(/Unknown rule set/);

@@ -12,9 +12,16 @@ import { ROOT } from '../../testkit/scenario-files';
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** Runs an entry point in an empty directory (no .env) with exactly these variables. */
-function run(entry: string, env: Record<string, string>, cwd = mkdtempSync(join(tmpdir(), 'mafia-cli-'))): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  entry: string,
+  env: Record<string, string>,
+  cwd = mkdtempSync(join(tmpdir(), 'mafia-cli-')),
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, entry)], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, entry)], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -31,9 +38,21 @@ afterAll(async () => {
 describe('npm start: configuration problems are one clear line', () => {
   const cases: [string, Record<string, string>, RegExp][] = [
     ['no token', {}, /^mafia-bot: DISCORD_TOKEN is not set: copy \.env\.example to \.env/],
-    ['a token that is not a token', { DISCORD_TOKEN: 'hello world' }, /^mafia-bot: DISCORD_TOKEN does not look like a bot token/],
-    ['a bad API base', { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: 'not a url' }, /^mafia-bot: DISCORD_API_BASE must be a URL/],
-    ['a bad app id', { DISCORD_TOKEN: 'test-token', DISCORD_APP_ID: '12' }, /^mafia-bot: DISCORD_APP_ID must be a Discord id/],
+    [
+      'a token that is not a token',
+      { DISCORD_TOKEN: 'hello world' },
+      /^mafia-bot: DISCORD_TOKEN does not look like a bot token/,
+    ],
+    [
+      'a bad API base',
+      { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: 'not a url' },
+      /^mafia-bot: DISCORD_API_BASE must be a URL/,
+    ],
+    [
+      'a bad app id',
+      { DISCORD_TOKEN: 'test-token', DISCORD_APP_ID: '12' },
+      /^mafia-bot: DISCORD_APP_ID must be a Discord id/,
+    ],
     ['a bad language', { DISCORD_TOKEN: 'test-token', DEFAULT_LOCALE: 'fr' }, /^mafia-bot: DEFAULT_LOCALE/],
   ];
   for (const [what, env, message] of cases) {
@@ -66,7 +85,12 @@ describe('npm run deploy-commands', () => {
   it('registers /mafia, /host, /stats and /tournament in the dev guild with uk and ru localizations', async () => {
     fake = await FakeDiscord.start();
     const guild = fake.addGuild({ name: 'Dev' });
-    const r = await run('src/cli/deploy-commands.ts', { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DISCORD_APP_ID: fake.applicationId, DEV_GUILD_ID: guild.id });
+    const r = await run('src/cli/deploy-commands.ts', {
+      DISCORD_TOKEN: 'test-token',
+      DISCORD_API_BASE: fake.apiBase,
+      DISCORD_APP_ID: fake.applicationId,
+      DEV_GUILD_ID: guild.id,
+    });
     expect(r.err).toBe('');
     expect(r.out).toMatch(/registered 4 commands in guild/);
     const cmds = fake.commands(guild.id);
@@ -75,8 +99,16 @@ describe('npm run deploy-commands', () => {
     const mafia = cmds.find((c) => c.name === 'mafia')!;
     expect(mafia.name_localizations).toMatchObject({ uk: 'мафія', ru: 'мафия' });
     expect(Object.keys(mafia.description_localizations ?? {}).sort()).toEqual(['ru', 'uk']);
-    const global = await run('src/cli/deploy-commands.ts', { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase });
+    const global = await run('src/cli/deploy-commands.ts', {
+      DISCORD_TOKEN: 'test-token',
+      DISCORD_API_BASE: fake.apiBase,
+    });
     expect(global.out).toMatch(/registered 4 commands globally/);
-    expect(fake.commands().map((c) => c.name).sort()).toEqual(['host', 'mafia', 'stats', 'tournament']);
+    expect(
+      fake
+        .commands()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['host', 'mafia', 'stats', 'tournament']);
   });
 });

@@ -26,7 +26,8 @@ async function world(o: WorldOptions): Promise<World> {
 function readable(w: World, m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
   const names = new Map([w.host, ...w.users].map((u) => [u.id, u.username]));
   const parts = [m.content];
-  for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
+  for (const e of m.embeds)
+    parts.push(e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
   for (const c of allComponents(m)) parts.push(`[${c.label ?? c.placeholder ?? ''}${c.disabled ? ' (off)' : ''}]`);
   return parts
     .join('|')
@@ -38,8 +39,12 @@ function readable(w: World, m: Pick<StoredMessage, 'content' | 'embeds' | 'compo
 function transcript(w: World): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const bot = w.fake.botUser.id;
-  out.channel = w.fake.publicMessages(w.channel.id).filter((m) => m.author?.id === bot).map((m) => readable(w, m));
-  for (const th of w.fake.threads(w.channel.id)) out[`thread ${th.name}`] = w.fake.messages(th.id).map((m) => readable(w, m));
+  out.channel = w.fake
+    .publicMessages(w.channel.id)
+    .filter((m) => m.author?.id === bot)
+    .map((m) => readable(w, m));
+  for (const th of w.fake.threads(w.channel.id))
+    out[`thread ${th.name}`] = w.fake.messages(th.id).map((m) => readable(w, m));
   for (const u of [w.host, ...w.users]) out[u.username] = w.fake.dms(u.id).map((m) => readable(w, m));
   return out;
 }
@@ -84,14 +89,22 @@ describe('delivery survives a crash at every commit point (the outbox, with nonc
     return reference;
   }
 
-  const what = { sent: 'the first posts reached Discord (not yet recorded)', followup: "a turn's message a click sent as its follow-up reached Discord (not yet recorded)" } as Record<string, string>;
+  const what = {
+    sent: 'the first posts reached Discord (not yet recorded)',
+    followup: "a turn's message a click sent as its follow-up reached Discord (not yet recorded)",
+  } as Record<string, string>;
   for (const point of ['deal', 'night', 'vote', 'game-end', 'post-game', 'sent', 'followup'] as const) {
     it(`killed right after ${what[point] ?? `the ${point} commit`}: after the restart every message arrives, exactly once`, async () => {
       const ref = await referenceRun();
       // `sent`: the 14th post (in the middle of the deal's role cards) reached Discord, then death.
       // `followup`: the 5th message a click delivered (a day's turn) reached Discord, then death:
       // the restarted bot finds it in the channel instead of posting it again.
-      const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles), crashAt: [point], crashAfterSends: point === 'followup' ? 5 : 14 });
+      const w = await world({
+        players: sc.roles.length,
+        dealer: fixedDealer(sc.roles),
+        crashAt: [point],
+        crashAfterSends: point === 'followup' ? 5 : 14,
+      });
       let restarts = 0;
       const d = await play(w, sc, async () => {
         if (!w.bot.crashed) return;
@@ -104,13 +117,22 @@ describe('delivery survives a crash at every commit point (the outbox, with nonc
       expect(restarts).toBe(1);
       if (point === 'followup') expect(w.bot.deliverer.counts.get('GET /channels/:id/messages')).toBeGreaterThan(0);
       const state = w.bot.store.getState(d.gameId)!;
-      expect(compareExpect(resultOf(state, []) as never, { ...raw.expect, refused: undefined } as never).filter((x) => !x.startsWith('refused'))).toEqual([]);
+      expect(
+        compareExpect(resultOf(state, []) as never, { ...raw.expect, refused: undefined } as never).filter(
+          (x) => !x.startsWith('refused'),
+        ),
+      ).toEqual([]);
       // Exactly what an uninterrupted game showed: nothing lost, nothing twice.
       const got = transcript(w);
-      if (process.env.E2E_DEBUG) for (const k of Object.keys(ref)) if (JSON.stringify(ref[k]) !== JSON.stringify(got[k])) console.log(k, '\nREF', ref[k], '\nGOT', got[k]);
+      if (process.env.E2E_DEBUG)
+        for (const k of Object.keys(ref))
+          if (JSON.stringify(ref[k]) !== JSON.stringify(got[k])) console.log(k, '\nREF', ref[k], '\nGOT', got[k]);
       expect(got).toEqual(ref);
       // No two messages carry the same nonce.
-      const nonces = w.fake.publicMessages(w.channel.id).map((m) => m.nonce).filter((n) => n !== undefined);
+      const nonces = w.fake
+        .publicMessages(w.channel.id)
+        .map((m) => m.nonce)
+        .filter((n) => n !== undefined);
       expect(new Set(nonces).size).toBe(nonces.length);
     });
   }
@@ -126,7 +148,9 @@ describe('delivery through Discord trouble', () => {
       await d.createAndStart('chnu-2016', 'live');
       await w.bot.idle();
       const started = Date.now();
-      const restore = outage ? w.fake.failFor({ method: 'POST', route: '/channels/:channel/messages', status: 500, ms: 30_000 }) : () => {};
+      const restore = outage
+        ? w.fake.failFor({ method: 'POST', route: '/channels/:channel/messages', status: 500, ms: 30_000 })
+        : () => {};
       // Night 0 ends and three speeches pass (the host skips) while no message can be posted.
       for (let i = 0; i < 4; i++) expect(await d.host('skip', {})).toBe('ok');
       if (outage) {
@@ -162,7 +186,10 @@ describe('delivery through Discord trouble', () => {
     await w.bot.idle();
     const again = d.tableMessage();
     expect(again.embeds[0]?.title).toBe(table.embeds[0]?.title);
-    const tables = () => w.fake.publicMessages(w.channel.id).filter((m) => allComponents(m).some((c) => c.custom_id === `v1:p:${d.gameId}:actions`));
+    const tables = () =>
+      w.fake
+        .publicMessages(w.channel.id)
+        .filter((m) => allComponents(m).some((c) => c.custom_id === `v1:p:${d.gameId}:actions`));
     expect(tables()).toHaveLength(1);
     // /mafia table posts it anew and pins it; the old one is deleted, so no stale copy stays pinned.
     await d.slash(w.users[0]!.id, 'mafia', 'table');
@@ -223,7 +250,9 @@ describe('delivery through Discord trouble', () => {
     const gameId = d.gameId;
     expect(w.bot.store.getState(gameId)!.stage.kind).toBe('night0');
     w.bot.db.sqlite.pragma('query_only = ON');
-    await w.fake.waitFor(() => w.fake.publicMessages(w.channel.id).find((m) => m.content.includes('cannot save')), { timeout: 15_000 });
+    await w.fake.waitFor(() => w.fake.publicMessages(w.channel.id).find((m) => m.content.includes('cannot save')), {
+      timeout: 15_000,
+    });
     expect(w.bot.store.getState(gameId)!.stage.kind).toBe('night0');
     // Another request is still answered (refused politely: nothing can be written now).
     const r = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { sub: 'role' });

@@ -6,8 +6,32 @@ import { allComponents, DEFAULT_BOT_PERMISSIONS, Perm } from '../../testkit/fake
 import { Driver } from '../../testkit/driver';
 import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
-const chnu: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
-const kiev: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
+const chnu: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
+const kiev: Role[] = [
+  'civilian',
+  'mafia',
+  'commissioner',
+  'civilian',
+  'doctor',
+  'don',
+  'civilian',
+  'prostitute',
+  'maniac',
+  'civilian',
+  'mafia',
+  'civilian',
+];
 const SEND = Perm.SendMessages;
 
 let w: World | null = null;
@@ -48,7 +72,9 @@ describe('lobby', () => {
     for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
     await w.bot.idle();
     // Each player's DMs are checked when he joins: the lobby names the one it cannot reach at once.
-    expect(d.lobbyMessage().embeds[0]!.description).toMatch(new RegExp(`cannot send direct messages to: <@${sheriff.id}>`));
+    expect(d.lobbyMessage().embeds[0]!.description).toMatch(
+      new RegExp(`cannot send direct messages to: <@${sheriff.id}>`),
+    );
     expect(w.fake.dms(w.users[0]!.id).some((m) => /role card will come here/.test(m.content))).toBe(true);
     // Only the host may start.
     const notHost = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
@@ -69,7 +95,9 @@ describe('lobby', () => {
     expect(start.message?.id).toBe(lobby.id);
     expect(lobby.embeds[0]!.description).toMatch(new RegExp(`cannot send direct messages to: <@${sheriff.id}>`));
     expect(lobby.embeds[0]!.description).toMatch(/Privacy Settings/);
-    expect(allComponents(lobby).find((c) => c.custom_id === `v1:l:${d.gameId}:fallback`)?.label).toBe('Start anyway (without DMs)');
+    expect(allComponents(lobby).find((c) => c.custom_id === `v1:l:${d.gameId}:fallback`)?.label).toBe(
+      'Start anyway (without DMs)',
+    );
     expect(w.bot.store.getGame(d.gameId)!.status).toBe('lobby');
     const anyway = await w.fake.click(w.host.id, lobby, `v1:l:${d.gameId}:fallback`);
     await anyway.settled();
@@ -79,7 +107,11 @@ describe('lobby', () => {
     const closed = w.fake.message(lobby.id)!;
     expect(closed.embeds[0]!.description).toMatch(new RegExp(`<@${sheriff.id}> \\(plays without DMs\\)`));
     expect(closed.embeds[0]!.description).toMatch(/The game has started/);
-    expect(allComponents(closed).filter((c) => c.custom_id).every((c) => c.disabled)).toBe(true);
+    expect(
+      allComponents(closed)
+        .filter((c) => c.custom_id)
+        .every((c) => c.disabled),
+    ).toBe(true);
     // He gets no role card by DM; the others do.
     expect(w.fake.dms(sheriff.id).filter((m) => m.embeds.length > 0)).toEqual([]);
     expect(w.fake.dms(w.users[0]!.id).some((m) => m.embeds[0]?.title === 'Civilian — seat 1')).toBe(true);
@@ -110,7 +142,12 @@ describe('lobby', () => {
     expect((await w.fake.click(b.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`)).type).toBe(7);
     await w.bot.idle();
     // (The bot notes B's answer as shown once Discord confirmed it.)
-    for (let k = 0; k < 100 && w.bot.outbox.slot(d.gameId, 'lobby')!.sentVersion < w.bot.outbox.slot(d.gameId, 'lobby')!.version; k++) await new Promise((r) => setTimeout(r, 10));
+    for (
+      let k = 0;
+      k < 100 && w.bot.outbox.slot(d.gameId, 'lobby')!.sentVersion < w.bot.outbox.slot(d.gameId, 'lobby')!.version;
+      k++
+    )
+      await new Promise((r) => setTimeout(r, 10));
     // A's answer (the older version) was applied after B's: the message shows A alone, and the bot
     // learns it when A's answer is the last to finish.
     Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
@@ -124,7 +161,8 @@ describe('lobby', () => {
     // Without a click, the deliverer puts it right by itself (one edit).
     Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
     w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
-    const edits = () => w!.fake.log.filter((e) => e.method === 'PATCH' && e.path.endsWith(`/messages/${d.lobbyMessage().id}`)).length;
+    const edits = () =>
+      w!.fake.log.filter((e) => e.method === 'PATCH' && e.path.endsWith(`/messages/${d.lobbyMessage().id}`)).length;
     const before = edits();
     w.bot.deliverer.kick();
     await w.bot.idle();
@@ -132,13 +170,14 @@ describe('lobby', () => {
     expect(edits()).toBe(before + 1);
   });
 
-  it('a lobby fills to the rule set\'s count: join twice, leave, full', async () => {
+  it("a lobby fills to the rule set's count: join twice, leave, full", async () => {
     w = await makeWorld({ players: 11 });
     const d = new Driver(w);
     const r = await d.slash(w.host.id, 'mafia', 'create', { ruleset: 'classic-10', pace: 'async' });
     d.gameId = Number(/Game #(\d+)/.exec(r.content!)![1]);
     const join = (i: number) => w!.fake.click(w!.users[i]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
-    const listed = (m: { embeds: { description?: string }[] }, i: number) => m.embeds[0]!.description!.includes(`<@${w!.users[i]!.id}>`);
+    const listed = (m: { embeds: { description?: string }[] }, i: number) =>
+      m.embeds[0]!.description!.includes(`<@${w!.users[i]!.id}>`);
     // Join and Leave are answered by the lobby itself, updated; a refusal is a private reply.
     const joined = await join(0);
     expect(joined.type).toBe(7);
@@ -174,7 +213,13 @@ describe('lobby', () => {
 describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
   /** The channel-permission requests since `from` (the overwrites are set with one PATCH of the channel). */
   const permRequests = (from: number) =>
-    w!.fake.log.slice(from).filter((e) => (e.method === 'PATCH' && e.path === `/channels/${w!.channel.id}`) || e.path.startsWith(`/channels/${w!.channel.id}/permissions/`));
+    w!.fake.log
+      .slice(from)
+      .filter(
+        (e) =>
+          (e.method === 'PATCH' && e.path === `/channels/${w!.channel.id}`) ||
+          e.path.startsWith(`/channels/${w!.channel.id}/permissions/`),
+      );
 
   it('the speaker only by day, nobody at night, the dead never; a private thread for the mafia on night 0', async () => {
     w = await makeWorld({ players: 10, dealer: fixedDealer(chnu) });
@@ -182,7 +227,11 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     // A server manager enforces the speaking order; games created after it keep it.
     const admin = w.fake.addRole(w.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     w.fake.setMemberRoles(w.guild.id, w.host.id, [admin.id]);
-    const set = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { group: 'settings', sub: 'speaking_order', options: { speaking_order: 'enforced' } });
+    const set = await w.fake.slash(w.host.id, w.channel.id, 'mafia', {
+      group: 'settings',
+      sub: 'speaking_order',
+      options: { speaking_order: 'enforced' },
+    });
     await w.bot.idle();
     expect(set.message?.embeds[0]?.fields?.find((f) => f.name === 'Speaking order')?.value).toMatch(/enforced/);
     await d.createAndStart('chnu-2016');
@@ -195,11 +244,15 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false));
     // The mafia's thread, and (issue 10) the spectators' thread, empty until someone leaves the table.
     const threads = w.fake.threads(w.channel.id);
-    expect(threads.map((x) => x.name).sort()).toEqual([`Game #${d.gameId} — spectators`, `Night talk #${d.gameId}`].sort());
+    expect(threads.map((x) => x.name).sort()).toEqual(
+      [`Game #${d.gameId} — spectators`, `Night talk #${d.gameId}`].sort(),
+    );
     expect(threads.find((x) => x.name.startsWith('Game #'))!.members).toEqual([w.fake.botUser.id]);
     const thread = threads.find((x) => x.name.startsWith('Night talk'))!;
     expect(thread.type).toBe(12);
-    expect([...thread.members].sort()).toEqual([w.users[2]!.id, w.users[5]!.id, w.users[7]!.id, w.fake.botUser.id].sort());
+    expect([...thread.members].sort()).toEqual(
+      [w.users[2]!.id, w.users[5]!.id, w.users[7]!.id, w.fake.botUser.id].sort(),
+    );
     expect(thread.locked).toBe(false);
     await d.host('skip', {});
     expect(w.fake.thread(thread.id)!.locked).toBe(true);
@@ -220,7 +273,8 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.every((u) => sent.includes(u.id))).toBe(true);
     await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
     for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
-    for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
+    for (let seat = 1; seat <= 10; seat++)
+      await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
     // Seat 3 leaves: his last words, then silence for him.
     expect(w.users.map((_, i) => can(i))).toEqual([false, false, true, ...new Array(7).fill(false)]);
     await d.step({ type: 'player', seat: 3, verb: 'pass' });
@@ -234,7 +288,9 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.map((_, i) => can(i))).toEqual(w.users.map((_, i) => i + 1 === speaker));
     await d.host('end', { winner: 'draw' });
     await d.host('skip', {});
-    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual([]);
+    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual(
+      [],
+    );
   });
 
   it('by default coarse: by day every living player writes, at night nobody, the dead only in their last words', async () => {
@@ -247,7 +303,11 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     await d.host('skip', {});
     // Day 1: no deny on any living player (and no per-speaker allow).
     expect(w.users.map((_, i) => can(i))).toEqual(all(true));
-    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id) && (o.allow | o.deny) & SEND)).toEqual([]);
+    expect(
+      w.fake
+        .overwrites(w.channel.id)
+        .filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id) && (o.allow | o.deny) & SEND),
+    ).toEqual([]);
     await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 3 });
     // A new speaker changes nothing in the channel's permissions: no request at all.
     const mark = w.fake.log.length;
@@ -256,7 +316,8 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.map((_, i) => can(i))).toEqual(all(true));
     await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
     for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
-    for (let seat = 1; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
+    for (let seat = 1; seat <= 10; seat++)
+      await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
     // Seat 3 has left, but these are his last words: he may write.
     expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('lastWords');
     expect(w.users.map((_, i) => can(i))).toEqual(all(true));
@@ -271,11 +332,17 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(can(2)).toBe(false);
     await d.host('end', { winner: 'draw' });
     await d.host('skip', {});
-    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual([]);
+    expect(w.fake.overwrites(w.channel.id).filter((o) => o.type === 1 && w!.users.some((u) => u.id === o.id))).toEqual(
+      [],
+    );
   });
 
   it('without Manage Permissions the game runs and the host is told once', async () => {
-    w = await makeWorld({ players: 10, dealer: fixedDealer(chnu), botPermissions: DEFAULT_BOT_PERMISSIONS & ~Perm.ManageRoles });
+    w = await makeWorld({
+      players: 10,
+      dealer: fixedDealer(chnu),
+      botPermissions: DEFAULT_BOT_PERMISSIONS & ~Perm.ManageRoles,
+    });
     const d = new Driver(w);
     await d.createAndStart('chnu-2016');
     await d.host('skip', {});
@@ -300,16 +367,28 @@ describe('Discord failures never stop a game', () => {
     // The Sheriff closes his DMs: his answer still reaches him through the channel panel.
     w.fake.setDmsOpen(w.users[3]!.id, false);
     w.fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 500, times: 8 });
-    for (const [seat, target] of [[3, 5], [6, 5], [8, 5]] as const) expect(await d.step({ type: 'player', seat, verb: 'shoot', target })).toBe('ok');
+    for (const [seat, target] of [
+      [3, 5],
+      [6, 5],
+      [8, 5],
+    ] as const)
+      expect(await d.step({ type: 'player', seat, verb: 'shoot', target })).toBe('ok');
     expect(await d.step({ type: 'player', seat: 6, verb: 'skip' })).toBe('ok');
     expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 2 })).toBe('ok');
     expect(w.bot.store.getState(d.gameId)!.clock).toEqual({ phase: 'day', n: 2 });
     // His check ended the night: the answer (in the prompt he used) names the night it belongs to.
-    const answer = w.fake.dms(w.users[3]!.id).map((m) => m.content).find((c) => c.includes('🔎'));
+    const answer = w.fake
+      .dms(w.users[3]!.id)
+      .map((m) => m.content)
+      .find((c) => c.includes('🔎'));
     expect(answer ?? '').toMatch(/Night 1: #2 <@\d+> — red/);
     expect(w.bot.store.getState(d.gameId)!.out.map((o) => o.seat)).toEqual([5]);
     await d.step({ type: 'player', seat: 5, verb: 'pass' });
-    expect(w.fake.publicMessages(w.channel.id).some((m) => /Morning after night 1/.test(m.content) || /speech of #2/.test(m.content))).toBe(true);
+    expect(
+      w.fake
+        .publicMessages(w.channel.id)
+        .some((m) => /Morning after night 1/.test(m.content) || /speech of #2/.test(m.content)),
+    ).toBe(true);
     expect(w.fake.internalErrors).toEqual([]);
   });
 });

@@ -19,7 +19,10 @@ import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 const ROLES: Role[] = ['civilian', 'sheriff', 'mafia', 'don', 'commissioner', 'doctor', 'maniac', 'prostitute'];
 /** Every name of every role in the three languages. */
 const ROLE_WORDS: { role: Role; word: RegExp }[] = ROLES.flatMap((role) =>
-  [en, uk, ru].map((c) => ({ role, word: new RegExp(`(?<![\\p{L}])${String(c[`role.${role}`]).toLowerCase()}(?![\\p{L}])`, 'iu') })),
+  [en, uk, ru].map((c) => ({
+    role,
+    word: new RegExp(`(?<![\\p{L}])${String(c[`role.${role}`]).toLowerCase()}(?![\\p{L}])`, 'iu'),
+  })),
 );
 
 const COMPOSITION = [en, uk, ru].map((c) => String(c['lobby.composition']).replace('{roles}', ''));
@@ -34,8 +37,15 @@ const NIGHT_TELLS = [...[en, uk, ru].map((c) => String(c['stage.waitingFor']).re
 /** Everything a user can read in a message: text, embeds, components (labels and ids). */
 function visibleText(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
   const parts = [m.content];
-  for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
-  for (const c of allComponents(m)) parts.push(c.label ?? '', c.custom_id ?? '', c.placeholder ?? '', ...(c.options ?? []).map((o) => o.label));
+  for (const e of m.embeds)
+    parts.push(
+      e.title ?? '',
+      e.description ?? '',
+      e.footer?.text ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+    );
+  for (const c of allComponents(m))
+    parts.push(c.label ?? '', c.custom_id ?? '', c.placeholder ?? '', ...(c.options ?? []).map((o) => o.label));
   return parts.join('\n');
 }
 
@@ -45,7 +55,14 @@ function visibleText(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>
  * left; all roles once the game is over). During a night, a step that does not end the night may
  * not create or edit any public message at all (no timing or edit shows who acted).
  */
-function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Map<string, number>, where: string, playerStep: boolean) {
+function checkSecrecy(
+  w: World,
+  state: GameState,
+  prevState: GameState,
+  seen: Map<string, number>,
+  where: string,
+  playerStep: boolean,
+) {
   const revealed = new Set<Role>();
   if (state.result) for (const r of ROLES) revealed.add(r);
   else if (state.ruleset === 'kiev-12') for (const p of state.players) if (!p.alive) revealed.add(p.role);
@@ -59,15 +76,18 @@ function checkSecrecy(w: World, state: GameState, prevState: GameState, seen: Ma
       // The lobby lists the rule set's composition (issue 10): public by design, it names nobody's role.
       const text = stripComposition(visibleText(v as never));
       // Nothing public during a night says who has or has not acted (N-13): no "waiting for", no reminder.
-      if (state.stage.kind === 'night' && prevState.stage.kind === 'night' && NIGHT_TELLS.some((x) => text.includes(x))) throw new Error(`${where}: a public message at night says who is awaited:\n${text}`);
+      if (state.stage.kind === 'night' && prevState.stage.kind === 'night' && NIGHT_TELLS.some((x) => text.includes(x)))
+        throw new Error(`${where}: a public message at night says who is awaited:\n${text}`);
       for (const { role, word } of ROLE_WORDS) {
-        if (!revealed.has(role) && word.test(text)) throw new Error(`${where}: public message names "${role}" before the rules reveal it:\n${text}`);
+        if (!revealed.has(role) && word.test(text))
+          throw new Error(`${where}: public message names "${role}" before the rules reveal it:\n${text}`);
       }
     }
     seen.set(m.id, versions.length);
   }
   // A host's ruling at night (a foul for talking, say) is public; a player's night action never is.
-  const quietNight = playerStep && prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
+  const quietNight =
+    playerStep && prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
   if (quietNight && changed > 0) throw new Error(`${where}: a night action changed the public channel`);
 }
 

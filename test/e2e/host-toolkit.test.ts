@@ -15,7 +15,18 @@ import { Driver } from '../../testkit/driver';
 import { botConfig, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 /** Seats 3 and 8 mafia, 6 the Don, 4 the Sheriff. */
-const TEN: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const TEN: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 
 let w: World | null = null;
 afterEach(async () => {
@@ -25,8 +36,19 @@ afterEach(async () => {
 
 type Opt = string | number | { type: number; value: string };
 
-async function slash(world: World, userId: string, name: string, sub: string, options: Record<string, Opt> = {}, group?: string): Promise<InteractionResult> {
-  const r = await world.fake.slash(userId, world.channel.id, name, { sub, options: options as never, ...(group ? { group } : {}) });
+async function slash(
+  world: World,
+  userId: string,
+  name: string,
+  sub: string,
+  options: Record<string, Opt> = {},
+  group?: string,
+): Promise<InteractionResult> {
+  const r = await world.fake.slash(userId, world.channel.id, name, {
+    sub,
+    options: options as never,
+    ...(group ? { group } : {}),
+  });
   await r.settled();
   await world.bot.idle();
   return r;
@@ -57,14 +79,22 @@ const user = (id: string) => ({ type: 6, value: id });
 /** Everything a user can read in a message. */
 function visible(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
   const parts = [m.content];
-  for (const e of m.embeds) parts.push(e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
+  for (const e of m.embeds)
+    parts.push(
+      e.title ?? '',
+      e.description ?? '',
+      e.footer?.text ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+    );
   for (const c of allComponents(m)) parts.push(c.label ?? '', c.custom_id ?? '');
   return parts.join('\n');
 }
 
 /** Every version of every public message of the game channel. */
 function publicTranscript(world: World): string[] {
-  return world.fake.publicMessages(world.channel.id).flatMap((m) => world.fake.history(m.id).map((v) => visible(v as never)));
+  return world.fake
+    .publicMessages(world.channel.id)
+    .flatMap((m) => world.fake.history(m.id).map((v) => visible(v as never)));
 }
 
 const HOST_SUBS: [string, Record<string, Opt>][] = [
@@ -96,7 +126,12 @@ describe('who hosts (G-7)', () => {
     const defined = (hostCommand().toJSON().options ?? []).map((o) => o.name).sort();
     expect(HOST_SUBS.map(([s]) => s).sort()).toEqual(defined);
     const store = w!.bot.store;
-    const before = { state: store.rawState(d.gameId), log: store.log(d.gameId).length, audit: store.auditLog(d.gameId).length, host: store.getGame(d.gameId)!.hostId };
+    const before = {
+      state: store.rawState(d.gameId),
+      log: store.log(d.gameId).length,
+      audit: store.auditLog(d.gameId).length,
+      host: store.getGame(d.gameId)!.hostId,
+    };
     const publicBefore = w!.fake.publicMessages(w!.channel.id).length;
     for (const who of [w!.users[0]!, stranger]) {
       for (const [sub, opts] of HOST_SUBS) {
@@ -108,7 +143,12 @@ describe('who hosts (G-7)', () => {
         if (sub === 'pause') refused(await slash(w!, who.id, 'host', sub, { ...o, game: d.gameId }), /Only the host/);
       }
     }
-    expect({ state: store.rawState(d.gameId), log: store.log(d.gameId).length, audit: store.auditLog(d.gameId).length, host: store.getGame(d.gameId)!.hostId }).toEqual(before);
+    expect({
+      state: store.rawState(d.gameId),
+      log: store.log(d.gameId).length,
+      audit: store.auditLog(d.gameId).length,
+      host: store.getGame(d.gameId)!.hostId,
+    }).toEqual(before);
     expect(w!.fake.publicMessages(w!.channel.id).length).toBe(publicBefore);
     // A game of another server cannot be named.
     refused(await slash(w!, w!.host.id, 'host', 'pause', { game: 999 }), /no game with that number/);
@@ -125,7 +165,10 @@ describe('who hosts (G-7)', () => {
     w!.fake.setMemberRoles(w!.guild.id, judge.id, [judges.id]);
     refused(await slash(w!, judge.id, 'host', 'pause'), /Only the host/);
     // Only Manage Server may set the host role.
-    refused(await slash(w!, judge.id, 'mafia', 'host_role', { role: { type: 8, value: judges.id } }, 'settings'), /Manage Server/);
+    refused(
+      await slash(w!, judge.id, 'mafia', 'host_role', { role: { type: 8, value: judges.id } }, 'settings'),
+      /Manage Server/,
+    );
     const set = await slash(w!, boss.id, 'mafia', 'host_role', { role: { type: 8, value: judges.id } }, 'settings');
     expect(set.message?.embeds[0]?.fields?.find((f) => f.name === 'Host role')?.value).toBe(`<@&${judges.id}>`);
     done(await slash(w!, judge.id, 'host', 'pause', { reason: 'judge’s call' }));
@@ -137,7 +180,9 @@ describe('who hosts (G-7)', () => {
     refused(await slash(w!, w!.host.id, 'host', 'transfer', { member: user(w!.host.id) }), /already hosts/);
     done(await slash(w!, w!.host.id, 'host', 'transfer', { member: user(next.id), reason: 'going home' }));
     expect(store.getGame(d.gameId)!.hostId).toBe(next.id);
-    expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`now hosted by <@${next.id}>`))).toBe(true);
+    expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`now hosted by <@${next.id}>`))).toBe(
+      true,
+    );
     refused(await slash(w!, w!.host.id, 'host', 'pause'), /Only the host/);
     done(await slash(w!, next.id, 'host', 'pause'));
     const log = text(await slash(w!, next.id, 'host', 'log'));
@@ -229,7 +274,18 @@ describe('the commands, their effect and the audit log', () => {
 
     // The audit log, in words, with the reasons.
     const words = text(await slash(w!, w!.host.id, 'host', 'log'));
-    for (const line of ['paused the game — reason: phone', 'moved the end of the current stage by +30 s', 'resumed the game', 'by −10 s', 'ended the current turn or stage — reason: everyone met', 'took back entry', '(nomination #1 → #3) — reason: misclick', 'took #9 out of the game by ruling — reason: wrong seat', 'brought #9 back to the table — reason: my mistake', 'foul to #2 — reason: talking']) {
+    for (const line of [
+      'paused the game — reason: phone',
+      'moved the end of the current stage by +30 s',
+      'resumed the game',
+      'by −10 s',
+      'ended the current turn or stage — reason: everyone met',
+      'took back entry',
+      '(nomination #1 → #3) — reason: misclick',
+      'took #9 out of the game by ruling — reason: wrong seat',
+      'brought #9 back to the table — reason: my mistake',
+      'foul to #2 — reason: talking',
+    ]) {
       expect(words).toContain(line);
     }
     expect(words).not.toMatch(/[{}"]/);
@@ -267,7 +323,11 @@ describe('pause across a restart (G-7, P-1)', () => {
     await new Promise((r) => setTimeout(r, 6_500));
     await w!.bot.service.sweep();
     await w!.bot.idle();
-    expect(store().log(d.gameId).some((e) => e.action.kind === 'timeout')).toBe(false);
+    expect(
+      store()
+        .log(d.gameId)
+        .some((e) => e.action.kind === 'timeout'),
+    ).toBe(false);
     expect(state(w!, d.gameId).stage.kind).toBe('night0');
     expect(state(w!, d.gameId).paused).toEqual({ remaining });
     expect(store().deadlineOf(d.gameId)).toBeNull();
@@ -277,7 +337,8 @@ describe('pause across a restart (G-7, P-1)', () => {
     expect(store().deadlineOf(d.gameId)!.dueAt).toBe(at + remaining);
     // And the timer, re-armed, ends the night by itself.
     const until = Date.now() + 30_000;
-    while (state(w!, d.gameId).stage.kind === 'night0' && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    while (state(w!, d.gameId).stage.kind === 'night0' && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 200));
     expect(state(w!, d.gameId).clock).toEqual({ phase: 'day', n: 1 });
   }, 60_000);
 });
@@ -338,17 +399,32 @@ describe('the host panel', () => {
     // The shooter's DM panel offers the shot again (its slot was corrected through the outbox).
     const shooter = w!.users[2]!.id;
     const until = Date.now() + 10_000;
-    while (!d.dmWith(shooter, (x) => x.endsWith(':shoot')) && Date.now() < until) await new Promise((x) => setTimeout(x, 100));
+    while (!d.dmWith(shooter, (x) => x.endsWith(':shoot')) && Date.now() < until)
+      await new Promise((x) => setTimeout(x, 100));
     expect(d.dmWith(shooter, (x) => x.endsWith(':shoot'))).not.toBeNull();
     // The teammates still to shoot, told of his aim, are told it is void.
     const mate = w!.users[7]!.id;
-    while (!w!.fake.dms(mate).some((m) => m.content.includes('took back #3')) && Date.now() < until) await new Promise((x) => setTimeout(x, 100));
-    expect(w!.fake.dms(mate).map((m) => m.content).filter((c) => /aims at|took back/.test(c))).toEqual([`#3 <@${shooter}> aims at #1 <@${w!.users[0]!.id}>.`, `↩️ The host took back #3 <@${shooter}>’s aim: he picks again.`]);
+    while (!w!.fake.dms(mate).some((m) => m.content.includes('took back #3')) && Date.now() < until)
+      await new Promise((x) => setTimeout(x, 100));
+    expect(
+      w!.fake
+        .dms(mate)
+        .map((m) => m.content)
+        .filter((c) => /aims at|took back/.test(c)),
+    ).toEqual([
+      `#3 <@${shooter}> aims at #1 <@${w!.users[0]!.id}>.`,
+      `↩️ The host took back #3 <@${shooter}>’s aim: he picks again.`,
+    ]);
     expect(await step(d, { type: 'player', seat: 3, verb: 'shoot', target: 1 })).toBe('ok');
     // N-13: no public message ever named a role or showed the panel.
     const roleWords = ['sheriff', 'don', 'mafia'].map((r) => String(en[`role.${r}` as keyof typeof en]).toLowerCase());
     // (The lobby's composition line names the rule set's roles, nobody's: issue 10.)
-    for (const x of publicTranscript(w!).map((v) => v.split('\n').filter((l) => !l.startsWith('Roles: ')).join('\n'))) {
+    for (const x of publicTranscript(w!).map((v) =>
+      v
+        .split('\n')
+        .filter((l) => !l.startsWith('Roles: '))
+        .join('\n'),
+    )) {
       expect(x).not.toContain('Host panel');
       for (const word of roleWords) expect(new RegExp(`(?<![\\p{L}])${word}(?![\\p{L}])`, 'iu').test(x), x).toBe(false);
     }
@@ -358,7 +434,9 @@ describe('the host panel', () => {
     w!.fake.setMemberRoles(w!.guild.id, player.id, [admin.id]);
     refused(await slash(w!, player.id, 'host', 'panel'), /You play in this game/);
     // A forged panel button (on a public message) is refused to him too.
-    const forged = await w!.fake.click(player.id, d.tableMessage(), `v1:h:${id}:${state(w!, id).seq}:pause`, { forge: true });
+    const forged = await w!.fake.click(player.id, d.tableMessage(), `v1:h:${id}:${state(w!, id).seq}:pause`, {
+      forge: true,
+    });
     await forged.settled();
     expect(text(forged)).toMatch(/You play in this game/);
     expect(state(w!, id).paused).toBeUndefined();
@@ -384,7 +462,8 @@ describe('revive and annul in /stats', () => {
     expect(store.getGame(id)!.status).toBe('over');
     const five = store.resultsFor({ guildId: w!.guild.id }).find((r) => r.seat === 5)!;
     expect(JSON.parse(five.breakdown)).not.toHaveProperty('removal');
-    const full = (r: InteractionResult) => [text(r), ...(r.message?.embeds ?? []).map((e) => e.description ?? '')].join('\n');
+    const full = (r: InteractionResult) =>
+      [text(r), ...(r.message?.embeds ?? []).map((e) => e.description ?? '')].join('\n');
     // Ended by a ruling before any day vote: on record, but it would not count for points or Elo
     // anyway (the ratings' rule); the annulment takes it out of the results altogether.
     expect(store.resultsFor({ guildId: w!.guild.id }).length).toBe(10);
@@ -395,7 +474,9 @@ describe('revive and annul in /stats', () => {
     expect(store.resultsFor({ guildId: w!.guild.id })).toEqual([]);
     expect(full(await slash(w!, w!.host.id, 'stats', 'top', { ruleset: 'classic-10' }))).toMatch(/No counted games in/);
     refused(await slash(w!, w!.host.id, 'host', 'annul'), /already annulled/);
-    expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`Game #${id} was annulled`))).toBe(true);
+    expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`Game #${id} was annulled`))).toBe(
+      true,
+    );
     const log = text(await slash(w!, w!.host.id, 'host', 'log'));
     expect(log).toContain('This game was annulled');
     expect(log).toContain('annulled the game — reason: wrong rule set');
@@ -419,7 +500,14 @@ describe('server settings', () => {
     refused(await slash(w, boss.id, 'mafia', 'language', { language: 'de' }, 'settings'), /Not saved: language/);
     await slash(w, boss.id, 'mafia', 'ruleset', { ruleset: 'classic-10' }, 'settings');
     await slash(w, boss.id, 'mafia', 'timers', { pace: 'live', speech: '45s', night: '2m' }, 'settings');
-    const rc = await slash(w, boss.id, 'mafia', 'results_channel', { channel: { type: 7, value: results.id } }, 'settings');
+    const rc = await slash(
+      w,
+      boss.id,
+      'mafia',
+      'results_channel',
+      { channel: { type: 7, value: results.id } },
+      'settings',
+    );
     const fields = rc.message!.embeds[0]!.fields!;
     expect(fields.find((f) => f.name === 'Default rule set')!.value).toBe('Classic (10)');
     expect(fields.find((f) => f.name === 'Timers (live)')!.value).toMatch(/speech: 45 s/);
@@ -443,11 +531,14 @@ describe('server settings', () => {
     done(await slash(w, w.host.id, 'host', 'skip'));
     await w.bot.idle();
     const until = Date.now() + 10_000;
-    while (w.fake.publicMessages(results.id).length === 0 && Date.now() < until) await new Promise((x) => setTimeout(x, 100));
+    while (w.fake.publicMessages(results.id).length === 0 && Date.now() < until)
+      await new Promise((x) => setTimeout(x, 100));
     expect(w.fake.publicMessages(results.id).map((m) => m.embeds[0]?.title)).toEqual([`Points, game #${d.gameId}`]);
     // Reset: every setting is its default again.
     const reset = await slash(w, boss.id, 'mafia', 'reset', {}, 'settings');
-    expect(reset.message!.embeds[0]!.fields!.find((f) => f.name === 'Default rule set')!.value).toBe('asked at /mafia create');
+    expect(reset.message!.embeds[0]!.fields!.find((f) => f.name === 'Default rule set')!.value).toBe(
+      'asked at /mafia create',
+    );
     refused(await slash(w, w.host.id, 'mafia', 'create', {}), /Choose a rule set/);
   });
 });

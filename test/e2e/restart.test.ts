@@ -51,28 +51,45 @@ describe('restart', () => {
     const channel = fake.addChannel(guild.id, { name: 'mafia' });
     const host = fake.addUser({ username: 'host', guilds: [guild.id] });
     const users = Array.from({ length: 10 }, (_, i) => fake.addUser({ username: `p${i + 1}`, guilds: [guild.id] }));
-    const env = { DISCORD_TOKEN: 'test-token', DISCORD_API_BASE: fake.apiBase, DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'mafia-restart-')), 'db.sqlite') };
+    const env = {
+      DISCORD_TOKEN: 'test-token',
+      DISCORD_API_BASE: fake.apiBase,
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'mafia-restart-')), 'db.sqlite'),
+    };
     let bot = await startBotProcess(env);
 
-    const created = await fake.slash(host.id, channel.id, 'mafia', { sub: 'create', options: { ruleset: 'chnu-2016' } });
+    const created = await fake.slash(host.id, channel.id, 'mafia', {
+      sub: 'create',
+      options: { ruleset: 'chnu-2016' },
+    });
     const gameId = Number(/Game #(\d+)/.exec(created.content ?? '')![1]);
-    const lobby = await fake.waitForMessage(channel.id, (m) => allComponents(m).some((c) => c.custom_id === `v1:l:${gameId}:join`));
+    const lobby = await fake.waitForMessage(channel.id, (m) =>
+      allComponents(m).some((c) => c.custom_id === `v1:l:${gameId}:join`),
+    );
     for (const u of users) await fake.click(u.id, lobby, `v1:l:${gameId}:join`);
     await fake.waitFor(() => fake.message(lobby.id)!.embeds[0]?.description?.includes('10/10'));
     const start = await fake.click(host.id, fake.message(lobby.id)!, `v1:l:${gameId}:start`);
     await start.settled();
     // Everybody learns his role and seat from the card.
     const roles = new Map<string, { seat: number; role: string }>();
-    await fake.waitFor(() => users.every((u) => fake.dms(u.id).some((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? ''))));
+    await fake.waitFor(() =>
+      users.every((u) => fake.dms(u.id).some((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? ''))),
+    );
     for (const u of users) {
-      const m = /^(.+) — seat (\d+)$/.exec(fake.dms(u.id).find((x) => / — seat \d+$/.test(x.embeds[0]?.title ?? ''))!.embeds[0]!.title!)!;
+      const m = /^(.+) — seat (\d+)$/.exec(
+        fake.dms(u.id).find((x) => / — seat \d+$/.test(x.embeds[0]?.title ?? ''))!.embeds[0]!.title!,
+      )!;
       roles.set(u.id, { seat: Number(m[2]), role: m[1]! });
     }
     const byRole = (r: string) => users.filter((u) => roles.get(u.id)!.role === r);
     // Night 0 ends by the host; day 1: everybody thanks, nobody is nominated: night 1.
     await (await fake.slash(host.id, channel.id, 'host', { sub: 'skip' })).settled();
     for (let i = 0; i < 10; i++) {
-      const ping = await fake.waitFor(() => [...fake.publicMessages(channel.id)].reverse().find((m) => allComponents(m).some((c) => c.custom_id?.endsWith(':pass') && !c.disabled)));
+      const ping = await fake.waitFor(() =>
+        [...fake.publicMessages(channel.id)]
+          .reverse()
+          .find((m) => allComponents(m).some((c) => c.custom_id?.endsWith(':pass') && !c.disabled)),
+      );
       const speaker = users.find((u) => ping.content.includes(`<@${u.id}>`))!;
       const pass = allComponents(ping).find((c) => c.custom_id?.endsWith(':pass'))!;
       // A player takes a moment to read his turn before he clicks. (Clicking the very instant the
@@ -88,14 +105,24 @@ describe('restart', () => {
     }
     // Night 1: the prompts arrive by DM.
     const prompt = (u: { id: string }, verb: string): Promise<StoredMessage> =>
-      fake.waitFor(() => [...fake.dms(u.id)].reverse().find((m) => allComponents(m).some((c) => c.custom_id?.endsWith(`:${verb}`) && !c.disabled)));
+      fake.waitFor(() =>
+        [...fake.dms(u.id)]
+          .reverse()
+          .find((m) => allComponents(m).some((c) => c.custom_id?.endsWith(`:${verb}`) && !c.disabled)),
+      );
     const [mafiaA, mafiaB] = byRole('Mafia');
     const don = byRole('Don')[0]!;
     const sheriff = byRole('Sheriff')[0]!;
     const victim = byRole('Civilian')[0]!;
     const target = String(roles.get(victim.id)!.seat);
-    const prompts = { a: await prompt(mafiaA!, 'shoot'), b: await prompt(mafiaB!, 'shoot'), donShoot: await prompt(don, 'shoot'), sheriff: await prompt(sheriff, 'check') };
-    const idOf = (m: StoredMessage, verb: string) => allComponents(m).find((c) => c.custom_id?.endsWith(`:${verb}`))!.custom_id!;
+    const prompts = {
+      a: await prompt(mafiaA!, 'shoot'),
+      b: await prompt(mafiaB!, 'shoot'),
+      donShoot: await prompt(don, 'shoot'),
+      sheriff: await prompt(sheriff, 'check'),
+    };
+    const idOf = (m: StoredMessage, verb: string) =>
+      allComponents(m).find((c) => c.custom_id?.endsWith(`:${verb}`))!.custom_id!;
     const shootA = idOf(prompts.a, 'shoot');
     const first = await fake.select(mafiaA!.id, prompts.a, shootA, [target]);
     // His DM panel is updated in place by his click.
@@ -128,7 +155,9 @@ describe('restart', () => {
     expect(dc.type).toBe(7);
     expect(dc.message?.content).toMatch(/the Sheriff/);
     // The Sheriff's panel shows his answer in place, with what is left to do (ask about the Don).
-    const sc = await fake.select(sheriff.id, prompts.sheriff, idOf(prompts.sheriff, 'check'), [String(roles.get(don.id)!.seat)]);
+    const sc = await fake.select(sheriff.id, prompts.sheriff, idOf(prompts.sheriff, 'check'), [
+      String(roles.get(don.id)!.seat),
+    ]);
     expect(sc.type).toBe(7);
     expect(sc.message?.id).toBe(prompts.sheriff.id);
     expect(sc.message?.content).toMatch(/black/);
@@ -143,7 +172,8 @@ describe('restart', () => {
     const morning = await fake.waitForMessage(channel.id, (m) => m.content.includes('Morning after night 1'));
     expect(morning.content).toContain(`#${target} <@${victim.id}>`);
     // The night's panels, sent before the restart, lose their controls by edits.
-    for (const m of Object.values(prompts)) await fake.waitFor(() => allComponents(fake.message(m.id)!).every((c) => !c.custom_id || c.disabled));
+    for (const m of Object.values(prompts))
+      await fake.waitFor(() => allComponents(fake.message(m.id)!).every((c) => !c.custom_id || c.disabled));
     for (const u of [mafiaB!, don]) expect(fake.dms(u.id).filter((m) => m.content === aimed)).toHaveLength(1);
 
     // A clean stop (SIGTERM) and one more start; the host ends the game and closes the vote.

@@ -20,7 +20,16 @@ afterEach(async () => {
   w = null;
 });
 
-const text = (m: StoredMessage | undefined) => [m?.content ?? '', ...(m?.embeds ?? []).flatMap((e) => [e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value])])].join('\n');
+const text = (m: StoredMessage | undefined) =>
+  [
+    m?.content ?? '',
+    ...(m?.embeds ?? []).flatMap((e) => [
+      e.title ?? '',
+      e.description ?? '',
+      e.footer?.text ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+    ]),
+  ].join('\n');
 
 async function playedWorld(): Promise<{ w: World; d: Driver }> {
   const sc = parseScenario(readJson(join(OWN_DIR, 'chnu-red-full-strength.json')));
@@ -32,7 +41,13 @@ async function playedWorld(): Promise<{ w: World; d: Driver }> {
   return { w, d };
 }
 
-async function stats(d: Driver, userId: string, sub: string, options: Record<string, string | number> = {}, locale?: string): Promise<InteractionResult> {
+async function stats(
+  d: Driver,
+  userId: string,
+  sub: string,
+  options: Record<string, string | number> = {},
+  locale?: string,
+): Promise<InteractionResult> {
   const r = await d.w.fake.slash(userId, d.w.channel.id, 'stats', { sub, options, ...(locale ? { locale } : {}) });
   await r.settled();
   return r;
@@ -53,7 +68,9 @@ describe('/stats through Discord', () => {
     expect(topR.ephemeral).toBe(true);
     const body = text(topR.message);
     expect(body).toMatch(/ChNU 2016 tournament \(10\) — standings, all time/);
-    expect(topR.message!.embeds[0]!.description!.split('\n')[0]).toBe(`**1.** <@${u4!.id}> — 9 pts · games: 1 · wins: 1 · best player: 1`);
+    expect(topR.message!.embeds[0]!.description!.split('\n')[0]).toBe(
+      `**1.** <@${u4!.id}> — 9 pts · games: 1 · wins: 1 · best player: 1`,
+    );
     expect(body).toMatch(/Page 1 of 1 · 10 players/);
     // No pings from a standings list.
     expect(topR.message!.mentions?.length ?? 0).toBe(0);
@@ -68,7 +85,12 @@ describe('/stats through Discord', () => {
     expect(pt).toMatch(new RegExp(`#${d.gameId} · <t:\\d+:d> · Sheriff · win · 9 pts`));
     const att = pl.message!.attachments;
     expect(att).toHaveLength(1);
-    expect(att[0]).toMatchObject({ filename: 'elo.png', content_type: 'image/png', width: CHART_WIDTH, height: CHART_HEIGHT });
+    expect(att[0]).toMatchObject({
+      filename: 'elo.png',
+      content_type: 'image/png',
+      width: CHART_WIDTH,
+      height: CHART_HEIGHT,
+    });
     const png = w.fake.attachmentBytes(att[0]!.id)!;
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(pl.message!.embeds[0]!.image?.url).toBe('attachment://elo.png');
@@ -83,7 +105,11 @@ describe('/stats through Discord', () => {
     expect(gt).toMatch(new RegExp(`#4 <@${u4!.id}>: \\*\\*9\\*\\*`));
 
     // "Show to the channel": the same view, public, in the server's language, without buttons.
-    const show = await w.fake.click(u4!.id, pl.message!, button(pl.message!, (id) => id.startsWith('v1:s:P:')).custom_id!);
+    const show = await w.fake.click(
+      u4!.id,
+      pl.message!,
+      button(pl.message!, (id) => id.startsWith('v1:s:P:')).custom_id!,
+    );
     await show.settled();
     expect(show.ephemeral).toBe(false);
     expect(text(show.message)).toMatch(/Games: 1 · wins: 1/);
@@ -100,7 +126,15 @@ describe('/stats through Discord', () => {
     const store = w.bot.store;
     // 35 players' finished games, written as the game-closing transaction writes them.
     for (let g = 0; g < 35; g++) {
-      const game = store.createLobby({ guildId: w.guild.id, channelId: w.channel.id, hostId: w.host.id, ruleset: 'classic-10', pace: 'live', options: {}, now: Date.now() });
+      const game = store.createLobby({
+        guildId: w.guild.id,
+        channelId: w.channel.id,
+        hostId: w.host.id,
+        ruleset: 'classic-10',
+        pace: 'live',
+        options: {},
+        now: Date.now(),
+      });
       store.sqlite.prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(Date.now(), game.id);
       const user = g === 34 ? me.id : `10000000000000${String(g).padStart(4, '0')}`;
       store.sqlite
@@ -116,7 +150,11 @@ describe('/stats through Discord', () => {
     expect(text(first)).toMatch(/Page 1 of 4 · 35 players/);
     expect(text(first)).toMatch(new RegExp(`You: \\*\\*35\\.\\*\\* <@${me.id}> — 6 pts`));
     expect(button(first, (id) => id.startsWith('v1:s:t:') && id.endsWith(':0')).disabled).toBe(true); // Previous on page 1
-    const next = await w.fake.click(me.id, first, button(first, (id) => id.startsWith('v1:s:t:') && id.endsWith(':1')).custom_id!);
+    const next = await w.fake.click(
+      me.id,
+      first,
+      button(first, (id) => id.startsWith('v1:s:t:') && id.endsWith(':1')).custom_id!,
+    );
     await next.settled();
     expect(next.type).toBe(7); // the message itself turns its page
     expect(text(next.message)).toMatch(/Page 2 of 4/);
@@ -125,15 +163,26 @@ describe('/stats through Discord', () => {
     // The bot restarts; the old message's buttons still work.
     await w.bot.stop();
     w.bot = await startBot(botConfig(w.fake, w.dbPath));
-    const again = await w.fake.click(me.id, next.message!, button(next.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':2')).custom_id!);
+    const again = await w.fake.click(
+      me.id,
+      next.message!,
+      button(next.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':2')).custom_id!,
+    );
     await again.settled();
     expect(text(again.message)).toMatch(/Page 3 of 4/);
-    const lastPage = await w.fake.click(me.id, again.message!, button(again.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':3')).custom_id!);
+    const lastPage = await w.fake.click(
+      me.id,
+      again.message!,
+      button(again.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':3')).custom_id!,
+    );
     await lastPage.settled();
     // On the last page his row is on the page itself, so it is not repeated.
     expect(text(lastPage.message)).not.toMatch(/You:/);
     expect(text(lastPage.message)).toMatch(new RegExp(`\\*\\*35\\.\\*\\* <@${me.id}>`));
-    expect(button(lastPage.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':3') && !id.startsWith('v1:s:T')).disabled).toBe(true);
+    expect(
+      button(lastPage.message!, (id) => id.startsWith('v1:s:t:') && id.endsWith(':3') && !id.startsWith('v1:s:T'))
+        .disabled,
+    ).toBe(true);
     // By Elo as well.
     const elo = await stats(d, me.id, 'top', { ruleset: 'classic-10', by: 'elo' });
     expect(text(elo.message)).toMatch(/Elo, all time/);
@@ -144,8 +193,12 @@ describe('/stats through Discord', () => {
     w = await makeWorld({ players: 10 });
     const d = new Driver(w);
     const u = w.users[0]!.id;
-    expect((await stats(d, u, 'top', { period: 'yesterday-ish' })).content).toMatch(/^⛔ This server has no season named "yesterday-ish"/);
-    expect((await stats(d, u, 'top', { period: '99999' })).content).toMatch(/^⛔ I do not understand the period "99999"/);
+    expect((await stats(d, u, 'top', { period: 'yesterday-ish' })).content).toMatch(
+      /^⛔ This server has no season named "yesterday-ish"/,
+    );
+    expect((await stats(d, u, 'top', { period: '99999' })).content).toMatch(
+      /^⛔ I do not understand the period "99999"/,
+    );
     expect((await stats(d, u, 'game', { id: 424242 })).content).toMatch(/^⛔ There is no finished game #424242/);
     await d.createAndStart('chnu-2016');
     const running = await stats(d, u, 'game', { id: d.gameId });
@@ -169,19 +222,38 @@ describe('/stats through Discord', () => {
       await r.settled();
       return r;
     };
-    expect((await settings(u4.id, 'season', { action: 'list' })).content).toMatch(/^⛔ Only members with Manage Server/);
+    expect((await settings(u4.id, 'season', { action: 'list' })).content).toMatch(
+      /^⛔ Only members with Manage Server/,
+    );
     const admin = w.fake.addRole(w.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     w.fake.setMemberRoles(w.guild.id, w.host.id, [admin.id]);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await settings(w.host.id, 'season', { action: 'define', name: 'Winter', start: '2026-13-01' })).content).toMatch(/^⛔ Dates are written YYYY-MM-DD/);
-    expect((await settings(w.host.id, 'season', { action: 'define', name: 'Winter', start: '2020-01-01' })).content).toMatch(/Season "Winter" defined/);
-    expect((await settings(w.host.id, 'season', { action: 'define', name: 'winter' })).content).toMatch(/^⛔ There is already a season/);
-    expect((await settings(w.host.id, 'season', { action: 'define', name: 'Future', start: '2099-01-01', end: '2099-02-01' })).content).toMatch(/defined/);
+    expect(
+      (await settings(w.host.id, 'season', { action: 'define', name: 'Winter', start: '2026-13-01' })).content,
+    ).toMatch(/^⛔ Dates are written YYYY-MM-DD/);
+    expect(
+      (await settings(w.host.id, 'season', { action: 'define', name: 'Winter', start: '2020-01-01' })).content,
+    ).toMatch(/Season "Winter" defined/);
+    expect((await settings(w.host.id, 'season', { action: 'define', name: 'winter' })).content).toMatch(
+      /^⛔ There is already a season/,
+    );
+    expect(
+      (
+        await settings(w.host.id, 'season', {
+          action: 'define',
+          name: 'Future',
+          start: '2099-01-01',
+          end: '2099-02-01',
+        })
+      ).content,
+    ).toMatch(/defined/);
     expect((await settings(w.host.id, 'season', { action: 'list' })).content).toMatch(/Winter: .* – open\nFuture: /);
     const inSeason = await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period: 'Winter' });
     expect(text(inSeason.message)).toMatch(/standings, season Winter/);
     expect(text(inSeason.message)).toMatch(/10 players/);
-    expect(text((await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period: 'future' })).message)).toMatch(/No counted games/);
+    expect(text((await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period: 'future' })).message)).toMatch(
+      /No counted games/,
+    );
     expect(text((await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period: '7d' })).message)).toMatch(/last 7 days/);
     void today;
     // Rating constants: the ratings are recomputed at once.

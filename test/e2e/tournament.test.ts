@@ -41,7 +41,8 @@ function plannedDealer(plan: Record<string, Role[]>): Dealer {
       if (want) roles[i] = take(want);
     });
     const free = () => members.map((_, i) => i).filter((i) => roles[i] === undefined);
-    const fewest = (m: Map<string, number>) => free().sort((a, b) => (m.get(members[a]!) ?? 0) - (m.get(members[b]!) ?? 0) || a - b);
+    const fewest = (m: Map<string, number>) =>
+      free().sort((a, b) => (m.get(members[a]!) ?? 0) - (m.get(members[b]!) ?? 0) || a - b);
     for (const r of pool.filter((x) => x === 'mafia' || x === 'don')) {
       const i = fewest(blacks)[0]!;
       roles[i] = take(r);
@@ -57,7 +58,8 @@ function plannedDealer(plan: Record<string, Role[]>): Dealer {
   };
 }
 
-const has = (m: StoredMessage, id: string, enabled = true) => allComponents(m).some((c) => c.custom_id === id && (!enabled || !c.disabled));
+const has = (m: StoredMessage, id: string, enabled = true) =>
+  allComponents(m).some((c) => c.custom_id === id && (!enabled || !c.disabled));
 
 describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
   it('registration, the draw, three qualifying rounds, a substitute, a restart, the final, the standings with a tie settled by titles, CSV', async () => {
@@ -73,11 +75,18 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // Q: Sheriff and best player in his first two games, mafia (a loss) in the third, a civilian in
     // the final: 9 + 9 + 0 + 5 = 23, two titles. P: a civilian everywhere, best player in the final:
     // 5 + 5 + 5 + 8 = 23, one title. Every game is won by the red team in full strength.
-    holder.dealer = plannedDealer({ [P.id]: ['civilian', 'civilian', 'civilian', 'civilian'], [Q.id]: ['sheriff', 'sheriff', 'mafia', 'civilian'] });
+    holder.dealer = plannedDealer({
+      [P.id]: ['civilian', 'civilian', 'civilian', 'civilian'],
+      [Q.id]: ['sheriff', 'sheriff', 'mafia', 'civilian'],
+    });
     const best = (round: number): string | null => (round <= 2 ? Q.id : round === 4 ? P.id : null);
     const admin = world.fake.addRole(world.guild.id, { name: 'judges', permissions: Perm.ManageGuild });
     world.fake.setMemberRoles(world.guild.id, world.host.id, [admin.id]);
-    const slash = async (userId: string, sub: string, options: Record<string, string | number | boolean | { type: number; value: string }> = {}) => {
+    const slash = async (
+      userId: string,
+      sub: string,
+      options: Record<string, string | number | boolean | { type: number; value: string }> = {},
+    ) => {
       const r = await world.fake.slash(userId, world.channel.id, 'tournament', { sub, options });
       await r.settled();
       await world.bot.idle();
@@ -85,10 +94,21 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     };
 
     // Only a server manager (or the host role) creates a tournament; bad input changes nothing.
-    expect((await slash(users[3]!.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016' })).content).toMatch(/^⛔ Only members with Manage Server/);
-    expect((await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'kiev-12' })).content).toMatch(/^⛔ Tournament tables are of 10/);
-    expect((await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016', night: 'soon' })).content).toMatch(/^⛔/);
-    const created = await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016', night: '5s', vote: '20s' });
+    expect((await slash(users[3]!.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016' })).content).toMatch(
+      /^⛔ Only members with Manage Server/,
+    );
+    expect((await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'kiev-12' })).content).toMatch(
+      /^⛔ Tournament tables are of 10/,
+    );
+    expect(
+      (await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016', night: 'soon' })).content,
+    ).toMatch(/^⛔/);
+    const created = await slash(world.host.id, 'create', {
+      name: 'Spring Cup',
+      ruleset: 'chnu-2016',
+      night: '5s',
+      vote: '20s',
+    });
     const tid = Number(/Tournament #(\d+)/.exec(created.content ?? '')![1]);
     const board = () => world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:join`, false))!;
     expect(board().embeds[0]!.title).toBe(`🏆 Spring Cup (tournament #${tid})`);
@@ -98,30 +118,53 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       const r = await world.fake.click(u.id, board(), `v1:t:${tid}:join`);
       expect(r.type).toBe(7);
     }
-    expect((await world.fake.click(users[0]!.id, board(), `v1:t:${tid}:join`)).content).toBe('⛔ You are already registered.');
+    expect((await world.fake.click(users[0]!.id, board(), `v1:t:${tid}:join`)).content).toBe(
+      '⛔ You are already registered.',
+    );
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('Registered: 19 players');
-    const last9 = users.slice(10, 19).map((u) => `<@${u.id}>`).join(', ');
-    expect(board().embeds[0]!.description).toContain(`with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`);
+    const last9 = users
+      .slice(10, 19)
+      .map((u) => `<@${u.id}>`)
+      .join(', ');
+    expect(board().embeds[0]!.description).toContain(
+      `with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`,
+    );
     const early = await world.fake.click(world.host.id, board(), `v1:t:${tid}:draw`);
     await early.settled();
-    expect(early.content).toBe(`⛔ The draw needs tables of 10 (T-1): with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`);
-    expect((await world.fake.click(users[2]!.id, board(), `v1:t:${tid}:draw`)).content).toMatch(/^⛔ Only the head host/);
-    expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:leave`)).content).toBe('⛔ You are not registered.');
+    expect(early.content).toBe(
+      `⛔ The draw needs tables of 10 (T-1): with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`,
+    );
+    expect((await world.fake.click(users[2]!.id, board(), `v1:t:${tid}:draw`)).content).toMatch(
+      /^⛔ Only the head host/,
+    );
+    expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:leave`)).content).toBe(
+      '⛔ You are not registered.',
+    );
     expect((await world.fake.click(users[19]!.id, board(), `v1:t:${tid}:join`)).type).toBe(7);
     // One too many: the head host takes the last to register off the list.
     expect((await world.fake.click(sub.id, board(), `v1:t:${tid}:join`)).type).toBe(7);
     await world.bot.idle();
-    expect(board().embeds[0]!.description).toContain(`with 21 registered, add 9 more or remove 1 (the last to register: <@${sub.id}>).`);
-    expect((await slash(users[2]!.id, 'remove', { player: { type: 6, value: sub.id } })).content).toMatch(/^⛔ Only the head host/);
-    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(`<@${sub.id}> is off the list; players registered: 20.`);
-    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(`⛔ <@${sub.id}> is not registered.`);
+    expect(board().embeds[0]!.description).toContain(
+      `with 21 registered, add 9 more or remove 1 (the last to register: <@${sub.id}>).`,
+    );
+    expect((await slash(users[2]!.id, 'remove', { player: { type: 6, value: sub.id } })).content).toMatch(
+      /^⛔ Only the head host/,
+    );
+    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(
+      `<@${sub.id}> is off the list; players registered: 20.`,
+    );
+    expect((await slash(world.host.id, 'remove', { player: { type: 6, value: sub.id } })).content).toBe(
+      `⛔ <@${sub.id}> is not registered.`,
+    );
     expect(board().embeds[0]!.description).toContain('Ready for the draw: 2 tables per round.');
 
     // The board is a slot: deleted, it comes back (with everything on it).
     const oldBoard = board().id;
     world.fake.deleteMessage(world.channel.id, oldBoard);
-    await world.fake.waitForMessage(world.channel.id, (m) => m.id !== oldBoard && has(m, `v1:t:${tid}:join`, false), { timeout: 10_000 });
+    await world.fake.waitForMessage(world.channel.id, (m) => m.id !== oldBoard && has(m, `v1:t:${tid}:join`, false), {
+      timeout: 10_000,
+    });
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('Registered: 20 players');
 
@@ -130,8 +173,22 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     await drawn.settled();
     await world.bot.idle();
     expect(drawn.content).toBe('The draw is done: 2 tables per round, posted in the channel.');
-    expect((await world.fake.click(users[5]!.id, board(), `v1:t:${tid}:leave`, { forge: true })).content).toBe('⛔ Registration is closed: the draw has been made.');
-    const tables = () => world.bot.db.sqlite.prepare('SELECT round, table_no AS t, seats, game_id AS game, channel_id AS channel, subs FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no').all(tid) as { round: number; t: number; seats: string; game: number | null; channel: string | null; subs: string }[];
+    expect((await world.fake.click(users[5]!.id, board(), `v1:t:${tid}:leave`, { forge: true })).content).toBe(
+      '⛔ Registration is closed: the draw has been made.',
+    );
+    const tables = () =>
+      world.bot.db.sqlite
+        .prepare(
+          'SELECT round, table_no AS t, seats, game_id AS game, channel_id AS channel, subs FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no',
+        )
+        .all(tid) as {
+        round: number;
+        t: number;
+        seats: string;
+        game: number | null;
+        channel: string | null;
+        subs: string;
+      }[];
     expect(tables().map((x) => [x.round, x.t])).toEqual([
       [1, 1],
       [1, 2],
@@ -146,21 +203,35 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
         .flatMap((x) => JSON.parse(x.seats) as string[]);
       expect([...seats].sort()).toEqual(users.map((u) => u.id).sort());
     }
-    const roundMessage = (round: number) => world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:start:${round}:1`, false))!;
+    const roundMessage = (round: number) =>
+      world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:start:${round}:1`, false))!;
     for (const round of [1, 2, 3]) {
       const m = roundMessage(round);
       expect(m.embeds[0]!.title).toBe(`🏆 Spring Cup (tournament #${tid}) · Round ${round}`);
       expect(m.embeds[0]!.fields!.map((f) => f.name)).toEqual(['Table 1 — waiting', 'Table 2 — waiting']);
       const listed = m.embeds[0]!.fields![0]!.value.split('\n');
-      expect(listed).toEqual((JSON.parse(tables().find((x) => x.round === round && x.t === 1)!.seats) as string[]).map((u, i) => `${i + 1}. <@${u}>`));
+      expect(listed).toEqual(
+        (JSON.parse(tables().find((x) => x.round === round && x.t === 1)!.seats) as string[]).map(
+          (u, i) => `${i + 1}. <@${u}>`,
+        ),
+      );
       // Only the round being played can start.
       expect(has(m, `v1:t:${tid}:start:${round}:1`)).toBe(round === 1);
     }
-    expect((await slash(world.host.id, 'start', { round: 2, table: 1 })).content).toBe('⛔ That table cannot start yet: round 1 is being played first.');
-    expect((await slash(world.host.id, 'final')).content).toBe('⛔ The qualifiers are not over yet (round 1 is still being played).');
+    expect((await slash(world.host.id, 'start', { round: 2, table: 1 })).content).toBe(
+      '⛔ That table cannot start yet: round 1 is being played first.',
+    );
+    expect((await slash(world.host.id, 'final')).content).toBe(
+      '⛔ The qualifiers are not over yet (round 1 is still being played).',
+    );
 
     /** Starts a table (button, or the command with options), plays its game to the end as its players and host would. */
-    const playTable = async (round: number, table: number, options?: Record<string, string | number | { type: number; value: string }>, waitNight0 = false) => {
+    const playTable = async (
+      round: number,
+      table: number,
+      options?: Record<string, string | number | { type: number; value: string }>,
+      waitNight0 = false,
+    ) => {
       let r;
       if (options) r = await slash(world.host.id, 'start', { round, table, ...options });
       else {
@@ -175,7 +246,10 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       const game = world.bot.store.getGame(gameId)!;
       // The tournament's timers; the game carries the tournament's id.
       expect(game.options.timers).toMatchObject({ night0: 5, night: 5, vote: 20 });
-      expect((world.bot.db.sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(gameId) as { t: number }).t).toBe(tid);
+      expect(
+        (world.bot.db.sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(gameId) as { t: number })
+          .t,
+      ).toBe(tid);
       const d = new Driver({ ...world, channel: { ...world.channel, id: channelId } } as World);
       d.gameId = gameId;
       for (const p of world.bot.store.players(gameId)) d.seats.set(p.seat, p.userId);
@@ -183,7 +257,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       if (waitNight0) {
         // The tournament's 5-second night 0 ends on its own timer; day 1 begins.
         const until = Date.now() + 30_000;
-        while (world.bot.service.state(gameId)?.stage.kind === 'night0' && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+        while (world.bot.service.state(gameId)?.stage.kind === 'night0' && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 100));
         expect(world.bot.service.state(gameId)?.clock).toMatchObject({ phase: 'day', n: 1 });
         await world.bot.idle();
       }
@@ -193,7 +268,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
         // S-4: the host's vote and four players' make the best player.
         expect(await d.host('best', { seat: seatOf(who) })).toBe('ok');
         const voters = [...d.seats.keys()].filter((s) => s !== seatOf(who)).slice(0, 4);
-        for (const s of voters) expect(await d.step({ type: 'player', seat: s, verb: 'best', target: seatOf(who) })).toBe('ok');
+        for (const s of voters)
+          expect(await d.step({ type: 'player', seat: s, verb: 'best', target: seatOf(who) })).toBe('ok');
       }
       expect(await d.host('skip', {})).toBe('ok');
       await world.bot.idle();
@@ -211,7 +287,10 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       [r11.channelId, 'round-1-table-1'],
       [r12.channelId, 'round-1-table-2'],
     ]);
-    expect(roundMessage(1).embeds[0]!.fields!.map((f) => f.name)).toEqual([`Table 1 — game #${r11.gameId} over`, `Table 2 — game #${r12.gameId} over`]);
+    expect(roundMessage(1).embeds[0]!.fields!.map((f) => f.name)).toEqual([
+      `Table 1 — game #${r11.gameId} over`,
+      `Table 2 — game #${r12.gameId} over`,
+    ]);
     expect(has(roundMessage(2), `v1:t:${tid}:start:2:1`)).toBe(true);
 
     // The standings are live: the two games of round 1 are counted.
@@ -234,8 +313,19 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     world.fake.removeMember(world.guild.id, gone);
     const refused = await world.fake.click(world.host.id, roundMessage(2), `v1:t:${tid}:start:2:1`);
     await refused.settled();
-    expect(refused.content).toBe(`⛔ Round 2, table 1 cannot start: <@${gone}> is not on the server any more. Start it with a substitute: \`/tournament start round:2 table:1 missing:@… substitute:@…\`.`);
-    expect((await slash(world.host.id, 'start', { round: 2, table: 1, missing: { type: 6, value: gone }, substitute: { type: 6, value: t21.find((u) => u !== gone)! } })).content).toMatch(/^⛔ .* already plays at that table\.$/);
+    expect(refused.content).toBe(
+      `⛔ Round 2, table 1 cannot start: <@${gone}> is not on the server any more. Start it with a substitute: \`/tournament start round:2 table:1 missing:@… substitute:@…\`.`,
+    );
+    expect(
+      (
+        await slash(world.host.id, 'start', {
+          round: 2,
+          table: 1,
+          missing: { type: 6, value: gone },
+          substitute: { type: 6, value: t21.find((u) => u !== gone)! },
+        })
+      ).content,
+    ).toMatch(/^⛔ .* already plays at that table\.$/);
     await playTable(2, 1, { missing: { type: 6, value: gone }, substitute: { type: 6, value: sub.id } });
     expect(roundMessage(2).embeds[0]!.fields![0]!.value).toContain(`<@${gone}> → <@${sub.id}>`);
     world.fake.addMember(world.guild.id, gone);
@@ -249,7 +339,9 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const finalists = JSON.parse(tables().find((x) => x.round === 4)!.seats) as string[];
     expect(finalists).toHaveLength(10);
     expect(finalists).toEqual(expect.arrayContaining([P.id, Q.id]));
-    const announced = world.fake.publicMessages(world.channel.id).find((m) => (m.content ?? '').startsWith('**Spring Cup: the final (T-2).**'))!;
+    const announced = world.fake
+      .publicMessages(world.channel.id)
+      .find((m) => (m.content ?? '').startsWith('**Spring Cup: the final (T-2).**'))!;
     expect(announced.content).toContain(`<@${Q.id}> — 18 pts, best player ×2`);
     expect(announced.content).toContain(`<@${P.id}> — 15 pts, best player ×0`);
     expect((await slash(world.host.id, 'final')).content).toBe('⛔ The final has already been announced.');
@@ -259,7 +351,9 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(world.fake.channels(world.guild.id).find((c) => c.name === 'final')?.parentId).toBe(category.id);
 
     // T-3: the result with the winner: Q and P are level on 23 points; Q has more best-player titles.
-    const result = world.fake.publicMessages(world.channel.id).find((m) => (m.content ?? '').startsWith('🏆 **Spring Cup is over.'))!;
+    const result = world.fake
+      .publicMessages(world.channel.id)
+      .find((m) => (m.content ?? '').startsWith('🏆 **Spring Cup is over.'))!;
     expect(result.content).toContain(`The winner is <@${Q.id}>**: 23 points over all games, best player ×2.`);
     expect(result.content).toContain(`1. <@${Q.id}> — 23 pts · games: 4 · best player ×2`);
     expect(result.content).toContain(`2. <@${P.id}> — 23 pts · games: 4 · best player ×1`);
@@ -314,18 +408,38 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // The tournament's games count in /stats too (there, the substitute's game is his own).
     // Its games are in /stats too. (These were ended by a host ruling before any day vote, so under
     // the ratings' rule they are on record but do not count for points or Elo.)
-    const statsText = (r: { content?: string; message?: { embeds: { title?: string; description?: string; fields?: { name: string; value: string }[] }[] } }) =>
-      [r.content ?? '', ...(r.message?.embeds ?? []).flatMap((e) => [e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value])])].join('\n');
-    const oneGame = world.bot.db.sqlite.prepare("SELECT id FROM games WHERE tournament_id = ? AND status = 'over' ORDER BY id LIMIT 1").get(tid) as { id: number };
-    const record = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', { sub: 'game', options: { id: oneGame.id } });
+    const statsText = (r: {
+      content?: string;
+      message?: { embeds: { title?: string; description?: string; fields?: { name: string; value: string }[] }[] };
+    }) =>
+      [
+        r.content ?? '',
+        ...(r.message?.embeds ?? []).flatMap((e) => [
+          e.title ?? '',
+          e.description ?? '',
+          ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+        ]),
+      ].join('\n');
+    const oneGame = world.bot.db.sqlite
+      .prepare("SELECT id FROM games WHERE tournament_id = ? AND status = 'over' ORDER BY id LIMIT 1")
+      .get(tid) as { id: number };
+    const record = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', {
+      sub: 'game',
+      options: { id: oneGame.id },
+    });
     await record.settled();
     expect(statsText(record as never)).toContain(`Game #${oneGame.id}`);
-    const inTour = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', { sub: 'top', options: { ruleset: 'chnu-2016', tournament: tid } });
+    const inTour = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', {
+      sub: 'top',
+      options: { ruleset: 'chnu-2016', tournament: tid },
+    });
     await inTour.settled();
     expect(inTour.ephemeral).toBe(true);
 
     // Every game of the tournament carries its id (for /stats).
-    const ids = world.bot.db.sqlite.prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'").get(tid) as { n: number };
+    const ids = world.bot.db.sqlite
+      .prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'")
+      .get(tid) as { n: number };
     expect(ids.n).toBe(7);
 
     // An annulled game no longer counts (issue 11's /host annul sets annulled_at and tells the
@@ -346,13 +460,18 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const world = w;
     const admin = world.fake.addRole(world.guild.id, { name: 'judges', permissions: Perm.ManageGuild });
     world.fake.setMemberRoles(world.guild.id, world.host.id, [admin.id]);
-    const slash = async (sub: string, options: Record<string, string | number | { type: number; value: string }> = {}) => {
+    const slash = async (
+      sub: string,
+      options: Record<string, string | number | { type: number; value: string }> = {},
+    ) => {
       const r = await world.fake.slash(world.host.id, world.channel.id, 'tournament', { sub, options });
       await r.settled();
       await world.bot.idle();
       return r;
     };
-    expect((await slash('standings')).content).toBe('⛔ There is no tournament on this server (or none with that number).');
+    expect((await slash('standings')).content).toBe(
+      '⛔ There is no tournament on this server (or none with that number).',
+    );
     const created = await slash('create', { name: 'Club night', ruleset: 'classic-10' });
     const tid = Number(/#(\d+)/.exec(created.content ?? '')![1]);
     const board = () => world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:join`, false))!;
@@ -364,26 +483,41 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect((await slash('draw')).content).toBe('The draw is done: 1 table per round, posted in the channel.');
     expect((await slash('draw')).content).toBe('⛔ The draw has already been made.');
     // A forged id, another server's tournament number: nothing happens.
-    expect((await world.fake.click(world.users[0]!.id, board(), `v1:t:${tid + 5}:join`, { forge: true })).content).toBe(`⛔ ${t('en', 'refusal.input/forged')}`);
+    expect((await world.fake.click(world.users[0]!.id, board(), `v1:t:${tid + 5}:join`, { forge: true })).content).toBe(
+      `⛔ ${t('en', 'refusal.input/forged')}`,
+    );
     const roundMsg = world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:start:1:1`))!;
     const r = await world.fake.click(world.host.id, roundMsg, `v1:t:${tid}:start:1:1`);
     await r.settled();
-    expect(r.content).toBe('⛔ I may not create channels here. Name a channel for this table: `/tournament start round:1 table:1 channel:#…`.');
+    expect(r.content).toBe(
+      '⛔ I may not create channels here. Name a channel for this table: `/tournament start round:1 table:1 channel:#…`.',
+    );
     expect(world.fake.channels(world.guild.id).some((c) => c.type === 4)).toBe(false);
     // A channel the bot may not write in is refused with the fix.
     const closed = world.fake.addChannel(world.guild.id, { name: 'read-only' });
     world.fake.setOverwrite(closed.id, { id: world.fake.botUser.id, type: 1, allow: 0n, deny: Perm.SendMessages });
     await world.bot.idle();
-    expect((await slash('start', { round: 1, table: 1, channel: { type: 7, value: closed.id } })).content).toBe(`⛔ I cannot post in <#${closed.id}>: give me View Channel and Send Messages there, or name another channel.`);
+    expect((await slash('start', { round: 1, table: 1, channel: { type: 7, value: closed.id } })).content).toBe(
+      `⛔ I cannot post in <#${closed.id}>: give me View Channel and Send Messages there, or name another channel.`,
+    );
     const named = world.fake.addChannel(world.guild.id, { name: 'table-one' });
     // Two starts at once (a double click, two judges): one game.
-    const both = await Promise.all([0, 1].map(() => world.fake.slash(world.host.id, world.channel.id, 'tournament', { sub: 'start', options: { round: 1, table: 1, channel: { type: 7, value: named.id } } })));
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        world.fake.slash(world.host.id, world.channel.id, 'tournament', {
+          sub: 'start',
+          options: { round: 1, table: 1, channel: { type: 7, value: named.id } },
+        }),
+      ),
+    );
     await Promise.all(both.map((r) => r.settled()));
     await world.bot.idle();
     const started = both.find((r) => /has started/.test(r.content ?? ''))!;
     expect(started.content).toMatch(new RegExp(`^Round 1, table 1: game #\\d+ has started in <#${named.id}>\\.$`));
     const gameId = Number(/game #(\d+)/.exec(started.content!)![1]);
-    expect(both.map((r) => r.content).filter((c) => c === `⛔ That table is already playing (game #${gameId}).`)).toHaveLength(1);
+    expect(
+      both.map((r) => r.content).filter((c) => c === `⛔ That table is already playing (game #${gameId}).`),
+    ).toHaveLength(1);
     expect(world.bot.store.getGame(gameId)!.channelId).toBe(named.id);
     // The table's host cancels its game: the table waits again, and its button starts a new game in the same channel.
     const cancel = await world.fake.slash(world.host.id, named.id, 'host', { sub: 'cancel', options: {} });
@@ -393,7 +527,9 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const again = await world.fake.click(world.host.id, roundMsg, `v1:t:${tid}:start:1:1`);
     await again.settled();
     await world.bot.idle();
-    expect(again.content).toMatch(new RegExp(`^Round 1, table 1: game #${gameId + 1} has started in <#${named.id}>\\.$`));
+    expect(again.content).toMatch(
+      new RegExp(`^Round 1, table 1: game #${gameId + 1} has started in <#${named.id}>\\.$`),
+    );
     expect(roundMsg.embeds[0]!.fields![0]!.name).toBe(`Table 1 — game #${gameId + 1} in <#${named.id}>`);
   }, 120_000);
 });

@@ -7,8 +7,52 @@ import type { Action, GameState } from '../../src/engine/types';
 import { randomAction, randomDeal, seededRng } from '../../src/sim/random-play';
 import { RULESET_IDS } from '../../src/engine/rulesets';
 
-const KINDS = ['pass', 'nominate', 'vote', 'voteAll', 'shoot', 'check', 'askDon', 'heal', 'freeze', 'kill', 'skip', 'take', 'guess', 'best', 'host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-end', 'host-best', 'host-bonus', 'timeout'];
-const VALUES: unknown[] = [undefined, null, 0, 1, 3, -1, 1.5, NaN, Infinity, '3', '', true, false, [], [1, 2], [1, 'x'], {}, { seat: 1 }, 'red', 2 ** 60];
+const KINDS = [
+  'pass',
+  'nominate',
+  'vote',
+  'voteAll',
+  'shoot',
+  'check',
+  'askDon',
+  'heal',
+  'freeze',
+  'kill',
+  'skip',
+  'take',
+  'guess',
+  'best',
+  'host-foul',
+  'host-remove',
+  'host-kill',
+  'host-skip',
+  'host-end',
+  'host-best',
+  'host-bonus',
+  'timeout',
+];
+const VALUES: unknown[] = [
+  undefined,
+  null,
+  0,
+  1,
+  3,
+  -1,
+  1.5,
+  NaN,
+  Infinity,
+  '3',
+  '',
+  true,
+  false,
+  [],
+  [1, 2],
+  [1, 'x'],
+  {},
+  { seat: 1 },
+  'red',
+  2 ** 60,
+];
 const FIELDS = ['seat', 'target', 'targets', 'choice', 'note', 'seq', 'count', 'reason', 'winner', 'points', 'extra'];
 
 /** Random objects that look a little like actions, and values that are nothing like them. */
@@ -16,7 +60,8 @@ function garbage(rng: () => number): unknown {
   const r = rng();
   if (r < 0.05) return VALUES[Math.floor(rng() * VALUES.length)];
   const o: Record<string, unknown> = {};
-  if (rng() < 0.95) o.kind = rng() < 0.9 ? KINDS[Math.floor(rng() * KINDS.length)] : VALUES[Math.floor(rng() * VALUES.length)];
+  if (rng() < 0.95)
+    o.kind = rng() < 0.9 ? KINDS[Math.floor(rng() * KINDS.length)] : VALUES[Math.floor(rng() * VALUES.length)];
   for (const f of FIELDS) if (rng() < 0.35) o[f] = VALUES[Math.floor(rng() * VALUES.length)];
   return o;
 }
@@ -24,14 +69,32 @@ function garbage(rng: () => number): unknown {
 describe('the engine edge', () => {
   it('refuses with a code the issue names: a night verb without seat, a check without target', () => {
     const s = createGame('chnu-2016', { roles: randomDeal(seededRng(1), 'chnu-2016') });
-    expect(apply(s, { kind: 'shoot', target: 3 } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/missing-field' });
-    expect(apply(s, { kind: 'check', seat: 1 } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/missing-field' });
-    expect(apply(s, { kind: 'vote', seat: 1, target: '3' } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/bad-field' });
-    expect(apply(s, { kind: 'vote', seat: 1, target: 3, hack: 1 } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/extra-field' });
-    expect(apply(s, { kind: 'fly', seat: 1 } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/unknown-kind' });
+    expect(apply(s, { kind: 'shoot', target: 3 } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/missing-field',
+    });
+    expect(apply(s, { kind: 'check', seat: 1 } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/missing-field',
+    });
+    expect(apply(s, { kind: 'vote', seat: 1, target: '3' } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/bad-field',
+    });
+    expect(apply(s, { kind: 'vote', seat: 1, target: 3, hack: 1 } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/extra-field',
+    });
+    expect(apply(s, { kind: 'fly', seat: 1 } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/unknown-kind',
+    });
     expect(apply(s, null as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/not-an-object' });
     expect(apply(s, [] as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/not-an-object' });
-    expect(apply(s, { kind: 'toString', seat: 1 } as unknown as Action, { now: 0 })).toEqual({ ok: false, code: 'action/unknown-kind' });
+    expect(apply(s, { kind: 'toString', seat: 1 } as unknown as Action, { now: 0 })).toEqual({
+      ok: false,
+      code: 'action/unknown-kind',
+    });
   });
 
   it('accepts every shape the engine documents (optional fields may be absent or undefined)', () => {

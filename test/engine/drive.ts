@@ -3,10 +3,31 @@
 import { apply, createGame, currentSpeaker } from '../../src/engine/apply';
 import { hasBallot } from '../../src/engine/flow';
 import { RULESETS } from '../../src/engine/rulesets';
-import type { Action, GameEvent, GameState, OptionOverrides, Pace, PointsBreakdown, Role, RulesetId, Seat } from '../../src/engine/types';
+import type {
+  Action,
+  GameEvent,
+  GameState,
+  OptionOverrides,
+  Pace,
+  PointsBreakdown,
+  Role,
+  RulesetId,
+  Seat,
+} from '../../src/engine/types';
 
 /** chnu-2016 / classic-10 deal: mafia 3 and 8, Don 6, Sheriff 4. */
-export const TEN: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+export const TEN: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 
 export class Driver {
   s: GameState;
@@ -22,7 +43,10 @@ export class Driver {
   act(a: Action): this {
     if (a.kind === 'timeout' && this.s.deadline !== null) this.now = Math.max(this.now, this.s.deadline);
     const r = apply(this.s, a, { now: this.now });
-    if (!r.ok) throw new Error(`refused ${r.code}: ${JSON.stringify(a)} at ${this.s.stage.kind} ${this.s.clock.phase} ${this.s.clock.n}`);
+    if (!r.ok)
+      throw new Error(
+        `refused ${r.code}: ${JSON.stringify(a)} at ${this.s.stage.kind} ${this.s.clock.phase} ${this.s.clock.n}`,
+      );
     this.s = r.state;
     this.events.push(...r.events);
     return this;

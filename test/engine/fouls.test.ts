@@ -30,7 +30,11 @@ const lostEvents = (g: Driver) => g.events.filter((e) => e.body.type === 'speech
  * Night 0, day 1 with no candidates, night 1 in which the blacks (3, 6, 8) kill seat 10: day 2 opens
  * with 10's last words in the morning (D-9, P-4).
  */
-function toMorningOfDay2(ruleset: RulesetId, day1: (g: Driver, speaker: Seat) => void = () => {}, night1: (g: Driver) => void = () => {}): Driver {
+function toMorningOfDay2(
+  ruleset: RulesetId,
+  day1: (g: Driver, speaker: Seat) => void = () => {},
+  night1: (g: Driver) => void = () => {},
+): Driver {
   const g = new Driver(ruleset, TEN);
   g.timeout();
   round(g, (speaker) => day1(g, speaker));
@@ -55,7 +59,7 @@ function days2and3(g: Driver, day2: (speaker: Seat) => void = () => {}): { day2:
 }
 
 describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3rd warning takes away', (ruleset) => {
-  it('F-2, D-9, P-4: a 3rd warning during the morning last words takes away THIS day\'s speech; he speaks the next day', () => {
+  it("F-2, D-9, P-4: a 3rd warning during the morning last words takes away THIS day's speech; he speaks the next day", () => {
     const g = toMorningOfDay2(ruleset);
     g.foul(FOULED, 3);
     expect(lostEvents(g)).toEqual([{ type: 'speech-lost', seat: FOULED, day: 2 }]);
@@ -75,7 +79,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(day3).toEqual([3, 4, 5, 6, 7, 8, 9, 1, 2]);
   });
 
-  it('F-2: a 3rd warning during his own speech takes away the next day\'s speech, not the one under way', () => {
+  it("F-2: a 3rd warning during his own speech takes away the next day's speech, not the one under way", () => {
     const g = toMorningOfDay2(ruleset);
     const { day2, day3 } = days2and3(g, (speaker) => {
       if (speaker === FOULED) g.foul(FOULED, 3);
@@ -85,7 +89,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(lostEvents(g)).toEqual([{ type: 'speech-lost', seat: FOULED, day: 3 }]);
   });
 
-  it('F-2: a 3rd warning before his turn in the round takes away this day\'s speech', () => {
+  it("F-2: a 3rd warning before his turn in the round takes away this day's speech", () => {
     const g = toMorningOfDay2(ruleset);
     const { day2, day3 } = days2and3(g, (speaker) => {
       if (speaker === 2) g.foul(FOULED, 3); // the day's first speaker
@@ -94,7 +98,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(day3).toContain(FOULED);
   });
 
-  it('F-2: a 3rd warning after his turn in the round takes away the next day\'s speech', () => {
+  it("F-2: a 3rd warning after his turn in the round takes away the next day's speech", () => {
     const g = toMorningOfDay2(ruleset);
     const { day2, day3 } = days2and3(g, (speaker) => {
       if (speaker === FOULED + 1) g.foul(FOULED, 3);
@@ -103,7 +107,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(day3).not.toContain(FOULED);
   });
 
-  it('F-2: a 3rd warning at night takes away the next day\'s speech (the day after that night)', () => {
+  it("F-2: a 3rd warning at night takes away the next day's speech (the day after that night)", () => {
     const g = toMorningOfDay2(ruleset, undefined, (d) => d.foul(FOULED, 3));
     expect(lostEvents(g)).toEqual([{ type: 'speech-lost', seat: FOULED, day: 2 }]);
     const { day2, day3 } = days2and3(g);
@@ -111,14 +115,14 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(day3).toContain(FOULED);
   });
 
-  it('F-2: a 3rd warning on night 0 takes away day 1\'s speech', () => {
+  it("F-2: a 3rd warning on night 0 takes away day 1's speech", () => {
     const g = new Driver(ruleset, TEN);
     g.foul(FOULED, 3);
     g.timeout();
     expect(round(g)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10]);
   });
 
-  it('F-2: warnings given one at a time count the same: the 3rd (in the morning) takes this day\'s speech', () => {
+  it("F-2: warnings given one at a time count the same: the 3rd (in the morning) takes this day's speech", () => {
     const g = toMorningOfDay2(ruleset, (d, speaker) => {
       if (speaker === 1) d.foul(FOULED, 1);
       if (speaker === 7) d.foul(FOULED, 1);
@@ -130,7 +134,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
     expect(day3).toContain(FOULED);
   });
 
-  it('F-2, D-9: a 3rd warning during the evening last words (after a day vote) takes away the next day\'s speech', () => {
+  it("F-2, D-9: a 3rd warning during the evening last words (after a day vote) takes away the next day's speech", () => {
     const g = new Driver(ruleset, TEN);
     g.timeout();
     round(g, (speaker) => {
@@ -160,7 +164,7 @@ describe.each(['chnu-2016', 'classic-10'] as const)('F-2 %s: which speech the 3r
 });
 
 describe('F-2 async: the open window', () => {
-  it('F-2, P-1: a 3rd warning during the morning last words takes away this day\'s window; the next day\'s he has', () => {
+  it("F-2, P-1: a 3rd warning during the morning last words takes away this day's window; the next day's he has", () => {
     const g = new Driver('chnu-2016', TEN, {}, 'async');
     g.timeout(); // night 0
     expect(g.s.stage.kind).toBe('window');
@@ -186,9 +190,13 @@ describe('F-1 the host gives fouls', () => {
     g.timeout();
     g.act({ kind: 'host-foul', target: 2, reason: 'talked out of turn' });
     const fouls = g.events.filter((e) => e.body.type === 'foul');
-    expect(fouls).toEqual([{ to: { kind: 'public' }, body: { type: 'foul', seat: 2, total: 1, count: 1, reason: 'talked out of turn' } }]);
+    expect(fouls).toEqual([
+      { to: { kind: 'public' }, body: { type: 'foul', seat: 2, total: 1, count: 1, reason: 'talked out of turn' } },
+    ]);
     // G-7: the override itself is in the host's log.
-    expect(g.events.some((e) => e.to.kind === 'host' && e.body.type === 'host' && e.body.action.kind === 'host-foul')).toBe(true);
+    expect(
+      g.events.some((e) => e.to.kind === 'host' && e.body.type === 'host' && e.body.action.kind === 'host-foul'),
+    ).toBe(true);
     expect(g.refused({ kind: 'host-foul', target: 2, count: -1 })).toBe('foul/bad-count');
     expect(g.refused({ kind: 'host-foul', target: 2, count: 0 })).toBe('foul/bad-count');
     expect(g.s.players[1]!.fouls).toBe(1);

@@ -6,12 +6,28 @@ import { publicView } from '../../src/engine/view';
 import type { HostAction, Role } from '../../src/engine/types';
 import { Driver, TEN } from './drive';
 
-const KIEV: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
+const KIEV: Role[] = [
+  'civilian',
+  'mafia',
+  'commissioner',
+  'civilian',
+  'doctor',
+  'don',
+  'civilian',
+  'prostitute',
+  'maniac',
+  'civilian',
+  'mafia',
+  'civilian',
+];
 
-const hostLog = (g: Driver) => g.events.filter((e) => e.to.kind === 'host' && e.body.type === 'host').map((e) => (e.body as { action: HostAction }).action);
+const hostLog = (g: Driver) =>
+  g.events
+    .filter((e) => e.to.kind === 'host' && e.body.type === 'host')
+    .map((e) => (e.body as { action: HostAction }).action);
 
 describe('G-7 the host', () => {
-  it('G-7: every host override is written in the game\'s log, with its reason, and only to the host', () => {
+  it("G-7: every host override is written in the game's log, with its reason, and only to the host", () => {
     const g = new Driver('chnu-2016', TEN);
     const overrides: HostAction[] = [
       { kind: 'host-kill', target: 10, reason: 'left the building' },
@@ -53,7 +69,10 @@ describe('E-5 the end of the game', () => {
     // Host rulings take four reds out: black reaches parity (E-1) and wins by the rules.
     for (const seat of [2, 5, 7, 9]) g.act({ kind: 'host-kill', target: seat });
     const over = g.events.find((e) => e.body.type === 'game-over')!;
-    expect(over).toEqual({ to: { kind: 'public' }, body: { type: 'game-over', winner: 'black', reason: 'rules', roles: TEN } });
+    expect(over).toEqual({
+      to: { kind: 'public' },
+      body: { type: 'game-over', winner: 'black', reason: 'rules', roles: TEN },
+    });
     expect(publicView(g.s).seats.map((x) => x.role)).toEqual(TEN);
     expect(g.s.stage.kind).toBe('postGame');
     expect(positionLabel(g.s)).toBe('post-game');
@@ -73,19 +92,22 @@ describe('E-5 the end of the game', () => {
 });
 
 describe('P-4 the morning belongs to the next day', () => {
-  it.each(['chnu-2016', 'classic-10'] as const)('P-4, D-9 %s: the morning last words are day 2, and what happens in them is dated day 2', (ruleset) => {
-    const g = new Driver(ruleset, TEN);
-    g.timeout();
-    for (let seat = 1; seat <= 10; seat++) g.act({ kind: 'pass', seat });
-    for (const seat of [3, 6, 8]) g.act({ kind: 'shoot', seat, target: 10 });
-    g.timeout();
-    expect(g.s.stage).toMatchObject({ kind: 'lastWords', speaker: 10 });
-    expect(g.s.clock).toEqual({ phase: 'day', n: 2 });
-    expect(positionLabel(g.s)).toBe('day 2');
-    expect(g.s.out).toEqual([expect.objectContaining({ seat: 10, by: 'night', at: { phase: 'night', n: 1 } })]);
-    g.act({ kind: 'host-remove', target: 9 });
-    expect(g.s.out.at(-1)).toMatchObject({ seat: 9, by: 'removed', at: { phase: 'day', n: 2 } });
-  });
+  it.each(['chnu-2016', 'classic-10'] as const)(
+    'P-4, D-9 %s: the morning last words are day 2, and what happens in them is dated day 2',
+    (ruleset) => {
+      const g = new Driver(ruleset, TEN);
+      g.timeout();
+      for (let seat = 1; seat <= 10; seat++) g.act({ kind: 'pass', seat });
+      for (const seat of [3, 6, 8]) g.act({ kind: 'shoot', seat, target: 10 });
+      g.timeout();
+      expect(g.s.stage).toMatchObject({ kind: 'lastWords', speaker: 10 });
+      expect(g.s.clock).toEqual({ phase: 'day', n: 2 });
+      expect(positionLabel(g.s)).toBe('day 2');
+      expect(g.s.out).toEqual([expect.objectContaining({ seat: 10, by: 'night', at: { phase: 'night', n: 1 } })]);
+      g.act({ kind: 'host-remove', target: 9 });
+      expect(g.s.out.at(-1)).toMatchObject({ seat: 9, by: 'removed', at: { phase: 'day', n: 2 } });
+    },
+  );
 
   it('P-4 kiev-12: once night 1 is resolved it is day 2 (the discussion), with no last words', () => {
     const g = new Driver('kiev-12', KIEV);

@@ -34,7 +34,9 @@ function play(ruleset: (typeof RULESET_IDS)[number], seed: number) {
       if (plan.ok) {
         const undone = plan.undone.seq;
         const later = log.filter((e) => e.seq > undone);
-        const undoneSet = new Set(log.filter((e) => e.action.kind === 'host-undo').map((e) => (e.action as { undone: number }).undone));
+        const undoneSet = new Set(
+          log.filter((e) => e.action.kind === 'host-undo').map((e) => (e.action as { undone: number }).undone),
+        );
         const clockAfter = later.some((e) => CLOCK.has(e.action.kind) && !undoneSet.has(e.seq));
         if (!clockAfter) {
           expect(noMoves(plan.state)).toBe(noMoves(states.get(undone - 1)!));
@@ -54,7 +56,12 @@ function play(ruleset: (typeof RULESET_IDS)[number], seed: number) {
         expect(rr.ok ? 'accepted' : rr.code).toBe('game/paused');
         expect(json(s)).toBe(before);
       }
-      action = rng() < 0.4 ? { kind: 'host-resume' } : rng() < 0.5 ? { kind: 'host-extend', seconds: pick(rng, [-30, 15, 60]) } : { kind: 'host-skip' };
+      action =
+        rng() < 0.4
+          ? { kind: 'host-resume' }
+          : rng() < 0.5
+            ? { kind: 'host-extend', seconds: pick(rng, [-30, 15, 60]) }
+            : { kind: 'host-skip' };
     } else if (r < 0.11) {
       action = { kind: 'host-pause' };
       counts.pause++;
@@ -62,7 +69,16 @@ function play(ruleset: (typeof RULESET_IDS)[number], seed: number) {
       action = { kind: 'host-extend', seconds: pick(rng, [-600, -20, 10, 90]) };
     } else if (r < 0.16) {
       const left = s.out.filter((o) => o.by === 'host' || o.by === 'removed');
-      action = left.length > 0 ? { kind: 'host-revive', target: pick(rng, left).seat } : { kind: 'host-kill', target: pick(rng, s.players.filter((p) => p.alive)).seat };
+      action =
+        left.length > 0
+          ? { kind: 'host-revive', target: pick(rng, left).seat }
+          : {
+              kind: 'host-kill',
+              target: pick(
+                rng,
+                s.players.filter((p) => p.alive),
+              ).seat,
+            };
     } else action = randomAction(s, rng);
     if (action) {
       if (action.kind === 'timeout' && s.deadline !== null) now = Math.max(now, s.deadline);

@@ -82,7 +82,7 @@ describe('pause and resume (G-7)', () => {
     g.now += 20_000;
     g.act({ kind: 'host-pause', reason: 'phone call' });
     expect(g.s.deadline).toBeNull();
-    expect(g.s.paused).toEqual({ remaining: deadline - (g.now) });
+    expect(g.s.paused).toEqual({ remaining: deadline - g.now });
     expect(g.refused({ kind: 'timeout', seq: g.s.seq })).toBe('game/paused');
     expect(g.refused({ kind: 'pass', seat: 1 })).toBe('game/paused');
     expect(g.refused({ kind: 'host-pause' })).toBe('pause/already');
@@ -160,7 +160,8 @@ describe('revive (G-5, G-7)', () => {
 
   it('refuses a player who left by the night', () => {
     const g = toVote();
-    for (let seat = 1; seat <= 10; seat++) if (g.s.stage.kind === 'vote' && seat !== 3) g.act({ kind: 'vote', seat, target: 3 });
+    for (let seat = 1; seat <= 10; seat++)
+      if (g.s.stage.kind === 'vote' && seat !== 3) g.act({ kind: 'vote', seat, target: 3 });
     while (g.s.clock.phase !== 'night') g.timeout();
     for (const seat of [6, 8]) g.act({ kind: 'shoot', seat, target: 10 });
     g.timeout();

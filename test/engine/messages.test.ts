@@ -6,8 +6,32 @@ import { RULESET_IDS } from '../../src/engine/rulesets';
 import type { Action, GameState, Role } from '../../src/engine/types';
 import { randomAction, randomDeal, seededRng } from '../../src/sim/random-play';
 
-const chnuDeal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
-const kievDeal: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
+const chnuDeal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
+const kievDeal: Role[] = [
+  'civilian',
+  'mafia',
+  'commissioner',
+  'civilian',
+  'doctor',
+  'don',
+  'civilian',
+  'prostitute',
+  'maniac',
+  'civilian',
+  'mafia',
+  'civilian',
+];
 
 function run(s: GameState, ...actions: Action[]): GameState {
   for (const a of actions) {
@@ -27,7 +51,11 @@ describe('M. messages among players', () => {
     expect(channelWriters(s)).toEqual({ mode: 'seats', seats: [1] });
     s = run(s, { kind: 'nominate', seat: 1, target: 3 }, { kind: 'pass', seat: 1 });
     expect(channelWriters(s)).toEqual({ mode: 'seats', seats: [2] });
-    s = run(s, { kind: 'nominate', seat: 2, target: 5 }, ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((seat) => ({ kind: 'pass', seat }) as Action));
+    s = run(
+      s,
+      { kind: 'nominate', seat: 2, target: 5 },
+      ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((seat) => ({ kind: 'pass', seat }) as Action),
+    );
     expect(s.stage.kind).toBe('vote');
     expect(channelWriters(s)).toEqual({ mode: 'nobody' });
   });
@@ -40,9 +68,19 @@ describe('M. messages among players', () => {
 
   it('M-3: a player who left writes only his own last words, then never again', () => {
     let s = createGame('chnu-2016', { roles: chnuDeal });
-    s = run(s, timeout, { kind: 'nominate', seat: 1, target: 3 }, { kind: 'pass', seat: 1 }, { kind: 'nominate', seat: 2, target: 5 });
+    s = run(
+      s,
+      timeout,
+      { kind: 'nominate', seat: 1, target: 3 },
+      { kind: 'pass', seat: 1 },
+      { kind: 'nominate', seat: 2, target: 5 },
+    );
     s = run(s, ...[2, 3, 4, 5, 6, 7, 8, 9, 10].map((seat) => ({ kind: 'pass', seat }) as Action));
-    s = run(s, ...[1, 2, 4, 5, 6, 7, 8, 9, 10].map((seat) => ({ kind: 'vote', seat, target: 3 }) as Action), { kind: 'vote', seat: 3, target: 5 });
+    s = run(s, ...[1, 2, 4, 5, 6, 7, 8, 9, 10].map((seat) => ({ kind: 'vote', seat, target: 3 }) as Action), {
+      kind: 'vote',
+      seat: 3,
+      target: 5,
+    });
     expect(s.stage.kind).toBe('lastWords');
     expect(channelWriters(s)).toEqual({ mode: 'seats', seats: [3] });
     s = run(s, { kind: 'pass', seat: 3 }, timeout, { kind: 'pass', seat: 2 });
@@ -81,7 +119,9 @@ describe('M-1, M-3 over whole games', () => {
           if (w.mode === 'seats') {
             for (const seat of w.seats) {
               const ownLastWords = s.stage.kind === 'lastWords' && s.stage.speaker === seat;
-              expect(s.players[seat - 1]!.alive || ownLastWords, `${where}: seat ${seat} left but may write`).toBe(true);
+              expect(s.players[seat - 1]!.alive || ownLastWords, `${where}: seat ${seat} left but may write`).toBe(
+                true,
+              );
             }
           }
           if (w.mode === 'everyone') expect(s.stage.kind === 'postGame', where).toBe(true);

@@ -6,11 +6,26 @@ import { mafiaTalkOpen, mafiaView, publicView, seatView } from '../../src/engine
 import type { Action, GameState, OptionOverrides, Role } from '../../src/engine/types';
 
 // kiev-12: 1 mafia, 2 civ, 3 maniac, 4 civ, 5 don, 6 doctor, 7 civ, 8 civ, 9 prostitute, 10 commissioner, 11 civ, 12 mafia
-const KIEV: Role[] = ['mafia', 'civilian', 'maniac', 'civilian', 'don', 'doctor', 'civilian', 'civilian', 'prostitute', 'commissioner', 'civilian', 'mafia'];
+const KIEV: Role[] = [
+  'mafia',
+  'civilian',
+  'maniac',
+  'civilian',
+  'don',
+  'doctor',
+  'civilian',
+  'civilian',
+  'prostitute',
+  'commissioner',
+  'civilian',
+  'mafia',
+];
 
 function play(s: GameState, actions: Action[], now = 0): GameState {
   for (const a of actions) {
-    const r = apply(s, a.kind === 'timeout' ? { kind: 'timeout', seq: s.seq } : a, { now: a.kind === 'timeout' ? (s.deadline ?? now) : now });
+    const r = apply(s, a.kind === 'timeout' ? { kind: 'timeout', seq: s.seq } : a, {
+      now: a.kind === 'timeout' ? (s.deadline ?? now) : now,
+    });
     if (!r.ok) throw new Error(`${JSON.stringify(a)} refused: ${r.code}`);
     s = r.state;
   }
@@ -20,7 +35,10 @@ function play(s: GameState, actions: Action[], now = 0): GameState {
 /** kiev-12 to night 1 with nobody leaving on day 1 (discussion, everyone passes, no candidate). */
 function kievNight1(options: OptionOverrides = {}): GameState {
   let s = createGame('kiev-12', { roles: KIEV }, options);
-  s = play(s, [{ kind: 'timeout', seq: 0 }, { kind: 'timeout', seq: 0 }]);
+  s = play(s, [
+    { kind: 'timeout', seq: 0 },
+    { kind: 'timeout', seq: 0 },
+  ]);
   for (let seat = 1; seat <= 12; seat++) s = play(s, [{ kind: 'pass', seat }]);
   expect(s.stage.kind).toBe('night');
   return s;
@@ -43,7 +61,11 @@ describe('options a scenario cannot show', () => {
   it('N-7 tellFrozen: the frozen maniac is told with the night results only with the option', () => {
     const night = (o: OptionOverrides) => {
       const s = kievNight1(o);
-      const r = apply(play(s, [{ kind: 'freeze', seat: 9, target: 3 }]), { kind: 'timeout', seq: s.seq + 0 }, { now: s.deadline! });
+      const r = apply(
+        play(s, [{ kind: 'freeze', seat: 9, target: 3 }]),
+        { kind: 'timeout', seq: s.seq + 0 },
+        { now: s.deadline! },
+      );
       if (!r.ok) throw new Error(r.code);
       return r.events.filter((e) => e.body.type === 'frozen');
     };
@@ -52,23 +74,79 @@ describe('options a scenario cannot show', () => {
   });
 
   it('M-2 mafiaTalk: the mafia may talk on night 1 only with every-night; always on night 0, never by day', () => {
-    const zero = createGame('chnu-2016', { roles: ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'] });
+    const zero = createGame('chnu-2016', {
+      roles: [
+        'civilian',
+        'civilian',
+        'mafia',
+        'sheriff',
+        'civilian',
+        'don',
+        'civilian',
+        'mafia',
+        'civilian',
+        'civilian',
+      ],
+    });
     expect(mafiaTalkOpen(zero)).toBe(true);
     expect(mafiaTalkOpen(kievNight1())).toBe(false);
     const every = kievNight1({ mafiaTalk: 'every-night' });
     expect(mafiaTalkOpen(every)).toBe(true);
-    const day = play(createGame('kiev-12', { roles: KIEV }, { mafiaTalk: 'every-night' }), [{ kind: 'timeout', seq: 0 }]);
+    const day = play(createGame('kiev-12', { roles: KIEV }, { mafiaTalk: 'every-night' }), [
+      { kind: 'timeout', seq: 0 },
+    ]);
     expect(mafiaTalkOpen(day)).toBe(false);
   });
 
   it('P-1 timers: a stage ends at now + its timer; a timeout a moment early is refused, on time accepted', () => {
-    const s = createGame('chnu-2016', { roles: ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'] }, { timers: { night0: 42, speech: 17 } }, 'live', { now: 1000 });
+    const s = createGame(
+      'chnu-2016',
+      {
+        roles: [
+          'civilian',
+          'civilian',
+          'mafia',
+          'sheriff',
+          'civilian',
+          'don',
+          'civilian',
+          'mafia',
+          'civilian',
+          'civilian',
+        ],
+      },
+      { timers: { night0: 42, speech: 17 } },
+      'live',
+      { now: 1000 },
+    );
     expect(publicView(s).stage.deadline).toBe(1000 + 42_000);
-    expect(apply(s, { kind: 'timeout', seq: s.seq }, { now: 1000 + 41_999 })).toEqual({ ok: false, code: 'timeout/early' });
+    expect(apply(s, { kind: 'timeout', seq: s.seq }, { now: 1000 + 41_999 })).toEqual({
+      ok: false,
+      code: 'timeout/early',
+    });
     const day = apply(s, { kind: 'timeout', seq: s.seq }, { now: 43_000 });
     expect(day.ok).toBe(true);
     if (day.ok) expect(day.state.deadline).toBe(43_000 + 17_000);
-    const dflt = createGame('chnu-2016', { roles: ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'] }, {}, 'live', { now: 1000 });
+    const dflt = createGame(
+      'chnu-2016',
+      {
+        roles: [
+          'civilian',
+          'civilian',
+          'mafia',
+          'sheriff',
+          'civilian',
+          'don',
+          'civilian',
+          'mafia',
+          'civilian',
+          'civilian',
+        ],
+      },
+      {},
+      'live',
+      { now: 1000 },
+    );
     expect(dflt.deadline).toBe(1000 + 60_000);
   });
 });

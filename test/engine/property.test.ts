@@ -18,7 +18,29 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-const KINDS = ['pass', 'nominate', 'vote', 'voteAll', 'shoot', 'check', 'askDon', 'heal', 'freeze', 'kill', 'skip', 'take', 'guess', 'best', 'host-foul', 'host-remove', 'host-kill', 'host-skip', 'host-best', 'host-bonus', 'timeout'] as const;
+const KINDS = [
+  'pass',
+  'nominate',
+  'vote',
+  'voteAll',
+  'shoot',
+  'check',
+  'askDon',
+  'heal',
+  'freeze',
+  'kill',
+  'skip',
+  'take',
+  'guess',
+  'best',
+  'host-foul',
+  'host-remove',
+  'host-kill',
+  'host-skip',
+  'host-best',
+  'host-bonus',
+  'timeout',
+] as const;
 
 /** Any action at all, legal or not, with seats and targets a little outside the table too. */
 function garbageAction(rng: Rng, s: GameState): Action {
@@ -46,7 +68,11 @@ function garbageAction(rng: Rng, s: GameState): Action {
     case 'voteAll':
       return { kind, seat, choice: rng() < 0.5 };
     case 'guess':
-      return { kind, seat, targets: [target, target + 1, rng() < 0.5 ? target : target + 2].slice(0, 2 + Math.floor(rng() * 3)) };
+      return {
+        kind,
+        seat,
+        targets: [target, target + 1, rng() < 0.5 ? target : target + 2].slice(0, 2 + Math.floor(rng() * 3)),
+      };
     case 'check':
       return { kind, seat, target, ...(rng() < 0.3 ? { note: true } : {}) };
     default:
@@ -75,12 +101,14 @@ function randomOptions(rng: Rng): OptionOverrides {
  * with the refusal, if the engine ever does, is the same object or deep-equal to it.
  */
 function checkRefusal(where: string, action: Action, s: GameState, before: string, r: Refusal): void {
-  if (JSON.stringify(s) !== before) throw new Error(`${where}: refused ${JSON.stringify(action)} (${r.code}) changed the input state`);
+  if (JSON.stringify(s) !== before)
+    throw new Error(`${where}: refused ${JSON.stringify(action)} (${r.code}) changed the input state`);
   const returned = (r as Refusal & { state?: unknown }).state;
   if (returned !== undefined && returned !== s && JSON.stringify(returned) !== before) {
     throw new Error(`${where}: refused ${JSON.stringify(action)} (${r.code}) returned a different state`);
   }
-  if (!/^[a-zA-Z]+\/[a-z-]+/.test(r.code)) throw new Error(`${where}: refusal code ${JSON.stringify(r.code)} is not area/reason`);
+  if (!/^[a-zA-Z]+\/[a-z-]+/.test(r.code))
+    throw new Error(`${where}: refusal code ${JSON.stringify(r.code)} is not area/reason`);
 }
 
 /** Invariants that hold after every accepted step. */
@@ -95,26 +123,33 @@ function checkInvariants(prev: GameState, s: GameState, action: Action, now: num
   // The dead are exactly the players in `out`, each once.
   const outSeats = s.out.map((o) => o.seat);
   if (new Set(outSeats).size !== outSeats.length) throw new Error('a seat left twice');
-  for (const p of s.players) if (p.alive === outSeats.includes(p.seat)) throw new Error(`seat ${p.seat} alive=${p.alive} vs out`);
+  for (const p of s.players)
+    if (p.alive === outSeats.includes(p.seat)) throw new Error(`seat ${p.seat} alive=${p.alive} vs out`);
   // Team counts match the win rule (E-1, E-2).
   const black = s.players.filter((p) => p.alive && teamOf(p.role) === 'black').length;
   const red = s.players.filter((p) => p.alive && teamOf(p.role) === 'red').length;
   if (s.result === null) {
     if (black === 0) throw new Error('no black left but the game goes on');
-    if (ruleset === 'kiev-12' ? red === 0 : black >= red) throw new Error(`black ${black} red ${red} but the game goes on`);
+    if (ruleset === 'kiev-12' ? red === 0 : black >= red)
+      throw new Error(`black ${black} red ${red} but the game goes on`);
   } else if (s.result.reason === 'rules') {
     const w = s.result.winner;
-    const ok = ruleset === 'kiev-12'
-      ? (w === 'draw' && black === 0 && red === 0) || (w === 'red' && black === 0 && red > 0) || (w === 'black' && red === 0 && black > 0)
-      : (w === 'red' && black === 0) || (w === 'black' && black > 0 && black >= red);
+    const ok =
+      ruleset === 'kiev-12'
+        ? (w === 'draw' && black === 0 && red === 0) ||
+          (w === 'red' && black === 0 && red > 0) ||
+          (w === 'black' && red === 0 && black > 0)
+        : (w === 'red' && black === 0) || (w === 'black' && black > 0 && black >= red);
     if (!ok) throw new Error(`winner ${w} with black ${black} red ${red}`);
   }
   if (s.seq < prev.seq) throw new Error('seq went back');
-  if (s.stage.kind !== 'over' && (s.deadline === null || s.deadline < now)) throw new Error('a running stage has no future deadline');
+  if (s.stage.kind !== 'over' && (s.deadline === null || s.deadline < now))
+    throw new Error('a running stage has no future deadline');
   if (s.stage.kind === 'over') {
     const pts = s.result?.points;
     if (!pts || pts.length !== s.players.length) throw new Error('over without points');
-    if (ruleset === 'kiev-12' && pts.some((p) => p.total > 5 || p.total < 0)) throw new Error('kiev points outside 0..5');
+    if (ruleset === 'kiev-12' && pts.some((p) => p.total > 5 || p.total < 0))
+      throw new Error('kiev points outside 0..5');
   }
 }
 
@@ -184,7 +219,10 @@ function playOne(ruleset: RulesetId, seed: number, freeze: boolean): Played {
       throw new Error(`${where}: ${JSON.stringify(a)} threw ${(e as Error).stack}`, { cause: e });
     }
     // Every action built from prompts() is legal.
-    if (!r.ok) throw new Error(`${where}: prompted action ${JSON.stringify(a)} refused: ${r.code}; prompts ${JSON.stringify('seat' in a ? prompts(s, a.seat) : [])}`);
+    if (!r.ok)
+      throw new Error(
+        `${where}: prompted action ${JSON.stringify(a)} refused: ${r.code}; prompts ${JSON.stringify('seat' in a ? prompts(s, a.seat) : [])}`,
+      );
     try {
       checkInvariants(s, r.state, a, now);
     } catch (e) {

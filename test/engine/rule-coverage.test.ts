@@ -108,8 +108,10 @@ describe('the rule book', () => {
   it.skipIf(shared === null)('docs/rules.md has the same rule ids and sections as the upstream RULES.md', () => {
     const upstream = ruleIds(shared!);
     expect(upstream.length).toBeGreaterThan(50);
-    expect({ missing: upstream.filter((id) => !ids.includes(id)), extra: ids.filter((id) => !upstream.includes(id)) })
-      .toEqual({ missing: [], extra: [] });
+    expect({
+      missing: upstream.filter((id) => !ids.includes(id)),
+      extra: ids.filter((id) => !upstream.includes(id)),
+    }).toEqual({ missing: [], extra: [] });
     const sections = (md: string) => md.match(/^## [A-Z]\. .*$/gm) ?? [];
     expect(sections(readFileSync(RULES_FILE, 'utf8'))).toEqual(sections(shared!));
   });
@@ -168,7 +170,8 @@ describe('rule coverage', () => {
           if (keys.length === 0) problems.push(`${id}: ${f} has no expect block with a key`);
         } else if (f.endsWith('.test.ts')) {
           const titles = testTitles(readFileSync(path, 'utf8'));
-          if (!titles.some((t) => (t.match(ID) ?? ([] as string[])).includes(id))) problems.push(`${id}: no test title in ${f} mentions ${id}`);
+          if (!titles.some((t) => (t.match(ID) ?? ([] as string[])).includes(id)))
+            problems.push(`${id}: no test title in ${f} mentions ${id}`);
         } else problems.push(`${id}: ${f} is neither a scenario nor a test file`);
       }
     }

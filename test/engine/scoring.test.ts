@@ -4,7 +4,18 @@ import type { Role } from '../../src/engine/types';
 import { Driver } from './drive';
 
 // classic-10 deal: mafia 1 and 10, Don 7, Sheriff 5.
-const CLASSIC: Role[] = ['mafia', 'civilian', 'civilian', 'civilian', 'sheriff', 'civilian', 'don', 'civilian', 'civilian', 'mafia'];
+const CLASSIC: Role[] = [
+  'mafia',
+  'civilian',
+  'civilian',
+  'civilian',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'civilian',
+  'mafia',
+];
 
 /** A night in which nobody is hit: every shooter lets the timer run out. */
 const quietNight = (g: Driver) => {

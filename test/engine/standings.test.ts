@@ -29,15 +29,38 @@ describe('S-5 standings', () => {
   it('S-5 classic-10: wins, best player, wins as Don, Sheriff, mafia, then killed on night 1', () => {
     const base = (p: string, extra: Partial<GameRecord>) => rec(p, 3, extra);
     expect(standings('classic', [base('a', {}), base('b', { won: true })]).map((r) => r.player)).toEqual(['b', 'a']);
-    expect(standings('classic', [base('a', { won: true }), base('b', { won: true, bestPlayer: true })]).map((r) => r.player)).toEqual(['b', 'a']);
-    expect(standings('classic', [base('a', { won: true, role: 'mafia' }), base('b', { won: true, role: 'don' })]).map((r) => r.player)).toEqual(['b', 'a']);
-    expect(standings('classic', [base('a', { won: true, role: 'mafia' }), base('b', { won: true, role: 'sheriff' })]).map((r) => r.player)).toEqual(['b', 'a']);
-    expect(standings('classic', [base('a', { won: true, role: 'civilian' }), base('b', { won: true, role: 'mafia' })]).map((r) => r.player)).toEqual(['b', 'a']);
-    expect(standings('classic', [base('a', {}), base('b', { killedNight1: true })]).map((r) => r.player)).toEqual(['b', 'a']);
+    expect(
+      standings('classic', [base('a', { won: true }), base('b', { won: true, bestPlayer: true })]).map((r) => r.player),
+    ).toEqual(['b', 'a']);
+    expect(
+      standings('classic', [base('a', { won: true, role: 'mafia' }), base('b', { won: true, role: 'don' })]).map(
+        (r) => r.player,
+      ),
+    ).toEqual(['b', 'a']);
+    expect(
+      standings('classic', [base('a', { won: true, role: 'mafia' }), base('b', { won: true, role: 'sheriff' })]).map(
+        (r) => r.player,
+      ),
+    ).toEqual(['b', 'a']);
+    expect(
+      standings('classic', [base('a', { won: true, role: 'civilian' }), base('b', { won: true, role: 'mafia' })]).map(
+        (r) => r.player,
+      ),
+    ).toEqual(['b', 'a']);
+    expect(standings('classic', [base('a', {}), base('b', { killedNight1: true })]).map((r) => r.player)).toEqual([
+      'b',
+      'a',
+    ]);
   });
 
   it('S-5 kiev-12: more games won, then fewer games (decision); full ties share the place', () => {
-    const rows = standings('kiev', [rec('a', 3, { won: true }), rec('a', 0), rec('b', 3, { won: true }), rec('c', 3), rec('d', 3)]);
+    const rows = standings('kiev', [
+      rec('a', 3, { won: true }),
+      rec('a', 0),
+      rec('b', 3, { won: true }),
+      rec('c', 3),
+      rec('d', 3),
+    ]);
     expect(rows.map((r) => [r.player, r.place])).toEqual([
       ['b', 1],
       ['a', 2],
@@ -56,33 +79,59 @@ describe('S-5 tie-break order: swapped or dropped steps are caught', () => {
   type Case = { name: string; zed: Partial<GameRecord>[]; amy: Partial<GameRecord>[] };
   // Both players end on 6 points in all, split evenly over their games.
   const order = (system: 'chnu' | 'classic' | 'kiev', c: Case) => {
-    const recs = [...c.amy.map((x) => rec('amy', 6 / c.amy.length, x)), ...c.zed.map((x) => rec('zed', 6 / c.zed.length, x))];
+    const recs = [
+      ...c.amy.map((x) => rec('amy', 6 / c.amy.length, x)),
+      ...c.zed.map((x) => rec('zed', 6 / c.zed.length, x)),
+    ];
     // The same outcome whichever order the games come in.
     for (const list of [recs, [...recs].reverse()]) {
       const rows = standings(system, list);
-      expect(rows.map((r) => [r.player, r.place]), c.name).toEqual([
+      expect(
+        rows.map((r) => [r.player, r.place]),
+        c.name,
+      ).toEqual([
         ['zed', 1],
         ['amy', 2],
       ]);
     }
   };
-  const won = (role: GameRecord['role'], extra: Partial<GameRecord> = {}): Partial<GameRecord> => ({ won: true, role, ...extra });
+  const won = (role: GameRecord['role'], extra: Partial<GameRecord> = {}): Partial<GameRecord> => ({
+    won: true,
+    role,
+    ...extra,
+  });
   const lost = (extra: Partial<GameRecord> = {}): Partial<GameRecord> => ({ won: false, role: 'civilian', ...extra });
 
   // classic-10: wins; best-player titles; wins as Don; as Sheriff; as mafia; times killed on night 1.
   const classicAdjacent: Case[] = [
     // wins before best-player titles: zed 2 wins 0 titles, amy 1 win 1 title.
-    { name: 'wins before best-player titles', zed: [won('civilian'), won('civilian')], amy: [won('civilian'), lost({ bestPlayer: true })] },
+    {
+      name: 'wins before best-player titles',
+      zed: [won('civilian'), won('civilian')],
+      amy: [won('civilian'), lost({ bestPlayer: true })],
+    },
     // titles before Don wins: same wins (1), zed has a title, amy won as Don.
     { name: 'best-player titles before wins as Don', zed: [won('civilian', { bestPlayer: true })], amy: [won('don')] },
     // Don wins before Sheriff wins: same wins and titles.
     { name: 'wins as Don before wins as Sheriff', zed: [won('don')], amy: [won('sheriff')] },
-    { name: 'wins as Don before wins as Sheriff (2 games each)', zed: [won('don'), won('civilian')], amy: [won('sheriff'), won('sheriff')] },
+    {
+      name: 'wins as Don before wins as Sheriff (2 games each)',
+      zed: [won('don'), won('civilian')],
+      amy: [won('sheriff'), won('sheriff')],
+    },
     // Sheriff wins before mafia wins.
     { name: 'wins as Sheriff before wins as mafia', zed: [won('sheriff')], amy: [won('mafia')] },
-    { name: 'wins as Sheriff before wins as mafia (2 games each)', zed: [won('sheriff'), won('civilian')], amy: [won('mafia'), won('mafia')] },
+    {
+      name: 'wins as Sheriff before wins as mafia (2 games each)',
+      zed: [won('sheriff'), won('civilian')],
+      amy: [won('mafia'), won('mafia')],
+    },
     // mafia wins before times killed on night 1.
-    { name: 'wins as mafia before times killed on night 1', zed: [won('mafia')], amy: [won('civilian', { killedNight1: true })] },
+    {
+      name: 'wins as mafia before times killed on night 1',
+      zed: [won('mafia')],
+      amy: [won('civilian', { killedNight1: true })],
+    },
   ];
   // Each step alone decides when everything else is level (a dropped step fails).
   const classicAlone: Case[] = [
@@ -94,8 +143,14 @@ describe('S-5 tie-break order: swapped or dropped steps are caught', () => {
     { name: 'times killed on night 1 alone', zed: [lost({ killedNight1: true })], amy: [lost()] },
   ];
 
-  it.each(classicAdjacent.map((c) => [c.name, c] as const))('S-5 classic-10: %s (adjacent steps not swapped)', (_n, c) => order('classic', c));
-  it.each(classicAlone.map((c) => [c.name, c] as const))('S-5 classic-10: %s decides a tie (step not dropped)', (_n, c) => order('classic', c));
+  it.each(classicAdjacent.map((c) => [c.name, c] as const))(
+    'S-5 classic-10: %s (adjacent steps not swapped)',
+    (_n, c) => order('classic', c),
+  );
+  it.each(classicAlone.map((c) => [c.name, c] as const))(
+    'S-5 classic-10: %s decides a tie (step not dropped)',
+    (_n, c) => order('classic', c),
+  );
 
   it('S-5 classic-10: points come before every tie-break', () => {
     // zed has half a point more; amy wins every tie-break.
@@ -111,24 +166,45 @@ describe('S-5 tie-break order: swapped or dropped steps are caught', () => {
   it('S-5 classic-10: a lower step never outweighs a higher one, whatever the margin', () => {
     // amy: 3 Sheriff wins + 3 mafia wins + killed on night 1 three times; zed: one more Don win.
     const zed = [won('don'), won('don'), won('civilian'), won('civilian'), won('civilian'), won('civilian')];
-    const amy = [won('don'), won('sheriff', { killedNight1: true }), won('sheriff', { killedNight1: true }), won('sheriff', { killedNight1: true }), won('mafia'), won('mafia')];
+    const amy = [
+      won('don'),
+      won('sheriff', { killedNight1: true }),
+      won('sheriff', { killedNight1: true }),
+      won('sheriff', { killedNight1: true }),
+      won('mafia'),
+      won('mafia'),
+    ];
     order('classic', { name: 'one Don win beats many lower steps', zed, amy });
   });
 
   it('S-5 chnu-2016: best-player titles break a tie on points (not dropped), and never beat points', () => {
     order('chnu', { name: 'titles alone', zed: [lost({ bestPlayer: true })], amy: [lost()] });
     // Wins are not a chnu-2016 tie-break: more wins without a title is behind.
-    order('chnu', { name: 'titles, not wins', zed: [lost({ bestPlayer: true }), lost()], amy: [won('don'), won('sheriff')] });
-    expect(standings('chnu', [rec('amy', 3, { bestPlayer: true }), rec('zed', 3.5)]).map((r) => r.player)).toEqual(['zed', 'amy']);
+    order('chnu', {
+      name: 'titles, not wins',
+      zed: [lost({ bestPlayer: true }), lost()],
+      amy: [won('don'), won('sheriff')],
+    });
+    expect(standings('chnu', [rec('amy', 3, { bestPlayer: true }), rec('zed', 3.5)]).map((r) => r.player)).toEqual([
+      'zed',
+      'amy',
+    ]);
   });
 
   it('S-5 kiev-12: games won before fewer games (not swapped), each step decides alone (not dropped)', () => {
     // zed: 2 wins in 3 games; amy: 1 win in 1 game (fewer games, fewer wins) -> zed.
-    order('kiev', { name: 'wins before fewer games', zed: [won('civilian'), won('civilian'), lost()], amy: [won('civilian')] });
+    order('kiev', {
+      name: 'wins before fewer games',
+      zed: [won('civilian'), won('civilian'), lost()],
+      amy: [won('civilian')],
+    });
     order('kiev', { name: 'games won alone', zed: [won('civilian'), lost()], amy: [lost(), lost()] });
     // Same wins: the player with fewer games is first.
     order('kiev', { name: 'fewer games alone', zed: [won('civilian')], amy: [won('civilian'), lost()] });
-    expect(standings('kiev', [rec('amy', 3, { won: true }), rec('zed', 4)]).map((r) => r.player)).toEqual(['zed', 'amy']);
+    expect(standings('kiev', [rec('amy', 3, { won: true }), rec('zed', 4)]).map((r) => r.player)).toEqual([
+      'zed',
+      'amy',
+    ]);
   });
 });
 
@@ -148,7 +224,9 @@ describe('T tournament (chnu-2016)', () => {
     // triples rare: fewer than any of 20 plain random draws.
     const repeats = (rounds: string[][][]) => {
       const met = new Map<string, number>();
-      for (const round of rounds) for (const t of round) for (const a of t) for (const b of t) if (a < b) met.set(a + '|' + b, (met.get(a + '|' + b) ?? 0) + 1);
+      for (const round of rounds)
+        for (const t of round)
+          for (const a of t) for (const b of t) if (a < b) met.set(a + '|' + b, (met.get(a + '|' + b) ?? 0) + 1);
       return { max: Math.max(...met.values()), triples: [...met.values()].filter((v) => v >= 3).length };
     };
     const ours = repeats(draw.rounds);

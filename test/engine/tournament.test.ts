@@ -2,7 +2,18 @@
 // tournament's games count for, the final's cut, the live table, the CSV export.
 import { describe, expect, it } from 'vitest';
 import { drawQualifiers, type GameRecord } from '../../src/engine/standings';
-import { FINAL_ROUND, drawFit, pageOf, phaseOf, selectFinalists, tournamentCsv, tournamentRecords, tournamentStandings, type TournamentResult, type TournamentTable } from '../../src/engine/tournament';
+import {
+  FINAL_ROUND,
+  drawFit,
+  pageOf,
+  phaseOf,
+  selectFinalists,
+  tournamentCsv,
+  tournamentRecords,
+  tournamentStandings,
+  type TournamentResult,
+  type TournamentTable,
+} from '../../src/engine/tournament';
 import { seededRng } from '../../src/sim/random-play';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${String(i + 1).padStart(3, '0')}`);
@@ -10,7 +21,8 @@ const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${String(i + 1)
 /** How often each pair of players met over the three rounds (pairs that never met included). */
 function meetings(players: string[], rounds: string[][][]): Map<string, number> {
   const met = new Map<string, number>();
-  for (let a = 0; a < players.length; a++) for (let b = a + 1; b < players.length; b++) met.set(`${players[a]}|${players[b]}`, 0);
+  for (let a = 0; a < players.length; a++)
+    for (let b = a + 1; b < players.length; b++) met.set(`${players[a]}|${players[b]}`, 0);
   for (const round of rounds)
     for (const table of round)
       for (const a of table)
@@ -35,7 +47,7 @@ function histogram(met: Map<string, number>): Record<number, number> {
 function repeatLowerBound(tables: number): number {
   const base = Math.floor(10 / tables);
   const extra = 10 % tables;
-  const perTable = extra * ((base + 1) * base) / 2 + (tables - extra) * (base * (base - 1)) / 2;
+  const perTable = (extra * ((base + 1) * base)) / 2 + ((tables - extra) * (base * (base - 1))) / 2;
   return 3 /* round pairs */ * tables * perTable;
 }
 
@@ -64,7 +76,9 @@ describe('T-1: the qualifying draw spreads meetings as evenly as possible', () =
       expect(repeats(met)).toBe(repeatLowerBound(tables));
       expect(histogram(met)).toEqual(expected);
       // Every player sits with 27 others' seats over three rounds.
-      const perPlayer = players.map((p) => [...met.entries()].filter(([k]) => k.split('|').includes(p)).reduce((s, [, v]) => s + v, 0));
+      const perPlayer = players.map((p) =>
+        [...met.entries()].filter(([k]) => k.split('|').includes(p)).reduce((s, [, v]) => s + v, 0),
+      );
       expect(new Set(perPlayer)).toEqual(new Set([27]));
     }
   });
@@ -114,7 +128,12 @@ describe('T-1: the qualifying draw spreads meetings as evenly as possible', () =
   });
 });
 
-const res = (userId: string, seat: number, points: number, extra: Partial<TournamentResult> = {}): TournamentResult => ({
+const res = (
+  userId: string,
+  seat: number,
+  points: number,
+  extra: Partial<TournamentResult> = {},
+): TournamentResult => ({
   userId,
   seat,
   points,
@@ -125,15 +144,35 @@ const res = (userId: string, seat: number, points: number, extra: Partial<Tourna
   ...extra,
 });
 
-function table(round: number, no: number, seats: string[], points: (u: string, i: number) => number, extra: (u: string) => Partial<TournamentResult> = () => ({}), played: string[] = seats): TournamentTable {
-  return { round, table: no, seats, gameId: round * 100 + no, results: played.map((u, i) => res(u, i + 1, points(u, i), extra(u))) };
+function table(
+  round: number,
+  no: number,
+  seats: string[],
+  points: (u: string, i: number) => number,
+  extra: (u: string) => Partial<TournamentResult> = () => ({}),
+  played: string[] = seats,
+): TournamentTable {
+  return {
+    round,
+    table: no,
+    seats,
+    gameId: round * 100 + no,
+    results: played.map((u, i) => res(u, i + 1, points(u, i), extra(u))),
+  };
 }
 
 describe('T-2, T-3: what counts, the final, the table', () => {
   it('T-3: a game counts for the players the draw seated there; a substitute counts only in his own stats', () => {
     const seats = ids(10);
     // p001 was missing: "sub" played his seat.
-    const t = table(1, 1, seats, () => 4, () => ({}), ['sub', ...seats.slice(1)]);
+    const t = table(
+      1,
+      1,
+      seats,
+      () => 4,
+      () => ({}),
+      ['sub', ...seats.slice(1)],
+    );
     const recs: GameRecord[] = tournamentRecords([t]);
     expect(recs.map((r) => r.player)).toEqual(seats.slice(1));
     const st = tournamentStandings('chnu', seats, [t]);
@@ -147,7 +186,13 @@ describe('T-2, T-3: what counts, the final, the table', () => {
     const players = ids(20);
     const tables = [1, 2, 3].flatMap((round) => [
       table(round, 1, players.slice(0, 10), (_u, i) => i),
-      table(round, 2, players.slice(10), (_u, i) => i, (u) => ({ bestPlayer: u === 'p011' && round === 1 })),
+      table(
+        round,
+        2,
+        players.slice(10),
+        (_u, i) => i,
+        (u) => ({ bestPlayer: u === 'p011' && round === 1 }),
+      ),
     ]);
     const sel = selectFinalists('chnu', players, tables, seededRng(1));
     expect(sel.lot).toBeNull();
@@ -155,9 +200,15 @@ describe('T-2, T-3: what counts, the final, the table', () => {
     // Seats 6..10 of both tables: 5..9 points a game.
     expect(new Set(sel.finalists)).toEqual(new Set([...players.slice(5, 10), ...players.slice(15, 20)]));
     // Ties on points are decided by titles: p006 and p016 both have 15 points; add a title to p006.
-    const tied = tables.map((t) => (t.round === 2 && t.table === 1 ? { ...t, results: t.results!.map((r) => (r.userId === 'p006' ? { ...r, bestPlayer: true } : r)) } : t));
+    const tied = tables.map((t) =>
+      t.round === 2 && t.table === 1
+        ? { ...t, results: t.results!.map((r) => (r.userId === 'p006' ? { ...r, bestPlayer: true } : r)) }
+        : t,
+    );
     const sel2 = selectFinalists('chnu', players, tied, seededRng(1));
-    expect(sel2.table.findIndex((r) => r.player === 'p006')).toBeLessThan(sel2.table.findIndex((r) => r.player === 'p016'));
+    expect(sel2.table.findIndex((r) => r.player === 'p006')).toBeLessThan(
+      sel2.table.findIndex((r) => r.player === 'p016'),
+    );
     // The final's points do not decide who plays the final.
     const withFinal = [...tables, table(FINAL_ROUND, 1, players.slice(0, 10), () => 100)];
     expect(selectFinalists('chnu', players, withFinal, seededRng(1)).finalists).toEqual(sel.finalists);
@@ -166,7 +217,10 @@ describe('T-2, T-3: what counts, the final, the table', () => {
   it('T-2: players still level after every tie-break across the cut are drawn by lot (decision)', () => {
     const players = ids(20);
     // Everybody has the same points and no titles: all 20 share first place; 10 go through by lot.
-    const tables = [1, 2, 3].flatMap((round) => [table(round, 1, players.slice(0, 10), () => 4), table(round, 2, players.slice(10), () => 4)]);
+    const tables = [1, 2, 3].flatMap((round) => [
+      table(round, 1, players.slice(0, 10), () => 4),
+      table(round, 2, players.slice(10), () => 4),
+    ]);
     const a = selectFinalists('chnu', players, tables, seededRng(5));
     const b = selectFinalists('chnu', players, tables, seededRng(6));
     expect(a.lot?.among).toHaveLength(20);
@@ -175,7 +229,11 @@ describe('T-2, T-3: what counts, the final, the table', () => {
     expect(a.lot!.chosen.sort()).toEqual([...a.finalists].sort());
     expect(a.finalists).not.toEqual(b.finalists);
     // Only those level at the cut are drawn: the sure ones are in whatever the lot.
-    const tables2 = tables.map((t) => (t.round === 1 && t.table === 1 ? { ...t, results: t.results!.map((r, i) => (i < 5 ? { ...r, points: 9 } : r)) } : t));
+    const tables2 = tables.map((t) =>
+      t.round === 1 && t.table === 1
+        ? { ...t, results: t.results!.map((r, i) => (i < 5 ? { ...r, points: 9 } : r)) }
+        : t,
+    );
     const c = selectFinalists('chnu', players, tables2, seededRng(7));
     expect(c.finalists.slice(0, 5)).toEqual(players.slice(0, 5));
     expect(c.lot?.among).toHaveLength(15);
@@ -184,7 +242,15 @@ describe('T-2, T-3: what counts, the final, the table', () => {
 
   it('T-3: the winner has the most points over all four games; level points go to more best-player titles', () => {
     const players = ids(10);
-    const q = [1, 2, 3].map((round) => table(round, 1, players, (u) => (u === 'p001' ? 5 : u === 'p002' ? 2 : 1), (u) => ({ bestPlayer: u === 'p002' && round < 3 })));
+    const q = [1, 2, 3].map((round) =>
+      table(
+        round,
+        1,
+        players,
+        (u) => (u === 'p001' ? 5 : u === 'p002' ? 2 : 1),
+        (u) => ({ bestPlayer: u === 'p002' && round < 3 }),
+      ),
+    );
     const fin = table(FINAL_ROUND, 1, players, (u) => (u === 'p001' ? 5 : u === 'p002' ? 14 : 1));
     const st = tournamentStandings('chnu', players, [...q, fin]);
     // p001: 20 points, no title; p002: 20 points, 2 titles.
@@ -196,13 +262,18 @@ describe('T-2, T-3: what counts, the final, the table', () => {
 
   it('phases: registration, each qualifying round in turn, qualified, final, finished', () => {
     const players = ids(10);
-    const r = (round: number, done: boolean) => ({ ...table(round, 1, players, () => 1), results: done ? table(round, 1, players, () => 1).results : null });
+    const r = (round: number, done: boolean) => ({
+      ...table(round, 1, players, () => 1),
+      results: done ? table(round, 1, players, () => 1).results : null,
+    });
     expect(phaseOf('registration', [])).toEqual({ kind: 'registration' });
     expect(phaseOf('running', [r(1, false), r(2, false), r(3, false)])).toEqual({ kind: 'qualifying', round: 1 });
     expect(phaseOf('running', [r(1, true), r(2, false), r(3, false)])).toEqual({ kind: 'qualifying', round: 2 });
     expect(phaseOf('running', [r(1, true), r(2, true), r(3, true)])).toEqual({ kind: 'qualified' });
     expect(phaseOf('running', [r(1, true), r(2, true), r(3, true), r(FINAL_ROUND, false)])).toEqual({ kind: 'final' });
-    expect(phaseOf('running', [r(1, true), r(2, true), r(3, true), r(FINAL_ROUND, true)])).toEqual({ kind: 'finished' });
+    expect(phaseOf('running', [r(1, true), r(2, true), r(3, true), r(FINAL_ROUND, true)])).toEqual({
+      kind: 'finished',
+    });
     expect(phaseOf('finished', [])).toEqual({ kind: 'finished' });
   });
 
@@ -217,7 +288,14 @@ describe('T-2, T-3: what counts, the final, the table', () => {
 
   it('the CSV has every game’s points, one line per player, quoted where needed and safe in a spreadsheet', () => {
     const seats = ids(10);
-    const t = table(1, 1, seats, (_u, i) => (i === 0 ? -1 : 4.5), () => ({}), ['sub', ...seats.slice(1)]);
+    const t = table(
+      1,
+      1,
+      seats,
+      (_u, i) => (i === 0 ? -1 : 4.5),
+      () => ({}),
+      ['sub', ...seats.slice(1)],
+    );
     const names = (u: string) => (u === 'p002' ? 'Smith, "Jo"' : u === 'p003' ? '=HYPERLINK("x")' : u);
     const csv = tournamentCsv([t, { ...table(2, 1, seats, () => 1), results: null }], names);
     const lines = csv.trimEnd().split('\r\n');

@@ -7,8 +7,32 @@ import { mafiaView, publicView, seatView } from '../../src/engine/view';
 import type { Action, GameEvent, GameState, Role } from '../../src/engine/types';
 import { randomAction, randomDeal, seededRng } from '../../src/sim/random-play';
 
-const chnuDeal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
-const kievDeal: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian', 'prostitute', 'maniac', 'civilian', 'mafia', 'civilian'];
+const chnuDeal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
+const kievDeal: Role[] = [
+  'civilian',
+  'mafia',
+  'commissioner',
+  'civilian',
+  'doctor',
+  'don',
+  'civilian',
+  'prostitute',
+  'maniac',
+  'civilian',
+  'mafia',
+  'civilian',
+];
 
 function step(s: GameState, a: Action, now = 0): { s: GameState; events: readonly GameEvent[] } {
   const r = apply(s, a, { now: a.kind === 'timeout' ? (s.deadline ?? now) : now });
@@ -57,7 +81,19 @@ describe('N-13 secrecy: public output never reveals a role before the rules do',
     for (let seat = 1; seat <= 10; seat++) s = step(s, { kind: 'pass', seat }).s;
     const r = step(s, { kind: 'check', seat: 4, target: 3 });
     const answers = r.events.filter((e) => e.body.type === 'check-result');
-    expect(answers).toEqual([{ to: { kind: 'seat', seat: 4 }, body: { type: 'check-result', seat: 4, target: 3, kind: 'sheriff', answer: 'black', at: { phase: 'night', n: 1 } } }]);
+    expect(answers).toEqual([
+      {
+        to: { kind: 'seat', seat: 4 },
+        body: {
+          type: 'check-result',
+          seat: 4,
+          target: 3,
+          kind: 'sheriff',
+          answer: 'black',
+          at: { phase: 'night', n: 1 },
+        },
+      },
+    ]);
     expect(seatView(r.s, 4).checks).toHaveLength(1);
     expect(seatView(r.s, 6).checks).toHaveLength(0);
     expect(JSON.stringify(publicView(r.s))).not.toMatch(/black|sheriff/);
@@ -116,7 +152,10 @@ describe('P-1, P-3 deadlines come from the pace and the time in ctx', () => {
   it('a timeout before the deadline or for an earlier stage is refused', () => {
     const s = createGame('kiev-12', { roles: kievDeal }, {}, 'live', { now: 0 });
     expect(apply(s, { kind: 'timeout', seq: s.seq }, { now: 59_999 })).toEqual({ ok: false, code: 'timeout/early' });
-    expect(apply(s, { kind: 'timeout', seq: s.seq - 1 }, { now: 60_000 })).toEqual({ ok: false, code: 'timeout/stale' });
+    expect(apply(s, { kind: 'timeout', seq: s.seq - 1 }, { now: 60_000 })).toEqual({
+      ok: false,
+      code: 'timeout/stale',
+    });
     expect(apply(s, { kind: 'timeout', seq: s.seq }, { now: 60_000 }).ok).toBe(true);
   });
 
@@ -131,10 +170,31 @@ describe('P-1, P-3 deadlines come from the pace and the time in ctx', () => {
 
 describe('options', () => {
   it('each rule set has its documented defaults', () => {
-    expect(resolveOptions('chnu-2016', 'live')).toMatchObject({ askDon: true, nonVoter: 'last-candidate', tieAgain: 'nobody' });
-    expect(resolveOptions('classic-10', 'live')).toMatchObject({ askDon: false, tieAgain: 'all-leave-vote', noTieBreakAtAlive: 4, dayOpener: 'after-previous-first' });
-    expect(resolveOptions('kiev-12', 'live')).toMatchObject({ selfVote: false, nonVoter: 'abstain', foulVotes: true, donTake: true, timers: { lastWords: 30, discussion: 150, accusation: 30 } });
-    expect(resolveOptions('kiev-12', 'async').timers).toMatchObject({ night: 43_200, discussion: 86_400, accusation: 21_600, vote: 21_600, lastWords: 7_200 });
+    expect(resolveOptions('chnu-2016', 'live')).toMatchObject({
+      askDon: true,
+      nonVoter: 'last-candidate',
+      tieAgain: 'nobody',
+    });
+    expect(resolveOptions('classic-10', 'live')).toMatchObject({
+      askDon: false,
+      tieAgain: 'all-leave-vote',
+      noTieBreakAtAlive: 4,
+      dayOpener: 'after-previous-first',
+    });
+    expect(resolveOptions('kiev-12', 'live')).toMatchObject({
+      selfVote: false,
+      nonVoter: 'abstain',
+      foulVotes: true,
+      donTake: true,
+      timers: { lastWords: 30, discussion: 150, accusation: 30 },
+    });
+    expect(resolveOptions('kiev-12', 'async').timers).toMatchObject({
+      night: 43_200,
+      discussion: 86_400,
+      accusation: 21_600,
+      vote: 21_600,
+      lastWords: 7_200,
+    });
   });
 
   it('overrides are validated: unknown names and wrong types are rejected', () => {
@@ -172,9 +232,24 @@ describe('G-6, N-12: leaving and the morning announcement', () => {
     for (const a of night) ({ s, events } = step(s, a));
     const ev = events.filter((e) => e.to.kind === 'public').map((e) => e.body);
     const morning = ev.find((b) => b.type === 'morning');
-    expect(morning).toEqual({ type: 'morning', night: 1, out: [{ seat: 4, role: 'civilian' }, { seat: 10, role: 'civilian' }], note: null });
+    expect(morning).toEqual({
+      type: 'morning',
+      night: 1,
+      out: [
+        { seat: 4, role: 'civilian' },
+        { seat: 10, role: 'civilian' },
+      ],
+      note: null,
+    });
     expect(JSON.stringify(ev)).not.toMatch(/"(by|shooters|shotBy)":\s*\[|"seat":\s*(6|9),/);
-    expect(publicView(s).seats.filter((x) => x.role !== null).map((x) => [x.seat, x.role])).toEqual([[4, 'civilian'], [10, 'civilian']]);
+    expect(
+      publicView(s)
+        .seats.filter((x) => x.role !== null)
+        .map((x) => [x.seat, x.role]),
+    ).toEqual([
+      [4, 'civilian'],
+      [10, 'civilian'],
+    ]);
   });
 
   it('G-6: chnu-2016 and classic-10 keep the card of a player who left hidden until the end', () => {
@@ -190,6 +265,11 @@ describe('G-6, N-12: leaving and the morning announcement', () => {
     s = step(s, timeout(s)).s;
     for (let seat = 1; seat <= 10; seat++) s = step(s, { kind: 'pass', seat }).s;
     const { events } = step(s, timeout(s), s.deadline!);
-    expect(events.find((e) => e.body.type === 'morning')?.body).toEqual({ type: 'morning', night: 1, out: [], note: null });
+    expect(events.find((e) => e.body.type === 'morning')?.body).toEqual({
+      type: 'morning',
+      night: 1,
+      out: [],
+      note: null,
+    });
   });
 });

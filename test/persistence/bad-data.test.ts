@@ -1,7 +1,16 @@
 // Bad data at start-up: a clear one-line error, and the file is left exactly as it was.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +71,10 @@ describe('start-up with bad data', () => {
   it('a missing migrations folder', () => {
     const d = dir();
     const f = join(d, 'mafia.sqlite');
-    expectStartupError(() => openDatabase(f, { migrationsFolder: join(d, 'nope') }), /migrations folder .*nope is missing/);
+    expectStartupError(
+      () => openDatabase(f, { migrationsFolder: join(d, 'nope') }),
+      /migrations folder .*nope is missing/,
+    );
     expect(existsSync(f)).toBe(false);
   });
 
@@ -72,7 +84,11 @@ describe('start-up with bad data', () => {
   const nobody = { uid: 65534, gid: 65534 };
   const nobodyCanRun =
     !asRoot ||
-    spawnSync(process.execPath, ['-e', 'require("fs").accessSync(process.argv[1])', join(ROOT, 'node_modules/tsx/dist/loader.mjs')], { ...nobody, cwd: '/' }).status === 0;
+    spawnSync(
+      process.execPath,
+      ['-e', 'require("fs").accessSync(process.argv[1])', join(ROOT, 'node_modules/tsx/dist/loader.mjs')],
+      { ...nobody, cwd: '/' },
+    ).status === 0;
 
   it.runIf(nobodyCanRun)('a read-only path', () => {
     const d = dir();
@@ -87,22 +103,47 @@ describe('start-up with bad data', () => {
     chmodSync(existing, 0o555);
     chmodSync(join(existing, 'mafia.sqlite'), 0o444);
     const run = (path: string) => {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/open-db-child.ts'), path], { cwd: ROOT, encoding: 'utf8', ...(asRoot ? nobody : {}) });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/open-db-child.ts'), path], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        ...(asRoot ? nobody : {}),
+      });
       return JSON.parse(r.stdout) as { ok: boolean; startup: boolean; message: string };
     };
-    expect(run(join(ro, 'mafia.sqlite'))).toMatchObject({ ok: false, startup: true, message: expect.stringMatching(/folder .* is not writable/) });
-    expect(run(join(ro, 'sub', 'mafia.sqlite'))).toMatchObject({ ok: false, startup: true, message: expect.stringMatching(/cannot create the database folder .*permission denied/) });
-    expect(run(join(existing, 'mafia.sqlite'))).toMatchObject({ ok: false, startup: true, message: expect.stringMatching(/not writable|read-only/) });
+    expect(run(join(ro, 'mafia.sqlite'))).toMatchObject({
+      ok: false,
+      startup: true,
+      message: expect.stringMatching(/folder .* is not writable/),
+    });
+    expect(run(join(ro, 'sub', 'mafia.sqlite'))).toMatchObject({
+      ok: false,
+      startup: true,
+      message: expect.stringMatching(/cannot create the database folder .*permission denied/),
+    });
+    expect(run(join(existing, 'mafia.sqlite'))).toMatchObject({
+      ok: false,
+      startup: true,
+      message: expect.stringMatching(/not writable|read-only/),
+    });
     expect(hash(join(existing, 'mafia.sqlite'))).toBe(before);
     expect(readdirSync(ro)).toEqual([]);
   });
 
-  it.runIf(!nobodyCanRun)('a path that cannot be written (as root, where no unprivileged user can run the project)', () => {
-    const d = dir();
-    writeFileSync(join(d, 'blocker'), 'a file where a folder should be');
-    expectStartupError(() => openDatabase(join(d, 'blocker', 'sub', 'mafia.sqlite')), /cannot create the database folder/);
-    expectStartupError(() => openDatabase(join(d, 'blocker', 'mafia.sqlite')), /cannot create the database folder|not writable/);
-  });
+  it.runIf(!nobodyCanRun)(
+    'a path that cannot be written (as root, where no unprivileged user can run the project)',
+    () => {
+      const d = dir();
+      writeFileSync(join(d, 'blocker'), 'a file where a folder should be');
+      expectStartupError(
+        () => openDatabase(join(d, 'blocker', 'sub', 'mafia.sqlite')),
+        /cannot create the database folder/,
+      );
+      expectStartupError(
+        () => openDatabase(join(d, 'blocker', 'mafia.sqlite')),
+        /cannot create the database folder|not writable/,
+      );
+    },
+  );
 
   it('a good file opens in WAL mode with foreign keys on, and opens again', () => {
     const f = join(dir(), 'mafia.sqlite');

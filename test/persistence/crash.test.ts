@@ -23,7 +23,10 @@ interface Ack {
 /** Runs the simulator; kills it with SIGKILL after `killAfter` acknowledgements (if given). */
 function runSim(args: string[], killAfter: number | null): Promise<{ acks: Ack[]; killed: boolean; summary: unknown }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/sim.ts'), ...args, '--acks'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/sim.ts'), ...args, '--acks'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const acks: Ack[] = [];
     let summary: unknown = null;
     let killed = false;
@@ -50,43 +53,53 @@ function runSim(args: string[], killAfter: number | null): Promise<{ acks: Ack[]
 
 describe('crash safety: SIGKILL at random moments, then --resume', () => {
   for (const [i, ruleset] of (['chnu-2016', 'classic-10', 'kiev-12'] as const).entries()) {
-    it.concurrent(`${ruleset}: ${KILLS_PER_RULESET} kills lose no acknowledged action; every game finishes; db:verify clean`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mafia-crash-'));
-      const db = join(dir, 'crash.sqlite');
-      const rng = seededRng(100 + i);
-      const acked: Ack[] = [];
-      let kills = 0;
-      const first = await runSim(['--db', db, '--games', '40', '--ruleset', ruleset, '--seed', String(i + 1)], 50 + Math.floor(rng() * 400));
-      acked.push(...first.acks);
-      if (first.killed) kills++;
-      for (let round = 0; round < 40; round++) {
-        const killAfter = kills < KILLS_PER_RULESET ? 20 + Math.floor(rng() * 600) : null;
-        const r = await runSim(['--db', db, '--resume', '--seed', String(round + 7)], killAfter);
-        acked.push(...r.acks);
-        if (r.killed) kills++;
-        else if (killAfter === null || !r.killed) {
-          if (kills >= KILLS_PER_RULESET) break;
+    it.concurrent(
+      `${ruleset}: ${KILLS_PER_RULESET} kills lose no acknowledged action; every game finishes; db:verify clean`,
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'mafia-crash-'));
+        const db = join(dir, 'crash.sqlite');
+        const rng = seededRng(100 + i);
+        const acked: Ack[] = [];
+        let kills = 0;
+        const first = await runSim(
+          ['--db', db, '--games', '40', '--ruleset', ruleset, '--seed', String(i + 1)],
+          50 + Math.floor(rng() * 400),
+        );
+        acked.push(...first.acks);
+        if (first.killed) kills++;
+        for (let round = 0; round < 40; round++) {
+          const killAfter = kills < KILLS_PER_RULESET ? 20 + Math.floor(rng() * 600) : null;
+          const r = await runSim(['--db', db, '--resume', '--seed', String(round + 7)], killAfter);
+          acked.push(...r.acks);
+          if (r.killed) kills++;
+          else if (killAfter === null || !r.killed) {
+            if (kills >= KILLS_PER_RULESET) break;
+          }
         }
-      }
-      expect(kills).toBeGreaterThanOrEqual(KILLS_PER_RULESET);
+        expect(kills).toBeGreaterThanOrEqual(KILLS_PER_RULESET);
 
-      const open = openDatabase(db);
-      const store = new Store(open.db);
-      // Every acknowledged action is in the log, with the same kind.
-      const logs = new Map<number, Map<number, string>>();
-      for (const id of store.allGameIds()) logs.set(id, new Map(store.log(id).map((e) => [e.seq, e.action.kind])));
-      for (const a of acked) expect(logs.get(a.game)?.get(a.seq), `game ${a.game} seq ${a.seq}`).toBe(a.kind);
-      // Every game finished, with results.
-      const games = store.gamesWithStatus(['lobby', 'running', 'post-game', 'over']);
-      expect(games).toHaveLength(40);
-      expect(games.every((g) => g.status === 'over')).toBe(true);
-      open.close();
+        const open = openDatabase(db);
+        const store = new Store(open.db);
+        // Every acknowledged action is in the log, with the same kind.
+        const logs = new Map<number, Map<number, string>>();
+        for (const id of store.allGameIds()) logs.set(id, new Map(store.log(id).map((e) => [e.seq, e.action.kind])));
+        for (const a of acked) expect(logs.get(a.game)?.get(a.seq), `game ${a.game} seq ${a.seq}`).toBe(a.kind);
+        // Every game finished, with results.
+        const games = store.gamesWithStatus(['lobby', 'running', 'post-game', 'over']);
+        expect(games).toHaveLength(40);
+        expect(games.every((g) => g.status === 'over')).toBe(true);
+        open.close();
 
-      const verify = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/db-verify.ts'), db], { cwd: ROOT, encoding: 'utf8' });
-      expect(verify.status, verify.stderr).toBe(0);
-      const report = JSON.parse(verify.stdout);
-      expect(report.checked).toBe(40);
-      expect(report.mismatches).toEqual([]);
-    }, 240_000);
+        const verify = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/db-verify.ts'), db], {
+          cwd: ROOT,
+          encoding: 'utf8',
+        });
+        expect(verify.status, verify.stderr).toBe(0);
+        const report = JSON.parse(verify.stdout);
+        expect(report.checked).toBe(40);
+        expect(report.mismatches).toEqual([]);
+      },
+      240_000,
+    );
   }
 });

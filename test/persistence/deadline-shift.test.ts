@@ -12,7 +12,18 @@ import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import type { Role } from '../../src/engine/types';
 
-const deal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const deal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 const users = deal.map((_, i) => `u${i + 1}`);
 
 const noTimers: TimerHost = { setTimeout: () => null, clearTimeout: () => {} };
@@ -33,7 +44,14 @@ describe('P-3 timers run from when the stage is visible', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-shift-')), 'db.sqlite');
     const now = { t: 1_000_000 };
     const { store, service } = open(path, now);
-    const game = service.createLobby({ guildId: 'g', channelId: 'c', hostId: 'h', ruleset: 'chnu-2016', pace: 'live', options: {} });
+    const game = service.createLobby({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      ruleset: 'chnu-2016',
+      pace: 'live',
+      options: {},
+    });
     await service.start(game.id, users, deal);
     await service.dispatch(game.id, { kind: 'host-skip' }, 'host:h'); // day 1: seat 1 speaks
     const s = service.state(game.id)!;

@@ -15,7 +15,18 @@ import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import type { Role } from '../../src/engine/types';
 
-const deal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const deal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 const users = deal.map((_, i) => `u${i + 1}`);
 
 class ManualTimers implements TimerHost {
@@ -36,7 +47,11 @@ afterEach(() => {
   for (const o of opened.splice(0)) o.close();
 });
 
-function setup(path = join(mkdtempSync(join(tmpdir(), 'mafia-host-')), 'db.sqlite'), now = { t: 1_000_000 }, annulled: number[] = []) {
+function setup(
+  path = join(mkdtempSync(join(tmpdir(), 'mafia-host-')), 'db.sqlite'),
+  now = { t: 1_000_000 },
+  annulled: number[] = [],
+) {
   const open = openDatabase(path);
   opened.push(open);
   const store = new Store(open.db);
@@ -46,7 +61,14 @@ function setup(path = join(mkdtempSync(join(tmpdir(), 'mafia-host-')), 'db.sqlit
 }
 
 async function started(svc: GameService) {
-  const game = svc.createLobby({ guildId: 'g1', channelId: 'c1', hostId: 'host', ruleset: 'chnu-2016', pace: 'live', options: {} });
+  const game = svc.createLobby({
+    guildId: 'g1',
+    channelId: 'c1',
+    hostId: 'host',
+    ruleset: 'chnu-2016',
+    pace: 'live',
+    options: {},
+  });
   const r = await svc.start(game.id, users, deal);
   if (!r.ok) throw new Error(r.code);
   return game.id;
@@ -64,7 +86,12 @@ describe('the host toolkit in the service (G-7)', () => {
     expect(r.ok).toBe(true);
     expect({ ...service.state(id)!, moves: 0 }).toEqual({ ...before, moves: 0 });
     expect(store.log(id).map((e) => e.action.kind)).toEqual(['host-skip', 'nominate', 'host-undo']);
-    expect(store.auditLog(id).slice(1).map((a) => [a.action, JSON.parse(a.detail), a.reason])).toEqual([['undo', { undone: 2, what: 'nominate', seat: 1, target: 3 }, 'misclick']]);
+    expect(
+      store
+        .auditLog(id)
+        .slice(1)
+        .map((a) => [a.action, JSON.parse(a.detail), a.reason]),
+    ).toEqual([['undo', { undone: 2, what: 'nominate', seat: 1, target: 3 }, 'misclick']]);
     expect(verifyStore(store).mismatches).toEqual([]);
     const again = await service.undo(id, 'host:host', null);
     expect(again.ok ? 'ok' : again.code).toBe('undo/stage-closed');
@@ -136,23 +163,41 @@ describe('server settings', () => {
   it('are validated on write (nothing stored on a bad value) and read field by field', () => {
     const { store } = setup();
     expect(readSettings(store, 'g9')).toEqual(DEFAULT_SETTINGS);
-    expect(writeSettings(store, 'g1', { ruleset: 'kiev-12', timers: { live: { speech: 45 }, async: {} } }, 1)).toMatchObject({ ok: true });
+    expect(
+      writeSettings(store, 'g1', { ruleset: 'kiev-12', timers: { live: { speech: 45 }, async: {} } }, 1),
+    ).toMatchObject({ ok: true });
     const bad = writeSettings(store, 'g1', { pace: 'fast' }, 2);
     expect(bad.ok).toBe(false);
-    expect(readSettings(store, 'g1')).toMatchObject({ ruleset: 'kiev-12', pace: 'live', timers: { live: { speech: 45 } } });
+    expect(readSettings(store, 'g1')).toMatchObject({
+      ruleset: 'kiev-12',
+      pace: 'live',
+      timers: { live: { speech: 45 } },
+    });
     expect(writeSettings(store, 'g1', { timers: { live: { speech: 0 }, async: {} } }, 3).ok).toBe(false);
     expect(writeSettings(store, 'g1', { hostRole: 'not-a-snowflake' }, 3).ok).toBe(false);
     // One bad field in the stored JSON (another version wrote it) falls back alone.
-    expect(parseSettings({ ruleset: 'chess', pace: 'async', language: 'uk', extra: 1 })).toEqual({ ...DEFAULT_SETTINGS, pace: 'async', language: 'uk' });
+    expect(parseSettings({ ruleset: 'chess', pace: 'async', language: 'uk', extra: 1 })).toEqual({
+      ...DEFAULT_SETTINGS,
+      pace: 'async',
+      language: 'uk',
+    });
     expect(parseSettings('garbage')).toEqual(DEFAULT_SETTINGS);
   });
 
   it('read the columns of older versions and keep them in step', () => {
     const { store } = setup();
     store.updateServer('g2', { locale: 'ru', mafiaTalkEveryNight: true, enforceSpeakingOrder: true }, 1);
-    expect(readSettings(store, 'g2')).toMatchObject({ language: 'ru', mafiaTalk: 'every-night', speakingOrder: 'enforced' });
+    expect(readSettings(store, 'g2')).toMatchObject({
+      language: 'ru',
+      mafiaTalk: 'every-night',
+      speakingOrder: 'enforced',
+    });
     writeSettings(store, 'g2', { language: 'auto', speakingOrder: 'free' }, 2);
-    expect(store.getServer('g2')).toMatchObject({ locale: null, mafiaTalkEveryNight: true, enforceSpeakingOrder: false });
+    expect(store.getServer('g2')).toMatchObject({
+      locale: null,
+      mafiaTalkEveryNight: true,
+      enforceSpeakingOrder: false,
+    });
   });
 });
 

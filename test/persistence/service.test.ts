@@ -11,7 +11,18 @@ import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import type { Role } from '../../src/engine/types';
 
-const chnuDeal: Role[] = ['civilian', 'civilian', 'mafia', 'sheriff', 'civilian', 'don', 'civilian', 'mafia', 'civilian', 'civilian'];
+const chnuDeal: Role[] = [
+  'civilian',
+  'civilian',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'don',
+  'civilian',
+  'mafia',
+  'civilian',
+  'civilian',
+];
 const users = chnuDeal.map((_, i) => `u${i + 1}`);
 
 /** Timers the test fires by hand: no test depends on wall-clock speed. */
@@ -50,7 +61,14 @@ function setup(file?: string, now = { t: 1_000_000 }) {
 }
 
 async function startGame(svc: GameService) {
-  const game = svc.createLobby({ guildId: 'g1', channelId: 'c1', hostId: 'host', ruleset: 'chnu-2016', pace: 'live', options: {} });
+  const game = svc.createLobby({
+    guildId: 'g1',
+    channelId: 'c1',
+    hostId: 'host',
+    ruleset: 'chnu-2016',
+    pace: 'live',
+    options: {},
+  });
   const r = await svc.start(game.id, users, chnuDeal);
   if (!r.ok) throw new Error(r.code);
   return game.id;
@@ -89,7 +107,12 @@ describe('game service', () => {
     for (let seat = 1; seat <= 10; seat++) await service.dispatch(id, { kind: 'pass', seat }, `user:u${seat}`);
     await service.dispatch(id, { kind: 'timeout', seq: service.state(id)!.seq }, 'timer'); // day 1, one candidate: no vote
     // Night 1: then day 2 with two candidates, and everybody votes at the same moment, twice.
-    for (const [seat, target] of [[3, 5], [6, 5], [8, 5]] as const) await service.dispatch(id, { kind: 'shoot', seat, target }, `user:u${seat}`);
+    for (const [seat, target] of [
+      [3, 5],
+      [6, 5],
+      [8, 5],
+    ] as const)
+      await service.dispatch(id, { kind: 'shoot', seat, target }, `user:u${seat}`);
     await service.dispatch(id, { kind: 'skip', seat: 6 }, 'user:u6');
     await service.dispatch(id, { kind: 'skip', seat: 4 }, 'user:u4');
     await service.dispatch(id, { kind: 'pass', seat: 5 }, 'user:u5'); // last words
@@ -101,11 +124,15 @@ describe('game service', () => {
     for (const seat of [3, 4, 6, 7, 8, 9, 10, 1]) await service.dispatch(id, { kind: 'pass', seat }, `user:u${seat}`);
     expect(service.state(id)!.stage.kind).toBe('vote');
     const voters = [1, 2, 3, 4, 6, 7, 8, 9, 10];
-    const clicks = voters.flatMap((seat) => [seat, seat]).map((seat) => service.dispatch(id, { kind: 'vote', seat, target: seat % 2 ? 3 : 8 }, `user:u${seat}`));
+    const clicks = voters
+      .flatMap((seat) => [seat, seat])
+      .map((seat) => service.dispatch(id, { kind: 'vote', seat, target: seat % 2 ? 3 : 8 }, `user:u${seat}`));
     const results = await Promise.all(clicks);
     expect(results.filter((r) => r.ok)).toHaveLength(voters.length);
     // The second click is refused: already voted, or (for the last voter) the vote has closed.
-    expect(new Set(results.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.code)))).toEqual(new Set(['vote/already-voted', 'vote/not-now']));
+    expect(new Set(results.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.code)))).toEqual(
+      new Set(['vote/already-voted', 'vote/not-now']),
+    );
     const voteEntries = store.log(id).filter((e) => e.action.kind === 'vote');
     expect(voteEntries).toHaveLength(voters.length);
     expect(verifyStore(store).mismatches).toEqual([]);
@@ -117,7 +144,10 @@ describe('game service', () => {
     await service.dispatch(id, { kind: 'host-foul', target: 2, count: 1 }, 'host:host', 'talked at night');
     await service.dispatch(id, { kind: 'host-kill', target: 7 }, 'host:host', 'left the server');
     await service.substitute(id, 5, 'u99', 'host:host', 'connection lost');
-    expect(await service.substitute(id, 5, 'u1', 'host:host', null)).toEqual({ ok: false, code: 'substitute/already-playing' });
+    expect(await service.substitute(id, 5, 'u1', 'host:host', null)).toEqual({
+      ok: false,
+      code: 'substitute/already-playing',
+    });
     const audit = store.auditLog(id).map((a) => [a.action, a.reason, JSON.parse(a.detail)]);
     expect(audit).toEqual([
       ['foul', 'talked at night', { kind: 'host-foul', target: 2, count: 1 }],
@@ -137,7 +167,14 @@ describe('game service', () => {
     const rows = store.resultsFor({ guildId: 'g1' });
     expect(rows).toHaveLength(10);
     const sheriff = rows.find((r) => r.seat === 4)!;
-    expect(sheriff).toMatchObject({ userId: 'u4', role: 'sheriff', team: 'red', outcome: 'win', points: 6, bestPlayer: false });
+    expect(sheriff).toMatchObject({
+      userId: 'u4',
+      role: 'sheriff',
+      team: 'red',
+      outcome: 'win',
+      points: 6,
+      bestPlayer: false,
+    });
     expect(JSON.parse(sheriff.breakdown)).toEqual({ win: 5, fullStrength: 1 });
     expect(store.getGame(id)).toMatchObject({ status: 'over', winner: 'red' });
     expect(store.deadlineOf(id)).toBeNull();
@@ -154,7 +191,10 @@ describe('game service', () => {
     expect(store.deadlineOf(id)).toEqual({ stageSeq: 2, dueAt: 1_120_000 });
     expect(store.log(id).map((e) => e.actor)).toEqual(['timer']);
     // A stale timer (for a stage that has ended) is refused and changes nothing.
-    expect(await service.dispatch(id, { kind: 'timeout', seq: 1 }, 'timer')).toEqual({ ok: false, code: 'timeout/stale' });
+    expect(await service.dispatch(id, { kind: 'timeout', seq: 1 }, 'timer')).toEqual({
+      ok: false,
+      code: 'timeout/stale',
+    });
   });
 
   it('a deadline that passes while the bot is down ends its stage right after start-up, overdue ones in order', async () => {
@@ -194,7 +234,14 @@ describe('game service', () => {
   it('the sweep fires due deadlines without a timer, expires old lobbies and archives old games', async () => {
     const { service, store, now } = setup();
     const running = await startGame(service);
-    const lobby = service.createLobby({ guildId: 'g1', channelId: 'c2', hostId: 'host', ruleset: 'kiev-12', pace: 'async', options: {} });
+    const lobby = service.createLobby({
+      guildId: 'g1',
+      channelId: 'c2',
+      hostId: 'host',
+      ruleset: 'kiev-12',
+      pace: 'async',
+      options: {},
+    });
     const done = await startGame(service);
     await service.dispatch(done, { kind: 'host-end', winner: 'draw' }, 'host:host');
     await service.dispatch(done, { kind: 'host-skip' }, 'host:host');
@@ -209,8 +256,21 @@ describe('game service', () => {
 
   it('lobby changes are serialized and refused once the game has started', async () => {
     const { service } = setup();
-    const game = service.createLobby({ guildId: 'g1', channelId: 'c1', hostId: 'host', ruleset: 'chnu-2016', pace: 'live', options: {} });
-    const joins = await Promise.all(users.map((u) => service.updateLobby(game.id, (l) => (l.members.includes(u) ? 'lobby/already-joined' : { ...l, members: [...l.members, u] }))));
+    const game = service.createLobby({
+      guildId: 'g1',
+      channelId: 'c1',
+      hostId: 'host',
+      ruleset: 'chnu-2016',
+      pace: 'live',
+      options: {},
+    });
+    const joins = await Promise.all(
+      users.map((u) =>
+        service.updateLobby(game.id, (l) =>
+          l.members.includes(u) ? 'lobby/already-joined' : { ...l, members: [...l.members, u] },
+        ),
+      ),
+    );
     expect(joins.every((j) => j.ok)).toBe(true);
     expect(service.game(game.id)!.lobby.members).toEqual(users);
     await service.start(game.id, users, chnuDeal);

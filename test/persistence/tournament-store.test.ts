@@ -20,13 +20,27 @@ afterEach(() => {
 
 function open() {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-')), 'db.sqlite'));
-  return { store: new Store(db.db), tstore: new TournamentStore(db.db), outbox: new OutboxStore(db.db), sqlite: db.sqlite };
+  return {
+    store: new Store(db.db),
+    tstore: new TournamentStore(db.db),
+    outbox: new OutboxStore(db.db),
+    sqlite: db.sqlite,
+  };
 }
 
 describe('tournament storage (T-1..T-3)', () => {
   it('registration in order, once each; the current and the latest tournament of a server', () => {
     const { tstore } = open();
-    const a = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Cup', ruleset: 'chnu-2016', options: { timers: { night: 30 } }, locale: 'uk', now: 1 });
+    const a = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Cup',
+      ruleset: 'chnu-2016',
+      options: { timers: { night: 30 } },
+      locale: 'uk',
+      now: 1,
+    });
     expect(a).toMatchObject({ status: 'registration', name: 'Cup', options: { timers: { night: 30 } }, locale: 'uk' });
     expect(tstore.join(a.id, { userId: 'u2', name: 'Two', locale: 'ru' }, 10)).toBe(true);
     expect(tstore.join(a.id, { userId: 'u1', name: 'One', locale: null }, 11)).toBe(true);
@@ -37,7 +51,16 @@ describe('tournament storage (T-1..T-3)', () => {
     ]);
     expect(tstore.leave(a.id, 'u2')).toBe(true);
     expect(tstore.leave(a.id, 'u2')).toBe(false);
-    const b = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Cup 2', ruleset: 'classic-10', options: {}, locale: 'en', now: 2 });
+    const b = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Cup 2',
+      ruleset: 'classic-10',
+      options: {},
+      locale: 'en',
+      now: 2,
+    });
     expect(tstore.current('g')!.id).toBe(b.id);
     tstore.setStatus(b.id, 'finished', 3);
     expect(tstore.current('g')!.id).toBe(a.id);
@@ -48,36 +71,84 @@ describe('tournament storage (T-1..T-3)', () => {
 
   it('the holder game owns the messages and is never played: not a game of the channel, no results', () => {
     const { store, tstore, sqlite } = open();
-    const t = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Cup', ruleset: 'chnu-2016', options: {}, locale: 'en', now: 1 });
+    const t = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Cup',
+      ruleset: 'chnu-2016',
+      options: {},
+      locale: 'en',
+      now: 1,
+    });
     const holder = store.getGame(t.holderGameId)!;
     expect(holder).toMatchObject({ status: 'cancelled', channelId: 'c', ui: { holder: 'tournament', locale: 'en' } });
     expect(store.activeGamesInChannel('c')).toEqual([]);
-    expect((sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(t.holderGameId) as { t: number }).t).toBe(t.id);
+    expect(
+      (sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(t.holderGameId) as { t: number }).t,
+    ).toBe(t.id);
   });
 
   it('tables link to games; a game counts once over with results, and stops counting when annulled', () => {
     const { store, tstore, sqlite } = open();
-    const t = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Cup', ruleset: 'chnu-2016', options: {}, locale: 'en', now: 1 });
+    const t = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Cup',
+      ruleset: 'chnu-2016',
+      options: {},
+      locale: 'en',
+      now: 1,
+    });
     const seats = Array.from({ length: 10 }, (_, i) => `u${i + 1}`);
     tstore.addTables(t.id, 1, [seats]);
     expect(tstore.tables(t.id)).toEqual([{ round: 1, table: 1, seats, channelId: null, gameId: null, subs: {} }]);
-    const game = store.createLobby({ guildId: 'g', channelId: 'c1', hostId: 'h', ruleset: 'chnu-2016', pace: 'live', options: {}, now: 5 });
+    const game = store.createLobby({
+      guildId: 'g',
+      channelId: 'c1',
+      hostId: 'h',
+      ruleset: 'chnu-2016',
+      pace: 'live',
+      options: {},
+      now: 5,
+    });
     tstore.setTableChannel(t.id, 1, 1, 'c1');
     tstore.setTableGame(t.id, 1, 1, game.id, { u1: 'sub' });
     expect(tstore.tableOfGame(game.id)).toEqual({ tournamentId: t.id, round: 1, table: 1 });
-    expect((sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(game.id) as { t: number }).t).toBe(t.id);
+    expect((sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(game.id) as { t: number }).t).toBe(
+      t.id,
+    );
     // Running: not counted.
     const roles = rolePool('chnu-2016');
-    store.startGame(game.id, ['sub', ...seats.slice(1)].map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! })), createGame('chnu-2016', { roles }, {}, 'live', { now: 6 }), 6);
-    expect(tstore.withResults(t.id)[0]).toMatchObject({ status: 'running', results: null, channelId: 'c1', subs: { u1: 'sub' } });
+    store.startGame(
+      game.id,
+      ['sub', ...seats.slice(1)].map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! })),
+      createGame('chnu-2016', { roles }, {}, 'live', { now: 6 }),
+      6,
+    );
+    expect(tstore.withResults(t.id)[0]).toMatchObject({
+      status: 'running',
+      results: null,
+      channelId: 'c1',
+      subs: { u1: 'sub' },
+    });
     // Over, with its results: counted, with every seat's line.
-    const insert = sqlite.prepare(`INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
+    const insert =
+      sqlite.prepare(`INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
                                    VALUES (?, ?, 'g', ?, 'chnu-2016', ?, 'red', ?, ?, '{}', ?, 0, 9)`);
-    ['sub', ...seats.slice(1)].forEach((u, i) => insert.run(game.id, i + 1, u, roles[i], i < 7 ? 'win' : 'loss', i < 7 ? 5 : 0, i === 2 ? 1 : 0));
+    ['sub', ...seats.slice(1)].forEach((u, i) =>
+      insert.run(game.id, i + 1, u, roles[i], i < 7 ? 'win' : 'loss', i < 7 ? 5 : 0, i === 2 ? 1 : 0),
+    );
     store.setStatus(game.id, 'over', 9);
     const done = tstore.withResults(t.id)[0]!;
     expect(done.results).toHaveLength(10);
-    expect(done.results!.find((r) => r.seat === 3)).toMatchObject({ userId: 'u3', points: 5, won: true, bestPlayer: true });
+    expect(done.results!.find((r) => r.seat === 3)).toMatchObject({
+      userId: 'u3',
+      points: 5,
+      won: true,
+      bestPlayer: true,
+    });
     // Annulled: not counted any more.
     sqlite.prepare('UPDATE games SET annulled_at = 10 WHERE id = ?').run(game.id);
     expect(tstore.withResults(t.id)[0]!.results).toBeNull();
@@ -85,8 +156,26 @@ describe('tournament storage (T-1..T-3)', () => {
 
   it('after a restart the messages of open tournaments are sent once more (a deleted one is found)', () => {
     const { tstore, outbox } = open();
-    const open1 = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Open', ruleset: 'chnu-2016', options: {}, locale: 'en', now: 1 });
-    const done = tstore.create({ guildId: 'g', channelId: 'c', hostId: 'h', name: 'Done', ruleset: 'chnu-2016', options: {}, locale: 'en', now: 1 });
+    const open1 = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Open',
+      ruleset: 'chnu-2016',
+      options: {},
+      locale: 'en',
+      now: 1,
+    });
+    const done = tstore.create({
+      guildId: 'g',
+      channelId: 'c',
+      hostId: 'h',
+      name: 'Done',
+      ruleset: 'chnu-2016',
+      options: {},
+      locale: 'en',
+      now: 1,
+    });
     for (const t of [open1, done]) {
       outbox.setSlot(t.holderGameId, 'board', 'message', 'ch:c', { content: t.name }, 1, { repost: true });
       outbox.sentSlot(t.holderGameId, 'board', 1, `m${t.id}`, 'c');

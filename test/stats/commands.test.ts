@@ -5,11 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { allCommands } from '../../src/discord/commands/definitions';
 import { decodeStatsId, encodeStatsId, type StatsId } from '../../src/discord/custom-id';
 
-type Opt = { name: string; description?: string; name_localizations?: Record<string, string>; description_localizations?: Record<string, string>; required?: boolean; options?: Opt[] };
+type Opt = {
+  name: string;
+  description?: string;
+  name_localizations?: Record<string, string>;
+  description_localizations?: Record<string, string>;
+  required?: boolean;
+  options?: Opt[];
+};
 
 function problems(o: Opt, path: string, out: string[]): void {
-  for (const n of [o.name, ...Object.values(o.name_localizations ?? {})]) if (!/^[-_\p{L}\p{N}]{1,32}$/u.test(n) || n !== n.toLowerCase()) out.push(`${path}: name "${n}"`);
-  for (const d of [o.description ?? '', ...Object.values(o.description_localizations ?? {})]) if (d.length > 100) out.push(`${path}: description of ${d.length}`);
+  for (const n of [o.name, ...Object.values(o.name_localizations ?? {})])
+    if (!/^[-_\p{L}\p{N}]{1,32}$/u.test(n) || n !== n.toLowerCase()) out.push(`${path}: name "${n}"`);
+  for (const d of [o.description ?? '', ...Object.values(o.description_localizations ?? {})])
+    if (d.length > 100) out.push(`${path}: description of ${d.length}`);
   const seen = new Map<string, Set<string>>();
   let optional = false;
   for (const c of o.options ?? []) {
@@ -31,7 +40,9 @@ describe('/stats and /mafia settings for Discord', () => {
     expect(out).toEqual([]);
     const stats = allCommands().find((c) => c.name === 'stats') as unknown as Opt;
     expect(stats.options!.map((o) => o.name)).toEqual(['player', 'top', 'game']);
-    const settings = (allCommands().find((c) => c.name === 'mafia') as unknown as Opt).options!.find((o) => o.name === 'settings')!;
+    const settings = (allCommands().find((c) => c.name === 'mafia') as unknown as Opt).options!.find(
+      (o) => o.name === 'settings',
+    )!;
     expect(settings.options!.map((o) => o.name)).toEqual(expect.arrayContaining(['show', 'season', 'rating']));
   });
 
@@ -47,7 +58,20 @@ describe('/stats and /mafia settings for Discord', () => {
       expect(raw.length).toBeLessThanOrEqual(100);
       expect(decodeStatsId(raw)).toEqual(id);
     }
-    for (const bad of ['v1:s:t:poker:a:points:0:0', 'v1:s:t:kiev-12:d0:points:0:0', 'v1:s:t:kiev-12:x:points:0:0', 'v1:s:t:kiev-12:a:votes:0:0', 'v1:s:t:kiev-12:a:points:0:-1', 'v1:s:p:kiev-12:a:<@1>:0', 'v1:s:g:0:0', 'v1:s:g:5', 'v1:s:z:1:1', 'v2:s:g:5:0', 'v1:s:t:kiev-12:a:points:0:0:extra', 'v1:s:g:5:99999']) {
+    for (const bad of [
+      'v1:s:t:poker:a:points:0:0',
+      'v1:s:t:kiev-12:d0:points:0:0',
+      'v1:s:t:kiev-12:x:points:0:0',
+      'v1:s:t:kiev-12:a:votes:0:0',
+      'v1:s:t:kiev-12:a:points:0:-1',
+      'v1:s:p:kiev-12:a:<@1>:0',
+      'v1:s:g:0:0',
+      'v1:s:g:5',
+      'v1:s:z:1:1',
+      'v2:s:g:5:0',
+      'v1:s:t:kiev-12:a:points:0:0:extra',
+      'v1:s:g:5:99999',
+    ]) {
       expect(decodeStatsId(bad), bad).toBeNull();
     }
   });

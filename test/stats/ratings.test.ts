@@ -14,7 +14,16 @@ import { parseScenario } from '../../src/scenario/parse';
 import { stepToAction } from '../../src/scenario/run';
 import { gameRecord } from '../../src/stats/game-record';
 import { PAGE_SIZE, profile, top, type StatsFilter } from '../../src/stats/queries';
-import { interruptedRebuilds, isRebuilding, rebuildSeason, recomputeInBackground, recomputeRatings, recordGame, saveRatingSettings, unbuilt } from '../../src/stats/record';
+import {
+  interruptedRebuilds,
+  isRebuilding,
+  rebuildSeason,
+  recomputeInBackground,
+  recomputeRatings,
+  recordGame,
+  saveRatingSettings,
+  unbuilt,
+} from '../../src/stats/record';
 import { readJson, OWN_DIR } from '../../testkit/scenario-files';
 import { join } from 'node:path';
 
@@ -31,10 +40,27 @@ function putGame(
   store: Store,
   ruleset: RulesetId,
   finishedAt: number,
-  seats: { user: string; role: Role; points: number; outcome: 'win' | 'loss' | 'draw'; best?: boolean; n1?: boolean; removed?: boolean; holders?: { userId: string; share: number }[] }[],
+  seats: {
+    user: string;
+    role: Role;
+    points: number;
+    outcome: 'win' | 'loss' | 'draw';
+    best?: boolean;
+    n1?: boolean;
+    removed?: boolean;
+    holders?: { userId: string; share: number }[];
+  }[],
   extra: { noDayVote?: boolean; moves?: number } = {},
 ): number {
-  const game = store.createLobby({ guildId: G, channelId: 'c', hostId: 'h', ruleset, pace: 'live', options: {}, now: finishedAt });
+  const game = store.createLobby({
+    guildId: G,
+    channelId: 'c',
+    hostId: 'h',
+    ruleset,
+    pace: 'live',
+    options: {},
+    now: finishedAt,
+  });
   const ins = store.sqlite.prepare(
     `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, no_day_vote, moves, removed, holders)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?)`,
@@ -42,7 +68,24 @@ function putGame(
   store.transaction(() => {
     seats.forEach((s, i) => {
       const team = ['mafia', 'don', 'prostitute'].includes(s.role) ? 'black' : 'red';
-      ins.run(game.id, i + 1, G, s.user, ruleset, s.role, team, s.outcome, s.points, s.best ? 1 : 0, s.n1 ? 1 : 0, finishedAt, extra.noDayVote ? 1 : 0, extra.moves ?? 100, s.removed ? 1 : 0, s.holders ? JSON.stringify(s.holders) : null);
+      ins.run(
+        game.id,
+        i + 1,
+        G,
+        s.user,
+        ruleset,
+        s.role,
+        team,
+        s.outcome,
+        s.points,
+        s.best ? 1 : 0,
+        s.n1 ? 1 : 0,
+        finishedAt,
+        extra.noDayVote ? 1 : 0,
+        extra.moves ?? 100,
+        s.removed ? 1 : 0,
+        s.holders ? JSON.stringify(s.holders) : null,
+      );
     });
     store.sqlite.prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(finishedAt, game.id);
     recordGame(store.stats, game.id);
@@ -50,7 +93,13 @@ function putGame(
   return game.id;
 }
 
-const filter = (ruleset: RulesetId, extra: Partial<StatsFilter> = {}): StatsFilter => ({ guildId: G, ruleset, period: { kind: 'all' }, now: 10_000 * 86_400_000, ...extra });
+const filter = (ruleset: RulesetId, extra: Partial<StatsFilter> = {}): StatsFilter => ({
+  guildId: G,
+  ruleset,
+  period: { kind: 'all' },
+  now: 10_000 * 86_400_000,
+  ...extra,
+});
 
 /** All pages of /stats top. */
 function allRows(db: ReturnType<typeof fresh>['db'], f: StatsFilter, by: 'points' | 'elo' = 'points') {
@@ -65,8 +114,16 @@ describe('Elo (team average, as rating sites compute it)', () => {
     // P(red) = 1 / (1 + 10^((1050 − 1100) / 400)) = 1 / (1 + 10^−0.125) = 1 / 1.74989 = 0.571465
     expect(redChance(1100, 1050)).toBeCloseTo(0.571465, 5);
     const seats: RatedSeat[] = [
-      ...Array.from({ length: 7 }, (_, i) => ({ team: 'red' as const, removed: false, holders: [{ userId: `r${i}`, share: 1 }] })),
-      ...Array.from({ length: 3 }, (_, i) => ({ team: 'black' as const, removed: false, holders: [{ userId: `b${i}`, share: 1 }] })),
+      ...Array.from({ length: 7 }, (_, i) => ({
+        team: 'red' as const,
+        removed: false,
+        holders: [{ userId: `r${i}`, share: 1 }],
+      })),
+      ...Array.from({ length: 3 }, (_, i) => ({
+        team: 'black' as const,
+        removed: false,
+        holders: [{ userId: `b${i}`, share: 1 }],
+      })),
     ];
     const c = eloChanges(seats, 'red', (u) => (u.startsWith('r') ? 1100 : 1050), { win: 20, loss: 15, start: 1000 });
     // winners gain 20 × the losing side's chance (0.428535) = +8.5707; losers lose 15 × their own chance = −6.4280
@@ -103,7 +160,14 @@ describe('Elo (team average, as rating sites compute it)', () => {
       { userId: 'b', share: 0.75 },
     ]);
     const seats: RatedSeat[] = [
-      { team: 'red', removed: false, holders: [{ userId: 'a', share: 0.25 }, { userId: 'b', share: 0.75 }] },
+      {
+        team: 'red',
+        removed: false,
+        holders: [
+          { userId: 'a', share: 0.25 },
+          { userId: 'b', share: 0.75 },
+        ],
+      },
       { team: 'black', removed: false, holders: [{ userId: 'c', share: 1 }] },
     ];
     const c = eloChanges(seats, 'red', () => 1200);
@@ -120,7 +184,13 @@ describe('Elo (team average, as rating sites compute it)', () => {
 });
 
 describe('S-5 standings in SQL', () => {
-  const classicRow = (user: string, role: Role, points: number, outcome: 'win' | 'loss', o: { best?: boolean; n1?: boolean } = {}) => ({ user, role, points, outcome, ...o });
+  const classicRow = (
+    user: string,
+    role: Role,
+    points: number,
+    outcome: 'win' | 'loss',
+    o: { best?: boolean; n1?: boolean } = {},
+  ) => ({ user, role, points, outcome, ...o });
 
   it('classic-10: every tie-break step in order (wins, best player, wins as Don, as Sheriff, as mafia, killed on night 1)', () => {
     const { store, db } = fresh();
@@ -143,7 +213,22 @@ describe('S-5 standings in SQL', () => {
     // level after every step: they share the place
     game([classicRow('G1', 'civilian', -2, 'loss'), classicRow('G2', 'civilian', -2, 'loss')]);
     const rows = allRows(db, filter('classic-10'));
-    expect(rows.map((r) => r.userId)).toEqual(['A1', 'A2', 'B1', 'B2', 'C1', 'C2', 'D1', 'D2', 'E1', 'E2', 'F1', 'F2', 'G1', 'G2']);
+    expect(rows.map((r) => r.userId)).toEqual([
+      'A1',
+      'A2',
+      'B1',
+      'B2',
+      'C1',
+      'C2',
+      'D1',
+      'D2',
+      'E1',
+      'E2',
+      'F1',
+      'F2',
+      'G1',
+      'G2',
+    ]);
     expect(rows.map((r) => r.place)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 13]);
     expect(rows[0]!.points).toBe(3);
   });
@@ -180,24 +265,41 @@ describe('S-5 standings in SQL', () => {
   it('equals the pure standings() on random results of every rule set, across pages, to the half point', () => {
     const { store, db } = fresh();
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const rs of ['chnu-2016', 'classic-10', 'kiev-12'] as RulesetId[]) {
       const records: GameRecord[] = [];
       const roles: Role[] = ['civilian', 'sheriff', 'don', 'mafia'];
       for (let g = 0; g < 60; g++) {
         const seats = Array.from({ length: 6 }, (_, i) => {
           const user = `u${(g * 7 + i * 13) % 37}`;
-          return { user, role: roles[Math.floor(rnd() * 4)]!, points: Math.round(rnd() * 12 - 2) / 2, outcome: (rnd() < 0.5 ? 'win' : 'loss') as 'win' | 'loss', best: rnd() < 0.15, n1: rnd() < 0.1 };
+          return {
+            user,
+            role: roles[Math.floor(rnd() * 4)]!,
+            points: Math.round(rnd() * 12 - 2) / 2,
+            outcome: (rnd() < 0.5 ? 'win' : 'loss') as 'win' | 'loss',
+            best: rnd() < 0.15,
+            n1: rnd() < 0.1,
+          };
         });
         const uniq = seats.filter((s, i) => seats.findIndex((x) => x.user === s.user) === i);
         putGame(store, rs, 1000 + g, uniq);
-        for (const s of uniq) records.push({ player: s.user, points: s.points, won: s.outcome === 'win', role: s.role, bestPlayer: s.best, killedNight1: s.n1 });
+        for (const s of uniq)
+          records.push({
+            player: s.user,
+            points: s.points,
+            won: s.outcome === 'win',
+            role: s.role,
+            bestPlayer: s.best,
+            killedNight1: s.n1,
+          });
       }
       const want = standings(RULESETS[rs].scoring, records);
       const got = allRows(db, filter(rs));
       expect(got.length).toBeGreaterThan(PAGE_SIZE * 2);
       // The same places and points for every player (order among level players may differ only by name).
-      expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins]]))).toEqual(new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins]])));
+      expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins]]))).toEqual(
+        new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins]])),
+      );
       expect(got.map((r) => r.place)).toEqual([...got.map((r) => r.place)].sort((a, b) => a - b));
     }
   });
@@ -205,7 +307,8 @@ describe('S-5 standings in SQL', () => {
   it("the caller's own row comes with every page; periods and seasons", () => {
     const { store, db } = fresh();
     const day = 86_400_000;
-    for (let g = 0; g < 30; g++) putGame(store, 'classic-10', g * day, [{ user: `p${g}`, role: 'civilian', points: g / 2, outcome: 'win' }]);
+    for (let g = 0; g < 30; g++)
+      putGame(store, 'classic-10', g * day, [{ user: `p${g}`, role: 'civilian', points: g / 2, outcome: 'win' }]);
     putGame(store, 'classic-10', 29 * day, [{ user: 'me', role: 'civilian', points: 0, outcome: 'loss' }]);
     const p0 = top(db, filter('classic-10'), 'points', 0, 'me');
     expect(p0.rows).toHaveLength(10);
@@ -216,18 +319,44 @@ describe('S-5 standings in SQL', () => {
     expect(last.rows.map((r) => r.userId)).toContain('me');
     expect(last.own).toBeNull();
     // The last 5 days: games finished at days 25..29 (now = day 30).
-    const recent = top(db, filter('classic-10', { period: { kind: 'days', days: 5 }, now: 30 * day }), 'points', 0, null);
+    const recent = top(
+      db,
+      filter('classic-10', { period: { kind: 'days', days: 5 }, now: 30 * day }),
+      'points',
+      0,
+      null,
+    );
     expect(recent.rows.map((r) => r.userId)).toEqual(['p29', 'p28', 'p27', 'p26', 'p25', 'me']);
     // A season defined afterwards gets its standings from the stored results.
-    const s = store.sqlite.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)').run(G, 'Autumn', 10 * day, 20 * day);
+    const s = store.sqlite
+      .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)')
+      .run(G, 'Autumn', 10 * day, 20 * day);
     rebuildSeason(db, G, Number(s.lastInsertRowid));
-    const season = top(db, filter('classic-10', { period: { kind: 'season', id: Number(s.lastInsertRowid), name: 'Autumn', from: 10 * day, to: 20 * day } }), 'points', 0, null);
+    const season = top(
+      db,
+      filter('classic-10', {
+        period: { kind: 'season', id: Number(s.lastInsertRowid), name: 'Autumn', from: 10 * day, to: 20 * day },
+      }),
+      'points',
+      0,
+      null,
+    );
     expect(season.total).toBe(10);
     expect(season.rows[0]!.userId).toBe('p19');
     // A game closing inside the open season is added to it at once.
-    const open = Number(store.sqlite.prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)').run(G, 'Now', 40 * day).lastInsertRowid);
+    const open = Number(
+      store.sqlite
+        .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)')
+        .run(G, 'Now', 40 * day).lastInsertRowid,
+    );
     putGame(store, 'classic-10', 41 * day, [{ user: 'late', role: 'don', points: 5, outcome: 'win' }]);
-    const now = top(db, filter('classic-10', { period: { kind: 'season', id: open, name: 'Now', from: 40 * day, to: null } }), 'points', 0, null);
+    const now = top(
+      db,
+      filter('classic-10', { period: { kind: 'season', id: open, name: 'Now', from: 40 * day, to: null } }),
+      'points',
+      0,
+      null,
+    );
     expect(now.rows.map((r) => [r.userId, r.points])).toEqual([['late', 5]]);
   });
 
@@ -235,7 +364,7 @@ describe('S-5 standings in SQL', () => {
     const { store, db } = fresh();
     const day = 86_400_000;
     let seed = 11;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const records: (GameRecord & { at: number })[] = [];
     for (let g = 0; g < 150; g++) {
       const at = Math.floor(g * 0.7 * day);
@@ -245,20 +374,42 @@ describe('S-5 standings in SQL', () => {
       const seats = [...users].map((user, i) => {
         const black = i >= 4;
         const won = black ? !redWins : redWins;
-        return { user, role: (black ? (i === 4 ? 'don' : 'mafia') : i === 0 ? 'sheriff' : 'civilian') as Role, points: won ? Math.round(rnd() * 8) / 2 : -Math.round(rnd() * 2) / 2, outcome: (won ? 'win' : 'loss') as 'win' | 'loss', best: rnd() < 0.15, n1: rnd() < 0.1 };
+        return {
+          user,
+          role: (black ? (i === 4 ? 'don' : 'mafia') : i === 0 ? 'sheriff' : 'civilian') as Role,
+          points: won ? Math.round(rnd() * 8) / 2 : -Math.round(rnd() * 2) / 2,
+          outcome: (won ? 'win' : 'loss') as 'win' | 'loss',
+          best: rnd() < 0.15,
+          n1: rnd() < 0.1,
+        };
       });
       putGame(store, 'classic-10', at, seats);
-      for (const s of seats) records.push({ at, player: s.user, points: s.points, won: s.outcome === 'win', role: s.role, bestPlayer: s.best, killedNight1: s.n1 });
+      for (const s of seats)
+        records.push({
+          at,
+          player: s.user,
+          points: s.points,
+          won: s.outcome === 'win',
+          role: s.role,
+          bestPlayer: s.best,
+          killedNight1: s.n1,
+        });
     }
     const now = 106 * day;
     for (const days of [1, 5, 30, 90, 400]) {
       const cutoff = now - days * day;
-      const want = standings('classic', records.filter((r) => r.at >= cutoff));
-      const got = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }));
-      expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])), `${days} days`).toEqual(
-        new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
+      const want = standings(
+        'classic',
+        records.filter((r) => r.at >= cutoff),
       );
-      const hist = store.sqlite.prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at').all(cutoff) as { user_id: string; after: number }[];
+      const got = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }));
+      expect(
+        new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
+        `${days} days`,
+      ).toEqual(new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins, r.bestPlayer]])));
+      const hist = store.sqlite
+        .prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at')
+        .all(cutoff) as { user_id: string; after: number }[];
       const last = new Map<string, { elo: number; games: number }>();
       for (const h of hist) last.set(h.user_id, { elo: h.after, games: (last.get(h.user_id)?.games ?? 0) + 1 });
       const elo = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }), 'elo');
@@ -273,7 +424,9 @@ describe('S-5 standings in SQL', () => {
       { user: 'b', role: 'don', points: -1, outcome: 'loss' },
     ]);
     putGame(store, 'classic-10', 2, [{ user: 'a', role: 'civilian', points: 3, outcome: 'win' }], { noDayVote: true });
-    const short = putGame(store, 'classic-10', 3, [{ user: 'b', role: 'don', points: 5, outcome: 'win' }], { moves: 12 });
+    const short = putGame(store, 'classic-10', 3, [{ user: 'b', role: 'don', points: 5, outcome: 'win' }], {
+      moves: 12,
+    });
     expect(allRows(db, filter('classic-10')).map((r) => [r.userId, r.points])).toEqual([
       ['b', 4],
       ['a', 3],
@@ -302,7 +455,7 @@ describe('S-5 standings in SQL', () => {
   it('a recompute gives the same Elo as the game-by-game updates', () => {
     const { store, db } = fresh();
     let seed = 3;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let g = 0; g < 80; g++) {
       const users = new Set<string>();
       while (users.size < 10) users.add(`u${Math.floor(rnd() * 25)}`);
@@ -315,7 +468,13 @@ describe('S-5 standings in SQL', () => {
         list.map((u, i) => {
           const black = i >= 7;
           const win = black ? !redWins : redWins;
-          return { user: u, role: (black ? 'mafia' : 'civilian') as Role, points: win ? 4 : 0, outcome: (win ? 'win' : 'loss') as 'win' | 'loss', removed: i === 0 && rnd() < 0.2 };
+          return {
+            user: u,
+            role: (black ? 'mafia' : 'civilian') as Role,
+            points: win ? 4 : 0,
+            outcome: (win ? 'win' : 'loss') as 'win' | 'loss',
+            removed: i === 0 && rnd() < 0.2,
+          };
         }),
       );
     }
@@ -356,7 +515,9 @@ describe('a rebuild while the bot runs', () => {
     const points = allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games]);
     expect(background.map((r) => r[0])).toContain('late');
     recomputeRatings(db, G, 'chnu-2016');
-    expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(background);
+    expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(
+      background,
+    );
     expect(allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games])).toEqual(points);
   });
 });
@@ -364,11 +525,21 @@ describe('a rebuild while the bot runs', () => {
 describe('an upgrade', () => {
   it('results stored before the ratings existed are found by index seeks and rated once', () => {
     const { store, db } = fresh();
-    const game = store.createLobby({ guildId: G, channelId: 'c', hostId: 'h', ruleset: 'kiev-12', pace: 'live', options: {}, now: 1 });
-    store.sqlite.prepare(
-      `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
+    const game = store.createLobby({
+      guildId: G,
+      channelId: 'c',
+      hostId: 'h',
+      ruleset: 'kiev-12',
+      pace: 'live',
+      options: {},
+      now: 1,
+    });
+    store.sqlite
+      .prepare(
+        `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
        VALUES (?, 1, ?, 'old', 'kiev-12', 'civilian', 'red', 'win', 3, '{}', 1, 0, 5)`,
-    ).run(game.id, G);
+      )
+      .run(game.id, G);
     expect(unbuilt(db)).toEqual([{ guildId: G, ruleset: 'kiev-12' }]);
     for (const u of unbuilt(db)) recomputeRatings(db, u.guildId, u.ruleset);
     expect(unbuilt(db)).toEqual([]);
@@ -386,17 +557,33 @@ describe('through the game service (the game-closing transaction)', () => {
     return {
       store,
       async run(substitute?: { atStep: number; seat: number; to: string }) {
-        const game = service.createLobby({ guildId: G, channelId: 'c', hostId: 'host', ruleset: sc.ruleset, pace: sc.pace, options: sc.options });
-        await service.start(game.id, sc.roles.map((_, i) => `u${i + 1}`), sc.roles);
+        const game = service.createLobby({
+          guildId: G,
+          channelId: 'c',
+          hostId: 'host',
+          ruleset: sc.ruleset,
+          pace: sc.pace,
+          options: sc.options,
+        });
+        await service.start(
+          game.id,
+          sc.roles.map((_, i) => `u${i + 1}`),
+          sc.roles,
+        );
         for (const [i, step] of sc.steps.entries()) {
-          if (substitute?.atStep === i) await service.substitute(game.id, substitute.seat, substitute.to, 'host:host', null);
+          if (substitute?.atStep === i)
+            await service.substitute(game.id, substitute.seat, substitute.to, 'host:host', null);
           const state = service.state(game.id);
           if (!state) break;
           const action = stepToAction(step, state);
           if (!action) continue;
           if (action.kind === 'timeout' && state.deadline !== null) now = Math.max(now, state.deadline);
           now += 1000;
-          await service.dispatch(game.id, action, step.type === 'host' || step.type === 'timeout' ? 'host:host' : `user:${(step as { seat: number }).seat}`);
+          await service.dispatch(
+            game.id,
+            action,
+            step.type === 'host' || step.type === 'timeout' ? 'host:host' : `user:${(step as { seat: number }).seat}`,
+          );
         }
         await service.close();
         return { game: game.id, expect: sc.expect as { points: Record<string, number> } };
@@ -410,7 +597,8 @@ describe('through the game service (the game-closing transaction)', () => {
     const db = w.store.stats;
     const rows = allRows(db, filter('kiev-12'));
     expect(rows.find((r) => r.userId === 'u1')!.points).toBe(5);
-    for (const [seat, pts] of Object.entries(want.points)) expect(rows.find((r) => r.userId === `u${seat}`)?.points ?? 0).toBe(pts);
+    for (const [seat, pts] of Object.entries(want.points))
+      expect(rows.find((r) => r.userId === `u${seat}`)?.points ?? 0).toBe(pts);
     const rec = gameRecord(db, G, game)!;
     // S-3, S-4: 3 for the rating and +2 from the host: the most a player can take from one game.
     expect(rec.points.find((p) => p.seat === 1)).toMatchObject({ total: 5, items: { rating: 3, bonus: 2 } });
@@ -422,15 +610,25 @@ describe('through the game service (the game-closing transaction)', () => {
     expect(u1.elo).not.toBeNull();
   });
 
-  it('a substitute: both holders are rated for their share of the moves; the seat\'s points go to the holder at the end', async () => {
+  it("a substitute: both holders are rated for their share of the moves; the seat's points go to the holder at the end", async () => {
     const w = play('chnu-red-full-strength.json');
     const { game } = await w.run({ atStep: 10, seat: 4, to: 'sub' });
     const db = w.store.stats;
-    const holders = JSON.parse((w.store.sqlite.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as { holders: string }).holders) as { userId: string; share: number }[];
+    const holders = JSON.parse(
+      (
+        w.store.sqlite.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as {
+          holders: string;
+        }
+      ).holders,
+    ) as { userId: string; share: number }[];
     expect(holders.map((h) => h.userId)).toEqual(['u4', 'sub']);
     expect(holders[0]!.share + holders[1]!.share).toBeCloseTo(1, 9);
     expect(holders[0]!.share).toBeGreaterThan(0);
-    const hist = w.store.sqlite.prepare('SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id').all(game) as { user_id: string; share: number; before: number; after: number }[];
+    const hist = w.store.sqlite
+      .prepare(
+        'SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id',
+      )
+      .all(game) as { user_id: string; share: number; before: number; after: number }[];
     expect(hist.map((h) => h.user_id)).toEqual(['sub', 'u4']);
     // Red won: the seat's gain is split by shares.
     const full = hist.reduce((sum, h) => sum + (h.after - h.before), 0);

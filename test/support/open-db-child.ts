@@ -7,5 +7,7 @@ try {
   open.close();
   process.stdout.write(JSON.stringify({ ok: true }));
 } catch (e) {
-  process.stdout.write(JSON.stringify({ ok: false, startup: e instanceof StartupError, message: (e as Error).message }));
+  process.stdout.write(
+    JSON.stringify({ ok: false, startup: e instanceof StartupError, message: (e as Error).message }),
+  );
 }

@@ -141,7 +141,12 @@ export class Gateway implements GatewaySink {
   private onConnection(ws: WebSocket): void {
     this.sockets.add(ws);
     let session: Session | null = null;
-    ws.send(JSON.stringify({ op: Op.Hello, d: { heartbeat_interval: this.opts.heartbeatInterval, _trace: ['fake-gateway'] } }));
+    ws.send(
+      JSON.stringify({
+        op: Op.Hello,
+        d: { heartbeat_interval: this.opts.heartbeatInterval, _trace: ['fake-gateway'] },
+      }),
+    );
 
     ws.on('message', (raw) => {
       let payload: { op: number; d: any };
@@ -244,7 +249,8 @@ export class Gateway implements GatewaySink {
       ws.send(JSON.stringify({ op: Op.InvalidSession, d: false }));
       return null;
     }
-    if (session.ws && session.ws !== ws && session.ws.readyState === WebSocket.OPEN) session.ws.close(4000, 'resumed elsewhere');
+    if (session.ws && session.ws !== ws && session.ws.readyState === WebSocket.OPEN)
+      session.ws.close(4000, 'resumed elsewhere');
     session.ws = ws;
     this.resumeCount++;
     for (const f of frames) if (f.s > seq) ws.send(f.frame);
@@ -254,7 +260,10 @@ export class Gateway implements GatewaySink {
     return session;
   }
 
-  private requestGuildMembers(s: Session, d: { guild_id: string | string[]; query?: string; limit?: number; user_ids?: string | string[]; nonce?: string }): void {
+  private requestGuildMembers(
+    s: Session,
+    d: { guild_id: string | string[]; query?: string; limit?: number; user_ids?: string | string[]; nonce?: string },
+  ): void {
     const guildIds = Array.isArray(d.guild_id) ? d.guild_id : [d.guild_id];
     for (const gid of guildIds) {
       const g = this.state.guilds.get(gid);

@@ -8,7 +8,13 @@ import { ChannelTypes, MessageFlag, type ChannelRec, type MessageBody, type Stat
 import type { Gateway } from './gateway.js';
 import type { CommandOptionDef, FakeAttachment, FakeComponent, RegisteredCommand, StoredMessage } from './types.js';
 
-export const InteractionType = { Ping: 1, ApplicationCommand: 2, MessageComponent: 3, Autocomplete: 4, ModalSubmit: 5 } as const;
+export const InteractionType = {
+  Ping: 1,
+  ApplicationCommand: 2,
+  MessageComponent: 3,
+  Autocomplete: 4,
+  ModalSubmit: 5,
+} as const;
 export const CallbackType = {
   Pong: 1,
   ChannelMessageWithSource: 4,
@@ -99,7 +105,9 @@ export class InteractionResult {
     return this.rec.callbackType ?? 0;
   }
   get deferred(): boolean {
-    return this.type === CallbackType.DeferredChannelMessageWithSource || this.type === CallbackType.DeferredMessageUpdate;
+    return (
+      this.type === CallbackType.DeferredChannelMessageWithSource || this.type === CallbackType.DeferredMessageUpdate
+    );
   }
   get ephemeral(): boolean {
     return this.rec.ephemeral;
@@ -242,16 +250,40 @@ export class Interactions {
 
   click(userId: string, message: StoredMessage, customId: string, o: ActOptions = {}): Promise<InteractionResult> {
     const { ch, comp, user } = this.prepareComponent(userId, message, customId, 'click', o.forge);
-    if (comp.type !== 2) throw new Error(`fake.click: component "${customId}" is not a button (type ${comp.type}); use fake.select`);
-    if (comp.style === 5 || comp.style === 6) throw new Error(`fake.click: component "${customId}" is a link/premium button`);
+    if (comp.type !== 2)
+      throw new Error(`fake.click: component "${customId}" is not a button (type ${comp.type}); use fake.select`);
+    if (comp.style === 5 || comp.style === 6)
+      throw new Error(`fake.click: component "${customId}" is a link/premium button`);
     const data = { custom_id: customId, component_type: 2 };
-    return this.dispatch(InteractionType.MessageComponent, userId, ch, data, `button "${customId}" by ${user.api.username}`, o, message);
+    return this.dispatch(
+      InteractionType.MessageComponent,
+      userId,
+      ch,
+      data,
+      `button "${customId}" by ${user.api.username}`,
+      o,
+      message,
+    );
   }
 
-  select(userId: string, message: StoredMessage, customId: string, values: string[], o: ActOptions = {}): Promise<InteractionResult> {
+  select(
+    userId: string,
+    message: StoredMessage,
+    customId: string,
+    values: string[],
+    o: ActOptions = {},
+  ): Promise<InteractionResult> {
     const { ch, comp: found, user } = this.prepareComponent(userId, message, customId, 'select', o.forge);
     // A forged select: any values at all, as a hostile client could send.
-    const comp = o.forge ? ({ type: 3, custom_id: customId, min_values: 0, max_values: 25, options: values.map((value) => ({ label: value, value })) } as FakeComponent) : found;
+    const comp = o.forge
+      ? ({
+          type: 3,
+          custom_id: customId,
+          min_values: 0,
+          max_values: 25,
+          options: values.map((value) => ({ label: value, value })),
+        } as FakeComponent)
+      : found;
     if (comp.type === 2) throw new Error(`fake.select: component "${customId}" is a button; use fake.click`);
     const min = comp.min_values ?? 1;
     const max = comp.max_values ?? 1;
@@ -262,16 +294,33 @@ export class Interactions {
     if (comp.type === 3) {
       const allowed = new Set((comp.options ?? []).map((x) => x.value));
       const bad = values.filter((v) => !allowed.has(v));
-      if (bad.length) throw new Error(`fake.select: "${customId}" has no option(s) ${bad.join(', ')} (options: ${[...allowed].join(', ')})`);
+      if (bad.length)
+        throw new Error(
+          `fake.select: "${customId}" has no option(s) ${bad.join(', ')} (options: ${[...allowed].join(', ')})`,
+        );
     } else {
       const resolved: Resolved = {};
-      for (const v of values) this.resolveEntity(comp.type === 5 ? 6 : comp.type === 6 ? 8 : comp.type === 8 ? 7 : 9, v, ch, resolved);
+      for (const v of values)
+        this.resolveEntity(comp.type === 5 ? 6 : comp.type === 6 ? 8 : comp.type === 8 ? 7 : 9, v, ch, resolved);
       data.resolved = resolved;
     }
-    return this.dispatch(InteractionType.MessageComponent, userId, ch, data, `select "${customId}" [${values.join(',')}] by ${user.api.username}`, o, message);
+    return this.dispatch(
+      InteractionType.MessageComponent,
+      userId,
+      ch,
+      data,
+      `select "${customId}" [${values.join(',')}] by ${user.api.username}`,
+      o,
+      message,
+    );
   }
 
-  submitModal(userId: string, from: InteractionResult, fields: Record<string, string | string[]>, o: ActOptions = {}): Promise<InteractionResult> {
+  submitModal(
+    userId: string,
+    from: InteractionResult,
+    fields: Record<string, string | string[]>,
+    o: ActOptions = {},
+  ): Promise<InteractionResult> {
     const src = this.byId.get(from.id);
     if (!src?.modal) throw new Error(`fake.submitModal: ${from.label} did not show a modal`);
     if (src.userId !== userId) throw new Error('fake.submitModal: only the user who opened the modal can submit it');
@@ -279,15 +328,22 @@ export class Interactions {
     const ch = this.state.requireChannel(src.channelId);
     const mapInput = (c: FakeComponent): Record<string, unknown> => {
       const v = fields[c.custom_id ?? ''];
-      if (v === undefined && c.required !== false && c.type === 4) throw new Error(`fake.submitModal: required field "${c.custom_id}" missing`);
+      if (v === undefined && c.required !== false && c.type === 4)
+        throw new Error(`fake.submitModal: required field "${c.custom_id}" missing`);
       if (c.type === 4) {
         const value = Array.isArray(v) ? v.join('') : (v ?? '');
         const minLen = typeof c.min_length === 'number' ? c.min_length : 0;
         const maxLen = typeof c.max_length === 'number' ? c.max_length : 4000;
-        if (value.length && (value.length < minLen || value.length > maxLen)) throw new Error(`fake.submitModal: "${c.custom_id}" length must be ${minLen}..${maxLen}`);
+        if (value.length && (value.length < minLen || value.length > maxLen))
+          throw new Error(`fake.submitModal: "${c.custom_id}" length must be ${minLen}..${maxLen}`);
         return { type: 4, id: c.id, custom_id: c.custom_id, value };
       }
-      return { type: c.type, id: c.id, custom_id: c.custom_id, values: Array.isArray(v) ? v : v === undefined ? [] : [v] };
+      return {
+        type: c.type,
+        id: c.id,
+        custom_id: c.custom_id,
+        values: Array.isArray(v) ? v : v === undefined ? [] : [v],
+      };
     };
     const components = src.modal.components.map((top) => {
       if (top.type === 1) return { type: 1, id: top.id, components: (top.components ?? []).map(mapInput) };
@@ -297,7 +353,15 @@ export class Interactions {
       return { type: top.type, id: top.id };
     });
     const data = { custom_id: src.modal.custom_id, components };
-    return this.dispatch(InteractionType.ModalSubmit, userId, ch, data, `modal "${src.modal.custom_id}" by ${user.api.username}`, o, src.sourceMessage);
+    return this.dispatch(
+      InteractionType.ModalSubmit,
+      userId,
+      ch,
+      data,
+      `modal "${src.modal.custom_id}" by ${user.api.username}`,
+      o,
+      src.sourceMessage,
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -306,15 +370,20 @@ export class Interactions {
     if (channelId === 'dm') return this.state.dmChannelFor(userId);
     const ch = this.state.channels.get(channelId);
     if (!ch) throw new Error(`fake: unknown channel ${channelId}`);
-    if (ch.type === ChannelTypes.DM && ch.recipientId !== userId) throw new Error(`fake: channel ${channelId} is another user's DM`);
+    if (ch.type === ChannelTypes.DM && ch.recipientId !== userId)
+      throw new Error(`fake: channel ${channelId} is another user's DM`);
     return ch;
   }
 
   private assertUserCan(ch: ChannelRec, userId: string, bits: bigint, what: string): void {
     const g = this.state.guilds.get(ch.guildId!);
-    if (!g?.members.has(userId)) throw new Error(`fake: user ${userId} is not a member of guild ${ch.guildId} (${what})`);
+    if (!g?.members.has(userId))
+      throw new Error(`fake: user ${userId} is not a member of guild ${ch.guildId} (${what})`);
     const p = this.state.channelPermissions(ch, userId);
-    if ((p & bits) !== bits) throw new Error(`fake: user ${this.state.users.get(userId)?.api.username} lacks permissions in #${ch.name} for ${what}`);
+    if ((p & bits) !== bits)
+      throw new Error(
+        `fake: user ${this.state.users.get(userId)?.api.username} lacks permissions in #${ch.name} for ${what}`,
+      );
   }
 
   private prepareComponent(userId: string, message: StoredMessage, customId: string, what: string, forge = false) {
@@ -325,12 +394,19 @@ export class Interactions {
       throw new Error(`fake.${what}: message ${message.id} is ephemeral for another user`);
     }
     const ch = this.state.requireChannel(current.channel_id);
-    if (ch.type === ChannelTypes.DM && ch.recipientId !== userId) throw new Error(`fake.${what}: message ${message.id} is in another user's DM`);
+    if (ch.type === ChannelTypes.DM && ch.recipientId !== userId)
+      throw new Error(`fake.${what}: message ${message.id} is in another user's DM`);
     if (ch.guildId) this.assertUserCan(ch, userId, Perm.ViewChannel | Perm.ReadMessageHistory, `${what} "${customId}"`);
-    const comp = findComponent(current, (c) => c.custom_id === customId) ?? (forge ? ({ type: 2, custom_id: customId } as FakeComponent) : undefined);
+    const comp =
+      findComponent(current, (c) => c.custom_id === customId) ??
+      (forge ? ({ type: 2, custom_id: customId } as FakeComponent) : undefined);
     if (!comp) {
-      const ids = allComponents(current).map((c) => c.custom_id).filter(Boolean);
-      throw new Error(`fake.${what}: message ${message.id} has no component "${customId}" (has: ${ids.join(', ') || 'none'})`);
+      const ids = allComponents(current)
+        .map((c) => c.custom_id)
+        .filter(Boolean);
+      throw new Error(
+        `fake.${what}: message ${message.id} has no component "${customId}" (has: ${ids.join(', ') || 'none'})`,
+      );
     }
     if (comp.disabled && !forge) throw new Error(`fake.${what}: component "${customId}" is disabled`);
     return { ch, comp, user, message: current };
@@ -366,7 +442,10 @@ export class Interactions {
       payload.guild_id = g.id;
       payload.guild_locale = g.locale;
       payload.guild = { id: g.id, locale: g.locale, features: [] };
-      payload.member = { ...this.state.memberToApi(g, m), permissions: this.state.channelPermissions(ch, userId).toString() };
+      payload.member = {
+        ...this.state.memberToApi(g, m),
+        permissions: this.state.channelPermissions(ch, userId).toString(),
+      };
       payload.app_permissions = this.state.botPermissions(ch).toString();
       payload.authorizing_integration_owners = { '0': g.id };
       payload.context = 0;
@@ -425,7 +504,8 @@ export class Interactions {
 
   private findCommand(name: string, guildId: string | null): RegisteredCommand | undefined {
     if (guildId) {
-      for (const c of this.state.guildCommands.get(guildId)?.values() ?? []) if (c.name === name && c.type === 1) return c;
+      for (const c of this.state.guildCommands.get(guildId)?.values() ?? [])
+        if (c.name === name && c.type === 1) return c;
     }
     for (const c of this.state.globalCommands.values()) if (c.name === name && c.type === 1) return c;
     return undefined;
@@ -456,7 +536,8 @@ export class Interactions {
         value = raw.value;
       } else {
         value = raw;
-        type = def?.type ?? (typeof raw === 'boolean' ? 5 : typeof raw === 'number' ? (Number.isInteger(raw) ? 4 : 10) : 3);
+        type =
+          def?.type ?? (typeof raw === 'boolean' ? 5 : typeof raw === 'number' ? (Number.isInteger(raw) ? 4 : 10) : 3);
       }
       if (type >= 6 && type <= 9) {
         value = String(value);
@@ -494,7 +575,10 @@ export class Interactions {
     if (type === 7) {
       const c = this.state.channels.get(id);
       if (!c) throw new Error(`fake: unknown channel ${id}`);
-      (resolved.channels ??= {})[id] = { ...this.state.channelToApi(c, true), permissions: this.state.botPermissions(c).toString() };
+      (resolved.channels ??= {})[id] = {
+        ...this.state.channelToApi(c, true),
+        permissions: this.state.botPermissions(c).toString(),
+      };
     }
   }
 
@@ -511,7 +595,11 @@ export class Interactions {
       authorizing_integration_owners: rec.guildId ? { '0': rec.guildId } : { '0': '0' },
     };
     if (rec.sourceMessage) meta.interacted_message_id = rec.sourceMessage.id;
-    return { interaction_metadata: meta, webhook_id: this.state.applicationId, application_id: this.state.applicationId };
+    return {
+      interaction_metadata: meta,
+      webhook_id: this.state.applicationId,
+      application_id: this.state.applicationId,
+    };
   }
 
   private channelOf(rec: InteractionRec): ChannelRec {
@@ -534,17 +622,29 @@ export class Interactions {
   }
 
   /** POST /interactions/:id/:token/callback */
-  callback(id: string, token: string, body: { type?: number; data?: Record<string, unknown> }, withResponse: boolean, files: FakeAttachment[]): unknown {
+  callback(
+    id: string,
+    token: string,
+    body: { type?: number; data?: Record<string, unknown> },
+    withResponse: boolean,
+    files: FakeAttachment[],
+  ): unknown {
     const rec = this.byId.get(id);
     if (!rec || rec.token !== token) throw Errors.unknownInteraction();
-    if (this.opts.deadlineMs !== undefined && rec.callbackType === null && Date.now() - rec.createdAt > this.opts.deadlineMs) {
+    if (
+      this.opts.deadlineMs !== undefined &&
+      rec.callbackType === null &&
+      Date.now() - rec.createdAt > this.opts.deadlineMs
+    ) {
       this.stats.late++;
       throw Errors.unknownInteraction();
     }
     if (rec.callbackType !== null) throw Errors.alreadyAcknowledged();
     const type = Number(body?.type);
     const data = (body?.data ?? {}) as MessageBody;
-    const isComponentish = rec.type === InteractionType.MessageComponent || (rec.type === InteractionType.ModalSubmit && !!rec.sourceMessage);
+    const isComponentish =
+      rec.type === InteractionType.MessageComponent ||
+      (rec.type === InteractionType.ModalSubmit && !!rec.sourceMessage);
     let message: StoredMessage | undefined;
     switch (type) {
       case CallbackType.ChannelMessageWithSource: {
@@ -581,7 +681,11 @@ export class Interactions {
       case CallbackType.DeferredMessageUpdate:
       case CallbackType.UpdateMessage: {
         if (!isComponentish) {
-          throw Errors.invalidForm('type', 'INTERACTION_CALLBACK_TYPE_INVALID', `Interaction callback type ${type} is only valid for component interactions`);
+          throw Errors.invalidForm(
+            'type',
+            'INTERACTION_CALLBACK_TYPE_INVALID',
+            `Interaction callback type ${type} is only valid for component interactions`,
+          );
         }
         const target = this.state.messages.get(rec.sourceMessage!.id);
         if (!target) throw Errors.unknownMessage();
@@ -599,7 +703,11 @@ export class Interactions {
         break;
       case CallbackType.Modal: {
         if (rec.type === InteractionType.ModalSubmit) {
-          throw Errors.invalidForm('type', 'INTERACTION_CALLBACK_TYPE_INVALID', 'Cannot respond to a modal submit with a modal');
+          throw Errors.invalidForm(
+            'type',
+            'INTERACTION_CALLBACK_TYPE_INVALID',
+            'Cannot respond to a modal submit with a modal',
+          );
         }
         const modal = data as unknown as ModalData;
         if (!modal.custom_id || !modal.title || !Array.isArray(modal.components) || modal.components.length === 0) {
@@ -676,7 +784,13 @@ export class Interactions {
     return this.webhookMessage(this.recForWebhook(appId, token), messageId);
   }
 
-  editMessage(appId: string, token: string, messageId: string, body: MessageBody, files: FakeAttachment[]): StoredMessage {
+  editMessage(
+    appId: string,
+    token: string,
+    messageId: string,
+    body: MessageBody,
+    files: FakeAttachment[],
+  ): StoredMessage {
     const rec = this.recForWebhook(appId, token);
     const msg = this.webhookMessage(rec, messageId);
     this.state.editMessage(msg, body, files);

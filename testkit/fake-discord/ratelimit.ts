@@ -76,7 +76,9 @@ const ROUTE_BUCKETS: Record<string, { name: BucketName; major: string }> = {
 /** Opaque bucket hashes like Discord's (same for every channel; the channel is the major parameter). */
 const BUCKET_HASH: Record<BucketName, string> = {
   messageCreate: createHash('md5').update('fake-discord:POST /channels/{channel_id}/messages').digest('hex'),
-  messageEdit: createHash('md5').update('fake-discord:PATCH /channels/{channel_id}/messages/{message_id}').digest('hex'),
+  messageEdit: createHash('md5')
+    .update('fake-discord:PATCH /channels/{channel_id}/messages/{message_id}')
+    .digest('hex'),
 };
 
 interface Window {
@@ -160,7 +162,11 @@ export class RateLimiter {
         limited: {
           scope: 'user',
           body: tooMany(retry, false),
-          headers: { ...headers(0), 'retry-after': String(Math.max(1, Math.ceil(retry / 1000))), 'x-ratelimit-scope': 'user' },
+          headers: {
+            ...headers(0),
+            'retry-after': String(Math.max(1, Math.ceil(retry / 1000))),
+            'x-ratelimit-scope': 'user',
+          },
         },
       };
     }

@@ -72,13 +72,23 @@ export class Router {
   }
 }
 
-const TEXTLIKE = new Set([ChannelTypes.GuildText, ChannelTypes.GuildAnnouncement, ChannelTypes.GuildVoice, ChannelTypes.DM, 10, 11, 12]);
+const TEXTLIKE = new Set([
+  ChannelTypes.GuildText,
+  ChannelTypes.GuildAnnouncement,
+  ChannelTypes.GuildVoice,
+  ChannelTypes.DM,
+  10,
+  11,
+  12,
+]);
 
 export function normalizeChannelName(type: number, name: unknown): string {
   const n = typeof name === 'string' ? name : '';
-  if (n.length < 1 || n.length > 100) throw Errors.invalidForm('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  if (n.length < 1 || n.length > 100)
+    throw Errors.invalidForm('name', 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
   // Discord lowercases text channel names and replaces spaces with dashes
-  if (type === ChannelTypes.GuildText || type === ChannelTypes.GuildAnnouncement) return n.toLowerCase().replace(/\s+/g, '-');
+  if (type === ChannelTypes.GuildText || type === ChannelTypes.GuildAnnouncement)
+    return n.toLowerCase().replace(/\s+/g, '-');
   return n;
 }
 
@@ -154,7 +164,11 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     }
     return m;
   };
-  const upsert = (map: Map<string, RegisteredCommand>, body: any, guildId?: string): { cmd: RegisteredCommand; created: boolean } => {
+  const upsert = (
+    map: Map<string, RegisteredCommand>,
+    body: any,
+    guildId?: string,
+  ): { cmd: RegisteredCommand; created: boolean } => {
     const type = Number(body?.type ?? 1);
     const existing = [...map.values()].find((c) => c.name === body?.name && c.type === type);
     const cmd = normalizeCommand(s, body, guildId, existing);
@@ -168,7 +182,12 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     const next = new Map<string, RegisteredCommand>();
     body.forEach((b: any, i: number) => {
       const key = `${Number(b?.type ?? 1)}:${b?.name}`;
-      if (seen.has(key)) throw Errors.invalidForm(`${i}.name`, 'APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique: ${b?.name}`);
+      if (seen.has(key))
+        throw Errors.invalidForm(
+          `${i}.name`,
+          'APPLICATION_COMMANDS_DUPLICATE_NAME',
+          `Application command names must be unique: ${b?.name}`,
+        );
       seen.add(key);
       const existing = [...map.values()].find((c) => c.name === b?.name && c.type === Number(b?.type ?? 1));
       const cmd = normalizeCommand(s, b, guildId, existing, String(i));
@@ -185,14 +204,22 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     return c;
   };
   r.add('GET', '/applications/:app/commands', ({ params }) => (assertApp(params.app!), [...s.globalCommands.values()]));
-  r.add('PUT', '/applications/:app/commands', ({ params, body }) => (assertApp(params.app!), putAll(s.globalCommands, body)));
+  r.add(
+    'PUT',
+    '/applications/:app/commands',
+    ({ params, body }) => (assertApp(params.app!), putAll(s.globalCommands, body)),
+  );
   r.add('POST', '/applications/:app/commands', ({ params, body }) => {
     assertApp(params.app!);
     const { cmd, created } = upsert(s.globalCommands, body);
     s.notify();
     return new Reply(created ? 201 : 200, cmd);
   });
-  r.add('GET', '/applications/:app/commands/:cmd', ({ params }) => (assertApp(params.app!), byId(s.globalCommands, params.cmd!)));
+  r.add(
+    'GET',
+    '/applications/:app/commands/:cmd',
+    ({ params }) => (assertApp(params.app!), byId(s.globalCommands, params.cmd!)),
+  );
   r.add('PATCH', '/applications/:app/commands/:cmd', ({ params, body }) => {
     assertApp(params.app!);
     const old = byId(s.globalCommands, params.cmd!);
@@ -205,15 +232,27 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     byId(s.globalCommands, params.cmd!);
     s.globalCommands.delete(params.cmd!);
   });
-  r.add('GET', '/applications/:app/guilds/:guild/commands', ({ params }) => (assertApp(params.app!), [...guildCmds(params.guild!).values()]));
-  r.add('PUT', '/applications/:app/guilds/:guild/commands', ({ params, body }) => (assertApp(params.app!), putAll(guildCmds(params.guild!), body, params.guild)));
+  r.add(
+    'GET',
+    '/applications/:app/guilds/:guild/commands',
+    ({ params }) => (assertApp(params.app!), [...guildCmds(params.guild!).values()]),
+  );
+  r.add(
+    'PUT',
+    '/applications/:app/guilds/:guild/commands',
+    ({ params, body }) => (assertApp(params.app!), putAll(guildCmds(params.guild!), body, params.guild)),
+  );
   r.add('POST', '/applications/:app/guilds/:guild/commands', ({ params, body }) => {
     assertApp(params.app!);
     const { cmd, created } = upsert(guildCmds(params.guild!), body, params.guild);
     s.notify();
     return new Reply(created ? 201 : 200, cmd);
   });
-  r.add('GET', '/applications/:app/guilds/:guild/commands/:cmd', ({ params }) => (assertApp(params.app!), byId(guildCmds(params.guild!), params.cmd!)));
+  r.add(
+    'GET',
+    '/applications/:app/guilds/:guild/commands/:cmd',
+    ({ params }) => (assertApp(params.app!), byId(guildCmds(params.guild!), params.cmd!)),
+  );
   r.add('PATCH', '/applications/:app/guilds/:guild/commands/:cmd', ({ params, body }) => {
     assertApp(params.app!);
     const map = guildCmds(params.guild!);
@@ -237,7 +276,9 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     const msg = ix.followup(params.app!, params.token!, body ?? {}, files);
     return query.get('wait') === 'true' ? msg : undefined;
   });
-  r.add('GET', '/webhooks/:app/:token/messages/:message', ({ params }) => ix.getMessage(params.app!, params.token!, params.message!));
+  r.add('GET', '/webhooks/:app/:token/messages/:message', ({ params }) =>
+    ix.getMessage(params.app!, params.token!, params.message!),
+  );
   r.add('PATCH', '/webhooks/:app/:token/messages/:message', ({ params, body, files }) =>
     ix.editMessage(params.app!, params.token!, params.message!, body ?? {}, files),
   );
@@ -271,14 +312,18 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
       if (ch.thread) {
         const p = s.assertBotCan(ch, Perm.SendMessagesInThreads);
         const manage = (p & Perm.ManageThreads) !== 0n;
-        if (ch.thread.locked && !manage) throw ch.thread.archived ? new ApiError(400, 50083, 'Thread is archived') : Errors.threadLocked();
+        if (ch.thread.locked && !manage)
+          throw ch.thread.archived ? new ApiError(400, 50083, 'Thread is archived') : Errors.threadLocked();
         unarchive(ch);
       } else {
         s.assertBotCan(ch, Perm.SendMessages);
       }
     }
     // enforce_nonce: the same author + channel + nonce within the window gets the first message back
-    const nonceKey = nonce !== undefined && body?.enforce_nonce === true && s.nonceConfig.enforce ? `${ch.id}\u0000${bot()}\u0000${nonce}` : undefined;
+    const nonceKey =
+      nonce !== undefined && body?.enforce_nonce === true && s.nonceConfig.enforce
+        ? `${ch.id}\u0000${bot()}\u0000${nonce}`
+        : undefined;
     if (nonceKey) {
       const seen = s.nonces.get(nonceKey);
       const first = seen && Date.now() - seen.at < s.nonceConfig.windowMs ? ch.messages.get(seen.messageId) : undefined;
@@ -290,7 +335,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     const msg = s.createMessage(ch, (body ?? {}) as MessageBody, { files });
     if (nonceKey) {
       const now = Date.now();
-      if (s.nonces.size > 5000) for (const [k, v] of s.nonces) if (now - v.at >= s.nonceConfig.windowMs) s.nonces.delete(k);
+      if (s.nonces.size > 5000)
+        for (const [k, v] of s.nonces) if (now - v.at >= s.nonceConfig.windowMs) s.nonces.delete(k);
       s.nonces.set(nonceKey, { messageId: msg.id, at: now });
     }
     return msg;
@@ -336,7 +382,10 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
   const pinsLegacy = ({ params }: RestContext) => {
     const ch = s.requireChannel(params.channel!);
     s.assertBotCan(ch, Perm.ReadMessageHistory);
-    return [...ch.pins.keys()].map((id) => ch.messages.get(id)).filter(Boolean).reverse();
+    return [...ch.pins.keys()]
+      .map((id) => ch.messages.get(id))
+      .filter(Boolean)
+      .reverse();
   };
   const pin = ({ params }: RestContext) => {
     const ch = s.requireChannel(params.channel!);
@@ -361,7 +410,14 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
       {
         type: 6,
         skipValidation: true,
-        extra: { message_reference: { message_id: msg.id, channel_id: ch.id, ...(ch.guildId ? { guild_id: ch.guildId } : {}), type: 0 } },
+        extra: {
+          message_reference: {
+            message_id: msg.id,
+            channel_id: ch.id,
+            ...(ch.guildId ? { guild_id: ch.guildId } : {}),
+            type: 0,
+          },
+        },
       },
     );
     s.events.emit('messageUpdate', msg);
@@ -396,7 +452,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     const ch = s.requireChannel(params.channel!);
     s.assertBotCan(ch, Perm.ManageMessages);
     const ids: string[] = Array.isArray(body?.messages) ? body.messages : [];
-    if (ids.length < 2 || ids.length > 100) throw Errors.invalidForm('messages', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 100 in length.');
+    if (ids.length < 2 || ids.length > 100)
+      throw Errors.invalidForm('messages', 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 100 in length.');
     for (const id of ids) {
       const m = ch.messages.get(id);
       if (m && !m.ephemeralFor) s.deleteMessage(m);
@@ -442,7 +499,15 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
         existing.count_details.normal++;
       }
     } else {
-      list.push({ emoji, count: 1, me: true, me_burst: false, burst_count: 0, burst_colors: [], count_details: { burst: 0, normal: 1 } });
+      list.push({
+        emoji,
+        count: 1,
+        me: true,
+        me_burst: false,
+        burst_count: 0,
+        burst_colors: [],
+        count_details: { burst: 0, normal: 1 },
+      });
     }
     s.notify();
   });
@@ -491,7 +556,11 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
       const manage = (p & Perm.ManageThreads) !== 0n;
       const owner = t.ownerId === bot();
       if (('locked' in b || 'invitable' in b) && !manage) throw Errors.missingPermissions();
-      if (('name' in b || 'archived' in b || 'auto_archive_duration' in b || 'rate_limit_per_user' in b) && !manage && !owner) {
+      if (
+        ('name' in b || 'archived' in b || 'auto_archive_duration' in b || 'rate_limit_per_user' in b) &&
+        !manage &&
+        !owner
+      ) {
         throw Errors.missingPermissions();
       }
       if (t.locked && !manage && b.archived === false) throw Errors.missingPermissions();
@@ -544,7 +613,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     if (!ch.guildId || ch.thread) throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
     const guild = s.requireGuild(ch.guildId);
     const id = params.overwrite!;
-    if (body?.type === undefined || body?.type === null) throw Errors.invalidForm('type', 'BASE_TYPE_REQUIRED', 'This field is required');
+    if (body?.type === undefined || body?.type === null)
+      throw Errors.invalidForm('type', 'BASE_TYPE_REQUIRED', 'This field is required');
     const type: 0 | 1 = Number(body?.type) === 1 || body?.type === 'member' ? 1 : 0;
     if (type === 0 && !guild.roles.has(id)) throw Errors.unknownRole();
     if (type === 1 && !s.users.has(id)) throw Errors.unknownUser();
@@ -571,7 +641,11 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
 
   // ---- threads ------------------------------------------------------------------------------
   const createThread = (parent: ChannelRec, b: any, fromMessage?: StoredMessage) => {
-    if (!parent.guildId || parent.thread || (parent.type !== ChannelTypes.GuildText && parent.type !== ChannelTypes.GuildAnnouncement)) {
+    if (
+      !parent.guildId ||
+      parent.thread ||
+      (parent.type !== ChannelTypes.GuildText && parent.type !== ChannelTypes.GuildAnnouncement)
+    ) {
       throw new ApiError(400, 50024, 'Cannot execute action on this channel type');
     }
     const type = fromMessage
@@ -579,7 +653,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
         ? 10
         : 11
       : Number(b?.type ?? ChannelTypes.PrivateThread);
-    if (!isThreadType(type)) throw Errors.invalidForm('type', 'BASE_TYPE_CHOICES', 'Value must be one of (10, 11, 12).');
+    if (!isThreadType(type))
+      throw Errors.invalidForm('type', 'BASE_TYPE_CHOICES', 'Value must be one of (10, 11, 12).');
     s.assertBotCan(parent, type === ChannelTypes.PrivateThread ? Perm.CreatePrivateThreads : Perm.CreatePublicThreads);
     const name = normalizeChannelName(type, b?.name);
     const th = s.newChannelRec({ type, guildId: parent.guildId, name, parentId: parent.id });
@@ -601,11 +676,17 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     s.guilds.get(parent.guildId)!.channelIds.add(th.id);
     parent.threadIds.add(th.id);
     const api = s.channelToApi(th, true);
-    s.emitGuild('THREAD_CREATE', parent.guildId, { ...api, newly_created: true, member: s.threadMemberToApi(th.id, bot(), now) });
+    s.emitGuild('THREAD_CREATE', parent.guildId, {
+      ...api,
+      newly_created: true,
+      member: s.threadMemberToApi(th.id, bot(), now),
+    });
     s.notify();
     return api;
   };
-  r.add('POST', '/channels/:channel/threads', ({ params, body }) => createThread(s.requireChannel(params.channel!), body));
+  r.add('POST', '/channels/:channel/threads', ({ params, body }) =>
+    createThread(s.requireChannel(params.channel!), body),
+  );
   r.add('POST', '/channels/:channel/messages/:message/threads', ({ params, body }) => {
     const parent = s.requireChannel(params.channel!);
     const msg = channelMessage(parent, params.message!);
@@ -628,14 +709,20 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
         .filter((u) => !forBotOnly || u === bot())
         .map((u) => {
           const m = g.members.get(u);
-          return { ...s.threadMemberToApi(th.id, u, th.thread!.members.get(u) ?? isoNow()), ...(m ? { member: s.memberToApi(g, m) } : {}) };
+          return {
+            ...s.threadMemberToApi(th.id, u, th.thread!.members.get(u) ?? isoNow()),
+            ...(m ? { member: s.memberToApi(g, m) } : {}),
+          };
         }),
       removed_member_ids: removed.filter((u) => !forBotOnly || u === bot()),
     });
     // with GuildMembers intent: every change; without it: only changes involving the bot
     s.gateway.dispatch('THREAD_MEMBERS_UPDATE', payload(false), { guildId: th.guildId, intent: Intent.GuildMembers });
     if (added.includes(bot()) || removed.includes(bot())) {
-      s.gateway.dispatch('THREAD_MEMBERS_UPDATE', payload(true), { guildId: th.guildId, withoutIntent: Intent.GuildMembers });
+      s.gateway.dispatch('THREAD_MEMBERS_UPDATE', payload(true), {
+        guildId: th.guildId,
+        withoutIntent: Intent.GuildMembers,
+      });
     }
   };
   r.add('PUT', '/channels/:channel/thread-members/:user', ({ params }) => {
@@ -707,7 +794,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     const g = s.requireGuild(params.guild!);
     s.assertBotGuildCan(g, Perm.ManageChannels);
     const type = Number(body?.type ?? 0);
-    if (isThreadType(type) || type === ChannelTypes.DM) throw Errors.invalidForm('type', 'BASE_TYPE_CHOICES', 'Invalid channel type');
+    if (isThreadType(type) || type === ChannelTypes.DM)
+      throw Errors.invalidForm('type', 'BASE_TYPE_CHOICES', 'Invalid channel type');
     const ch = s.newChannelRec({
       type,
       guildId: g.id,
@@ -721,7 +809,8 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
       let bits = 0n;
       for (const o of ow.values()) bits |= o.allow | o.deny;
       const base = s.basePermissions(g, bot());
-      if (bits && base !== ALL_PERMISSIONS && (!(base & Perm.ManageRoles) || bits & ~base)) throw Errors.missingPermissions();
+      if (bits && base !== ALL_PERMISSIONS && (!(base & Perm.ManageRoles) || bits & ~base))
+        throw Errors.missingPermissions();
       ch.overwrites = ow;
     } else if (ch.parentId) {
       // new channels in a category inherit (sync) its overwrites
@@ -749,11 +838,14 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     }
     return { threads, members };
   });
-  r.add('GET', '/guilds/:guild/roles', ({ params }) => [...s.requireGuild(params.guild!).roles.values()].map((x) => s.roleToApi(x)));
+  r.add('GET', '/guilds/:guild/roles', ({ params }) =>
+    [...s.requireGuild(params.guild!).roles.values()].map((x) => s.roleToApi(x)),
+  );
   r.add('POST', '/guilds/:guild/roles', ({ params, body }) => {
     const g = s.requireGuild(params.guild!);
     const base = s.assertBotGuildCan(g, Perm.ManageRoles);
-    const permissions = body?.permissions != null ? toBigInt(body.permissions) : s.guilds.get(g.id)!.roles.get(g.id)!.permissions;
+    const permissions =
+      body?.permissions != null ? toBigInt(body.permissions) : s.guilds.get(g.id)!.roles.get(g.id)!.permissions;
     if (permissions & ~base) throw Errors.missingPermissions();
     // new roles go right above @everyone; everything else shifts up
     for (const role of g.roles.values()) if (role.id !== g.id) role.position++;
@@ -853,21 +945,24 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
     s.notify();
     return s.memberToApi(g, m);
   });
-  const memberRole = (add: boolean) => ({ params }: RestContext) => {
-    const g = s.requireGuild(params.guild!);
-    const m = g.members.get(params.user!);
-    if (!m) throw Errors.unknownMember();
-    const role = g.roles.get(params.role!);
-    if (!role) throw Errors.unknownRole();
-    s.assertBotGuildCan(g, Perm.ManageRoles);
-    if (role.position >= s.topRolePosition(g, bot()) || role.managed || role.id === g.id) throw Errors.missingPermissions();
-    const has = m.roles.includes(role.id);
-    if (add === has) return undefined;
-    m.roles = add ? [...m.roles, role.id] : m.roles.filter((x) => x !== role.id);
-    s.emitMemberUpdate(g, m);
-    s.notify();
-    return undefined;
-  };
+  const memberRole =
+    (add: boolean) =>
+    ({ params }: RestContext) => {
+      const g = s.requireGuild(params.guild!);
+      const m = g.members.get(params.user!);
+      if (!m) throw Errors.unknownMember();
+      const role = g.roles.get(params.role!);
+      if (!role) throw Errors.unknownRole();
+      s.assertBotGuildCan(g, Perm.ManageRoles);
+      if (role.position >= s.topRolePosition(g, bot()) || role.managed || role.id === g.id)
+        throw Errors.missingPermissions();
+      const has = m.roles.includes(role.id);
+      if (add === has) return undefined;
+      m.roles = add ? [...m.roles, role.id] : m.roles.filter((x) => x !== role.id);
+      s.emitMemberUpdate(g, m);
+      s.notify();
+      return undefined;
+    };
   r.add('PUT', '/guilds/:guild/members/:user/roles/:role', memberRole(true));
   r.add('DELETE', '/guilds/:guild/members/:user/roles/:role', memberRole(false));
 }
@@ -883,9 +978,11 @@ export function removeChannel(s: State, ch: ChannelRec): void {
   if (ch.guildId) {
     s.guilds.get(ch.guildId)?.channelIds.delete(ch.id);
     if (ch.thread && ch.parentId) s.channels.get(ch.parentId)?.threadIds.delete(ch.id);
-    s.emitGuild(ch.thread ? 'THREAD_DELETE' : 'CHANNEL_DELETE', ch.guildId, ch.thread
-      ? { id: ch.id, guild_id: ch.guildId, parent_id: ch.parentId, type: ch.type }
-      : s.channelToApi(ch, true));
+    s.emitGuild(
+      ch.thread ? 'THREAD_DELETE' : 'CHANNEL_DELETE',
+      ch.guildId,
+      ch.thread ? { id: ch.id, guild_id: ch.guildId, parent_id: ch.parentId, type: ch.type } : s.channelToApi(ch, true),
+    );
   }
   s.notify();
 }
@@ -896,28 +993,53 @@ const NAME_RE = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
 function validateOptions(opts: CommandOptionDef[] | undefined, path: string, depth: number): void {
   if (!opts) return;
-  if (opts.length > 25) throw Errors.invalidForm(`${path}options`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+  if (opts.length > 25)
+    throw Errors.invalidForm(`${path}options`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
   let sawOptional = false;
   const names = new Set<string>();
   opts.forEach((o, i) => {
     const p = `${path}options.${i}.`;
-    if (!NAME_RE.test(o.name ?? '') || o.name !== o.name.toLowerCase()) throw Errors.invalidForm(`${p}name`, 'APPLICATION_COMMAND_INVALID_NAME', `Command name is invalid: ${o.name}`);
-    if (names.has(o.name)) throw Errors.invalidForm(`${p}name`, 'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS', 'Option names must be unique');
+    if (!NAME_RE.test(o.name ?? '') || o.name !== o.name.toLowerCase())
+      throw Errors.invalidForm(`${p}name`, 'APPLICATION_COMMAND_INVALID_NAME', `Command name is invalid: ${o.name}`);
+    if (names.has(o.name))
+      throw Errors.invalidForm(
+        `${p}name`,
+        'APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS',
+        'Option names must be unique',
+      );
     names.add(o.name);
-    if (!o.description || o.description.length > 100) throw Errors.invalidForm(`${p}description`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-    if ((o.choices?.length ?? 0) > 25) throw Errors.invalidForm(`${p}choices`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    if (!o.description || o.description.length > 100)
+      throw Errors.invalidForm(`${p}description`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    if ((o.choices?.length ?? 0) > 25)
+      throw Errors.invalidForm(`${p}choices`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     if (o.type === 1 || o.type === 2) {
-      if (depth >= 2 || (o.type === 2 && depth >= 1)) throw Errors.invalidForm(`${p}type`, 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Sub-command nesting too deep');
+      if (depth >= 2 || (o.type === 2 && depth >= 1))
+        throw Errors.invalidForm(
+          `${p}type`,
+          'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+          'Sub-command nesting too deep',
+        );
       validateOptions(o.options, p, depth + 1);
     } else {
       if (o.required) {
-        if (sawOptional) throw Errors.invalidForm(`${p}required`, 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID', 'Required options must be placed before non-required options');
+        if (sawOptional)
+          throw Errors.invalidForm(
+            `${p}required`,
+            'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+            'Required options must be placed before non-required options',
+          );
       } else sawOptional = true;
     }
   });
 }
 
-function normalizeCommand(s: State, body: any, guildId: string | undefined, existing: RegisteredCommand | undefined, path = ''): RegisteredCommand {
+function normalizeCommand(
+  s: State,
+  body: any,
+  guildId: string | undefined,
+  existing: RegisteredCommand | undefined,
+  path = '',
+): RegisteredCommand {
   const p = path ? `${path}.` : '';
   const type = Number(body?.type ?? 1);
   const name = String(body?.name ?? '');

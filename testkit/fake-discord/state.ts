@@ -5,14 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { APIEmbed } from 'discord.js';
-import {
-  ALL_PERMISSIONS,
-  Errors,
-  Perm,
-  SnowflakeGen,
-  isoNow,
-  toBigInt,
-} from './util.js';
+import { ALL_PERMISSIONS, Errors, Perm, SnowflakeGen, isoNow, toBigInt } from './util.js';
 import type {
   ApiUser,
   FakeAttachment,
@@ -324,7 +317,12 @@ export class State {
       p &= ~(Perm.MentionEveryone | Perm.SendTTSMessages | Perm.AttachFiles | Perm.EmbedLinks);
     }
     // private threads are only visible to members (or with ManageThreads)
-    if (ch.type === ChannelTypes.PrivateThread && ch.thread && !ch.thread.members.has(userId) && !(p & Perm.ManageThreads)) {
+    if (
+      ch.type === ChannelTypes.PrivateThread &&
+      ch.thread &&
+      !ch.thread.members.has(userId) &&
+      !(p & Perm.ManageThreads)
+    ) {
       return 0n;
     }
     return p;
@@ -368,7 +366,8 @@ export class State {
     if (chPerms === ALL_PERMISSIONS) return;
     const bot = guild.members.get(this.botUser.id);
     let overwriteGrantsManageRoles = (ch.overwrites.get(this.botUser.id)?.allow ?? 0n) & Perm.ManageRoles;
-    if (bot) for (const r of bot.roles) overwriteGrantsManageRoles |= (ch.overwrites.get(r)?.allow ?? 0n) & Perm.ManageRoles;
+    if (bot)
+      for (const r of bot.roles) overwriteGrantsManageRoles |= (ch.overwrites.get(r)?.allow ?? 0n) & Perm.ManageRoles;
     if (overwriteGrantsManageRoles) return;
     // "only permissions your bot has in the guild or parent channel (if applicable)"
     const guildPerms = this.basePermissions(guild, this.botUser.id);
@@ -520,7 +519,8 @@ export class State {
       const ch = this.channels.get(id);
       if (!ch) continue;
       if (ch.thread) {
-        if (!ch.thread.archived && this.botPermissions(ch) & Perm.ViewChannel) threads.push(this.channelToApi(ch, true));
+        if (!ch.thread.archived && this.botPermissions(ch) & Perm.ViewChannel)
+          threads.push(this.channelToApi(ch, true));
       } else {
         channels.push(this.channelToApi(ch, false));
       }
@@ -585,7 +585,13 @@ export class State {
   ): StoredMessage {
     const author = opts.author ?? this.botUser;
     const content = typeof body.content === 'string' ? body.content : '';
-    let flags = Number(body.flags ?? 0) & (MessageFlag.SuppressEmbeds | MessageFlag.SuppressNotifications | MessageFlag.IsComponentsV2 | MessageFlag.Ephemeral | MessageFlag.Loading);
+    let flags =
+      Number(body.flags ?? 0) &
+      (MessageFlag.SuppressEmbeds |
+        MessageFlag.SuppressNotifications |
+        MessageFlag.IsComponentsV2 |
+        MessageFlag.Ephemeral |
+        MessageFlag.Loading);
     if (opts.ephemeralFor) flags |= MessageFlag.Ephemeral;
     else flags &= ~MessageFlag.Ephemeral;
     const msg: StoredMessage = {
@@ -606,9 +612,17 @@ export class State {
       mention_roles: [],
       attachments: opts.files ?? [],
     };
-    msg.pinged = pingedBy(msg.mentions.map((u) => u.id), body.allowed_mentions);
+    msg.pinged = pingedBy(
+      msg.mentions.map((u) => u.id),
+      body.allowed_mentions,
+    );
     if (body.nonce !== undefined) msg.nonce = body.nonce;
-    if (body.message_reference) msg.message_reference = { ...body.message_reference, channel_id: ch.id, ...(ch.guildId ? { guild_id: ch.guildId } : {}) };
+    if (body.message_reference)
+      msg.message_reference = {
+        ...body.message_reference,
+        channel_id: ch.id,
+        ...(ch.guildId ? { guild_id: ch.guildId } : {}),
+      };
     if (body.poll) msg.poll = body.poll;
     if (opts.ephemeralFor) msg.ephemeralFor = opts.ephemeralFor;
     if (opts.interactionId) msg.interactionId = opts.interactionId;
@@ -661,7 +675,8 @@ export class State {
     this.events.emit('messageUpdate', msg);
     if (ch && !msg.ephemeralFor) {
       const target: DispatchTarget = { guildId: ch.guildId, intent: this.messageIntent(ch) };
-      if (this.gateway.wants(target)) this.gateway.dispatch('MESSAGE_UPDATE', this.messageEventPayload(ch, msg), target);
+      if (this.gateway.wants(target))
+        this.gateway.dispatch('MESSAGE_UPDATE', this.messageEventPayload(ch, msg), target);
     }
     this.notify();
     return msg;
@@ -709,7 +724,14 @@ export class State {
       list = [];
       this.histories.set(msg.id, list);
     }
-    list.push({ at: Date.now(), kind, content: msg.content, embeds: msg.embeds, components: msg.components, flags: msg.flags });
+    list.push({
+      at: Date.now(),
+      kind,
+      content: msg.content,
+      embeds: msg.embeds,
+      components: msg.components,
+      flags: msg.flags,
+    });
   }
 
   private parseMentions(content: string): ApiUser[] {
@@ -738,7 +760,14 @@ export class State {
     return ch;
   }
 
-  newChannelRec(init: { type: number; guildId: string | null; name: string; parentId?: string | null; position?: number; topic?: string | null }): ChannelRec {
+  newChannelRec(init: {
+    type: number;
+    guildId: string | null;
+    name: string;
+    parentId?: string | null;
+    position?: number;
+    topic?: string | null;
+  }): ChannelRec {
     return {
       id: this.ids.next(),
       type: init.type,
@@ -790,27 +819,46 @@ export function validateMessage(msg: StoredMessage): void {
   ) {
     throw Errors.emptyMessage();
   }
-  if (msg.embeds.length > 10) throw Errors.invalidForm('embeds', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+  if (msg.embeds.length > 10)
+    throw Errors.invalidForm('embeds', 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
   let embedChars = 0;
   msg.embeds.forEach((e, i) => {
     const title = e.title ?? '';
     const desc = e.description ?? '';
-    if (title.length > 256) throw Errors.invalidForm(`embeds.${i}.title`, 'BASE_TYPE_MAX_LENGTH', 'Must be 256 or fewer in length.');
-    if (desc.length > 4096) throw Errors.invalidForm(`embeds.${i}.description`, 'BASE_TYPE_MAX_LENGTH', 'Must be 4096 or fewer in length.');
+    if (title.length > 256)
+      throw Errors.invalidForm(`embeds.${i}.title`, 'BASE_TYPE_MAX_LENGTH', 'Must be 256 or fewer in length.');
+    if (desc.length > 4096)
+      throw Errors.invalidForm(`embeds.${i}.description`, 'BASE_TYPE_MAX_LENGTH', 'Must be 4096 or fewer in length.');
     const fields = e.fields ?? [];
-    if (fields.length > 25) throw Errors.invalidForm(`embeds.${i}.fields`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    if (fields.length > 25)
+      throw Errors.invalidForm(`embeds.${i}.fields`, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     embedChars += title.length + desc.length + (e.footer?.text?.length ?? 0) + (e.author?.name?.length ?? 0);
     fields.forEach((f, j) => {
-      if (!f.name || f.name.length > 256) throw Errors.invalidForm(`embeds.${i}.fields.${j}.name`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 256 in length.');
-      if (!f.value || f.value.length > 1024) throw Errors.invalidForm(`embeds.${i}.fields.${j}.value`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 1024 in length.');
+      if (!f.name || f.name.length > 256)
+        throw Errors.invalidForm(
+          `embeds.${i}.fields.${j}.name`,
+          'BASE_TYPE_BAD_LENGTH',
+          'Must be between 1 and 256 in length.',
+        );
+      if (!f.value || f.value.length > 1024)
+        throw Errors.invalidForm(
+          `embeds.${i}.fields.${j}.value`,
+          'BASE_TYPE_BAD_LENGTH',
+          'Must be between 1 and 1024 in length.',
+        );
       embedChars += f.name.length + f.value.length;
     });
   });
-  if (embedChars > 6000) throw Errors.invalidForm('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
+  if (embedChars > 6000)
+    throw Errors.invalidForm('embeds', 'MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000');
 
   if (v2) {
     if (msg.content || msg.embeds.length) {
-      throw Errors.invalidForm('content', 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2', 'The \'content\' and \'embeds\' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2');
+      throw Errors.invalidForm(
+        'content',
+        'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+        "The 'content' and 'embeds' fields cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+      );
     }
   } else if (msg.components.length > 5) {
     throw Errors.invalidForm('components', 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.');
@@ -819,49 +867,88 @@ export function validateMessage(msg: StoredMessage): void {
   const walk = (c: FakeComponent, path: string, inRow: boolean): void => {
     if (c.type === 1) {
       const children = c.components ?? [];
-      if (children.length < 1 || children.length > 5) throw Errors.invalidForm(`${path}.components`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+      if (children.length < 1 || children.length > 5)
+        throw Errors.invalidForm(`${path}.components`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
       if (children.some((x) => SELECT_TYPES.has(x.type)) && children.length > 1) {
-        throw Errors.invalidForm(`${path}.components`, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'The specified component exceeds the maximum width');
+        throw Errors.invalidForm(
+          `${path}.components`,
+          'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+          'The specified component exceeds the maximum width',
+        );
       }
       children.forEach((x, i) => walk(x, `${path}.components.${i}`, true));
       return;
     }
     if (c.type === 2) {
-      if (!inRow && !v2) throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (1,).');
-      if (c.label && c.label.length > 80) throw Errors.invalidForm(`${path}.label`, 'BASE_TYPE_MAX_LENGTH', 'Must be 80 or fewer in length.');
+      if (!inRow && !v2)
+        throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (1,).');
+      if (c.label && c.label.length > 80)
+        throw Errors.invalidForm(`${path}.label`, 'BASE_TYPE_MAX_LENGTH', 'Must be 80 or fewer in length.');
       if (c.style === 5) {
         if (!c.url) throw Errors.invalidForm(`${path}.url`, 'BUTTON_COMPONENT_URL_REQUIRED', 'A url is required');
-        if (c.custom_id) throw Errors.invalidForm(`${path}.custom_id`, 'BUTTON_COMPONENT_CUSTOM_ID_INVALID', 'A custom id is not allowed');
+        if (c.custom_id)
+          throw Errors.invalidForm(
+            `${path}.custom_id`,
+            'BUTTON_COMPONENT_CUSTOM_ID_INVALID',
+            'A custom id is not allowed',
+          );
         return;
       }
       if (c.style === 6) return;
       checkCustomId(c, path, ids);
-      if (!c.label && !c.emoji) throw Errors.invalidForm(path, 'BUTTON_COMPONENT_INVALID', 'A label or emoji is required');
+      if (!c.label && !c.emoji)
+        throw Errors.invalidForm(path, 'BUTTON_COMPONENT_INVALID', 'A label or emoji is required');
       return;
     }
     if (SELECT_TYPES.has(c.type)) {
-      if (!inRow) throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Select menus must be inside an action row.');
+      if (!inRow)
+        throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Select menus must be inside an action row.');
       checkCustomId(c, path, ids);
       const min = c.min_values ?? 1;
       const max = c.max_values ?? 1;
-      if (min < 0 || min > 25) throw Errors.invalidForm(`${path}.min_values`, 'NUMBER_TYPE_MAX', 'int value should be between 0 and 25.');
-      if (max < 1 || max > 25) throw Errors.invalidForm(`${path}.max_values`, 'NUMBER_TYPE_MAX', 'int value should be between 1 and 25.');
-      if (c.placeholder && c.placeholder.length > 150) throw Errors.invalidForm(`${path}.placeholder`, 'BASE_TYPE_MAX_LENGTH', 'Must be 150 or fewer in length.');
+      if (min < 0 || min > 25)
+        throw Errors.invalidForm(`${path}.min_values`, 'NUMBER_TYPE_MAX', 'int value should be between 0 and 25.');
+      if (max < 1 || max > 25)
+        throw Errors.invalidForm(`${path}.max_values`, 'NUMBER_TYPE_MAX', 'int value should be between 1 and 25.');
+      if (c.placeholder && c.placeholder.length > 150)
+        throw Errors.invalidForm(`${path}.placeholder`, 'BASE_TYPE_MAX_LENGTH', 'Must be 150 or fewer in length.');
       if (c.type === 3) {
         const options = c.options ?? [];
-        if (options.length < 1 || options.length > 25) throw Errors.invalidForm(`${path}.options`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 25 in length.');
-        if (max > options.length) throw Errors.invalidForm(`${path}.max_values`, 'SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS', 'max_values must be less than or equal to the number of options');
+        if (options.length < 1 || options.length > 25)
+          throw Errors.invalidForm(`${path}.options`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 25 in length.');
+        if (max > options.length)
+          throw Errors.invalidForm(
+            `${path}.max_values`,
+            'SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS',
+            'max_values must be less than or equal to the number of options',
+          );
         const values = new Set<string>();
         options.forEach((o, i) => {
-          if (!o.label || o.label.length > 100) throw Errors.invalidForm(`${path}.options.${i}.label`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-          if (!o.value || o.value.length > 100) throw Errors.invalidForm(`${path}.options.${i}.value`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-          if (values.has(o.value)) throw Errors.invalidForm(`${path}.options.${i}.value`, 'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED', 'Select component option values must be unique');
+          if (!o.label || o.label.length > 100)
+            throw Errors.invalidForm(
+              `${path}.options.${i}.label`,
+              'BASE_TYPE_BAD_LENGTH',
+              'Must be between 1 and 100 in length.',
+            );
+          if (!o.value || o.value.length > 100)
+            throw Errors.invalidForm(
+              `${path}.options.${i}.value`,
+              'BASE_TYPE_BAD_LENGTH',
+              'Must be between 1 and 100 in length.',
+            );
+          if (values.has(o.value))
+            throw Errors.invalidForm(
+              `${path}.options.${i}.value`,
+              'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED',
+              'Select component option values must be unique',
+            );
           values.add(o.value);
         });
       }
       return;
     }
-    if (!v2) throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (1,).');
+    if (!v2)
+      throw Errors.invalidForm(`${path}.type`, 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (1,).');
     // Components V2 containers: walk children/accessory
     (c.components ?? []).forEach((x, i) => walk(x, `${path}.components.${i}`, false));
     if (c.accessory) walk(c.accessory, `${path}.accessory`, true);
@@ -874,10 +961,14 @@ function checkCustomId(c: FakeComponent, path: string, ids: Set<string>): void {
   if (!id || id.length > 100) {
     throw Errors.invalidForm(`${path}.custom_id`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
   }
-  if (ids.has(id)) throw Errors.invalidForm(`${path}.custom_id`, 'COMPONENT_CUSTOM_ID_DUPLICATED', 'Component custom id cannot be duplicated');
+  if (ids.has(id))
+    throw Errors.invalidForm(
+      `${path}.custom_id`,
+      'COMPONENT_CUSTOM_ID_DUPLICATED',
+      'Component custom id cannot be duplicated',
+    );
   ids.add(id);
 }
-
 
 /** Discord's rule: without allowed_mentions every mention notifies; with it, only parsed kinds and listed users. */
 function pingedBy(mentioned: string[], allowed: unknown): string[] {

@@ -21,7 +21,11 @@ export function loc<T extends Localizable>(b: T, path: string): T {
   return b;
 }
 
-export const choice = (value: string, key: MessageKey) => ({ name: t('en', key), value, name_localizations: { uk: t('uk', key), ru: t('ru', key) } });
+export const choice = (value: string, key: MessageKey) => ({
+  name: t('en', key),
+  value,
+  name_localizations: { uk: t('uk', key), ru: t('ru', key) },
+});
 
 export const TIMERS = ['night', 'speech', 'discussion', 'accusation', 'vote', 'last_words', 'shootout'] as const;
 export type TimerOption = (typeof TIMERS)[number];
@@ -38,4 +42,8 @@ export function gameOption(s: SlashCommandSubcommandBuilder) {
   return s.addIntegerOption((o) => loc(o, 'opt.game').setMinValue(1).setRequired(false));
 }
 
-export const rulesetChoices = () => [choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')];
+export const rulesetChoices = () => [
+  choice('chnu-2016', 'ruleset.chnu-2016'),
+  choice('classic-10', 'ruleset.classic-10'),
+  choice('kiev-12', 'ruleset.kiev-12'),
+];

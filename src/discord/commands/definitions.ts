@@ -9,6 +9,11 @@ export { hostCommand, mafiaCommand, statsCommand, tournamentCommand };
 export { TIMER_OPTIONS, type TimerOption } from './builder';
 
 export function allCommands(): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
-  return [mafiaCommand().toJSON(), hostCommand().toJSON(), statsCommand().toJSON(), tournamentCommand().toJSON()] as RESTPostAPIChatInputApplicationCommandsJSONBody[];
+  return [
+    mafiaCommand().toJSON(),
+    hostCommand().toJSON(),
+    statsCommand().toJSON(),
+    tournamentCommand().toJSON(),
+  ] as RESTPostAPIChatInputApplicationCommandsJSONBody[];
 }
 export { HOST_SUBCOMMANDS, isHostSubcommand, type HostSubcommand } from './host-subcommands';

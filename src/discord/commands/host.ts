@@ -28,13 +28,19 @@ export function hostCommand() {
   b.addSubcommand((s) => reasonOption(hostSub(s, 'skip')));
   b.addSubcommand((s) => {
     hostSub(s, 'end');
-    s.addStringOption((o) => loc(o, 'opt.winner').setRequired(true).addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')));
+    s.addStringOption((o) =>
+      loc(o, 'opt.winner')
+        .setRequired(true)
+        .addChoices(choice('red', 'winner.red'), choice('black', 'winner.black'), choice('draw', 'winner.draw')),
+    );
     return reasonOption(s);
   });
   b.addSubcommand((s) => reasonOption(seatOption(hostSub(s, 'best'))));
   b.addSubcommand((s) => {
     seatOption(hostSub(s, 'bonus'));
-    s.addIntegerOption((o) => loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }));
+    s.addIntegerOption((o) =>
+      loc(o, 'opt.points').setRequired(true).addChoices({ name: '+1', value: 1 }, { name: '+2', value: 2 }),
+    );
     return reasonOption(s);
   });
   b.addSubcommand((s) => {
@@ -106,7 +112,12 @@ export class HostCommand {
   }
 
   /** The engine action of a host verb, or null when an option is out of its choices. */
-  private action(i: ChatInputCommandInteraction, verb: GameVerb, seat: Seat | null, reason: string | null): Action | null {
+  private action(
+    i: ChatInputCommandInteraction,
+    verb: GameVerb,
+    seat: Seat | null,
+    reason: string | null,
+  ): Action | null {
     const why = reason ? { reason } : {};
     switch (verb) {
       case 'foul':
@@ -129,7 +140,14 @@ export class HostCommand {
     }
   }
 
-  private async substitute(i: ChatInputCommandInteraction, loc: Locale, game: GameRow, seat: Seat, actor: ActorId, reason: string | null) {
+  private async substitute(
+    i: ChatInputCommandInteraction,
+    loc: Locale,
+    game: GameRow,
+    seat: Seat,
+    actor: ActorId,
+    reason: string | null,
+  ) {
     const user = i.options.getUser('user', true);
     if (user.bot) return refuse(i, t(loc, 'refusal.substitute/bot'));
     const r = await this.service.substitute(game.id, seat, user.id, actor, reason);

@@ -27,10 +27,17 @@ export function mafiaCommand() {
     s.addStringOption((o) =>
       loc(o, 'opt.ruleset')
         .setRequired(false) // the server's default rule set when not given
-        .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
+        .addChoices(
+          choice('chnu-2016', 'ruleset.chnu-2016'),
+          choice('classic-10', 'ruleset.classic-10'),
+          choice('kiev-12', 'ruleset.kiev-12'),
+        ),
     );
-    s.addStringOption((o) => loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')));
-    for (const timer of TIMERS) s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
+    s.addStringOption((o) =>
+      loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
+    );
+    for (const timer of TIMERS)
+      s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
     return s;
   });
   b.addSubcommand((s) => loc(s, 'mafia.role'));

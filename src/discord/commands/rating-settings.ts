@@ -30,9 +30,11 @@ export class RatingSettingsCommand {
   }
 
   async run(i: ChatInputCommandInteraction, loc: Locale, sub: 'season' | 'rating'): Promise<void> {
-    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return void (await this.refuse(i, t(loc, 'refusal.settings/permission')));
+    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild))
+      return void (await this.refuse(i, t(loc, 'refusal.settings/permission')));
     const guildId = i.guildId!;
-    const say = (content: string) => i.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    const say = (content: string) =>
+      i.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     if (sub === 'rating') {
       const cur = ratingSettings(this.db, guildId);
       const win = i.options.getNumber('win_factor');
@@ -40,17 +42,29 @@ export class RatingSettingsCommand {
       const start = i.options.getNumber('start_rating');
       const min = i.options.getInteger('min_moves');
       const bad = (x: number | null, hi: number) => x !== null && (!Number.isFinite(x) || x < 0 || x > hi);
-      if (bad(win, 100) || bad(loss, 100) || bad(start, 10_000) || bad(min, 10_000)) return void (await this.refuse(i, t(loc, 'st.rating.bad')));
-      const next = { elo: { win: win ?? cur.elo.win, loss: loss ?? cur.elo.loss, start: start ?? cur.elo.start }, minMoves: min ?? cur.minMoves };
+      if (bad(win, 100) || bad(loss, 100) || bad(start, 10_000) || bad(min, 10_000))
+        return void (await this.refuse(i, t(loc, 'st.rating.bad')));
+      const next = {
+        elo: { win: win ?? cur.elo.win, loss: loss ?? cur.elo.loss, start: start ?? cur.elo.start },
+        minMoves: min ?? cur.minMoves,
+      };
       const changed = win !== null || loss !== null || start !== null || min !== null;
       let finished = true;
       if (changed) {
         saveRatingSettings(this.db, guildId, next, this.now());
         // Rebuilt in small steps (games go on meanwhile); the answer waits a little for a small server.
         const job = recomputeInBackground(this.db, guildId).then(() => this.onRecomputed(guildId));
-        finished = await Promise.race([job.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())]);
+        finished = await Promise.race([
+          job.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref()),
+        ]);
       }
-      const show = t(loc, 'st.rating.show', { win: fmt(next.elo.win), loss: fmt(next.elo.loss), start: fmt(next.elo.start), min: next.minMoves });
+      const show = t(loc, 'st.rating.show', {
+        win: fmt(next.elo.win),
+        loss: fmt(next.elo.loss),
+        start: fmt(next.elo.start),
+        min: next.minMoves,
+      });
       return void (await say(changed ? `${t(loc, finished ? 'st.rating.saved' : 'st.rating.saving')}\n${show}` : show));
     }
     const action = i.options.getString('action', true);
@@ -59,17 +73,28 @@ export class RatingSettingsCommand {
     if (action === 'list') {
       const list = seasonsOf(this.db, guildId);
       if (list.length === 0) return void (await say(t(loc, 'st.season.none')));
-      const lines = list.map((s) => t(loc, 'st.season.line', { name: s.name, start: dayText(s.startsAt), end: s.endsAt === null ? t(loc, 'st.season.open') : dayText(s.endsAt - 1) }));
+      const lines = list.map((s) =>
+        t(loc, 'st.season.line', {
+          name: s.name,
+          start: dayText(s.startsAt),
+          end: s.endsAt === null ? t(loc, 'st.season.open') : dayText(s.endsAt - 1),
+        }),
+      );
       return void (await say(chunkLines([t(loc, 'st.season.list'), ...lines], 1900)[0]!));
     }
-    if (!name || name.length > 40 || /[\n\r`]/.test(name)) return void (await this.refuse(i, t(loc, 'st.season.needName')));
+    if (!name || name.length > 40 || /[\n\r`]/.test(name))
+      return void (await this.refuse(i, t(loc, 'st.season.needName')));
     const parseDay = (raw: string | null): number | null | 'bad' => {
       if (raw === null || raw.trim() === '') return null;
       const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());
       if (!m) return 'bad';
       const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
       const d = new Date(ms);
-      return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]) ? ms : 'bad';
+      return d.getUTCFullYear() === Number(m[1]) &&
+        d.getUTCMonth() === Number(m[2]) - 1 &&
+        d.getUTCDate() === Number(m[3])
+        ? ms
+        : 'bad';
     };
     if (action === 'define') {
       const start = parseDay(i.options.getString('start'));
@@ -79,18 +104,26 @@ export class RatingSettingsCommand {
       const from = start ?? now - (now % DAY);
       const to = end === null ? null : end + DAY; // the end day is included
       if (to !== null && to <= from) return void (await this.refuse(i, t(loc, 'st.season.order')));
-      if (seasonByName(this.db, guildId, name)) return void (await this.refuse(i, t(loc, 'st.season.exists', { name })));
+      if (seasonByName(this.db, guildId, name))
+        return void (await this.refuse(i, t(loc, 'st.season.exists', { name })));
       this.store.transaction(() => {
         const id = this.db.addSeason(guildId, name, from, to, now);
         rebuildSeason(this.db, guildId, id);
       });
-      return void (await say(t(loc, 'st.season.defined', { name, start: dayText(from), end: to === null ? t(loc, 'st.season.open') : dayText(to - 1) })));
+      return void (await say(
+        t(loc, 'st.season.defined', {
+          name,
+          start: dayText(from),
+          end: to === null ? t(loc, 'st.season.open') : dayText(to - 1),
+        }),
+      ));
     }
     if (action === 'end') {
       const s = seasonByName(this.db, guildId, name);
       if (!s) return void (await this.refuse(i, t(loc, 'st.refusal.noSeason', { name })));
       const now = this.now();
-      if (s.endsAt !== null && s.endsAt <= now) return void (await this.refuse(i, t(loc, 'st.season.alreadyEnded', { name: s.name })));
+      if (s.endsAt !== null && s.endsAt <= now)
+        return void (await this.refuse(i, t(loc, 'st.season.alreadyEnded', { name: s.name })));
       this.store.transaction(() => {
         this.db.endSeason(s.id, Math.max(now, s.startsAt + 1));
         rebuildSeason(this.db, guildId, s.id);
@@ -106,7 +139,13 @@ export function ratingSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder)
   g.addSubcommand((s) => {
     loc(s, 'mafia.settings.season');
     s.addStringOption((o) =>
-      loc(o, 'opt.seasonAction').setRequired(true).addChoices(choice('define', 'season.action.define'), choice('end', 'season.action.end'), choice('list', 'season.action.list')),
+      loc(o, 'opt.seasonAction')
+        .setRequired(true)
+        .addChoices(
+          choice('define', 'season.action.define'),
+          choice('end', 'season.action.end'),
+          choice('list', 'season.action.list'),
+        ),
     );
     s.addStringOption((o) => loc(o, 'opt.seasonName').setRequired(false).setMaxLength(40));
     s.addStringOption((o) => loc(o, 'opt.seasonStart').setRequired(false).setMaxLength(10));

@@ -3,7 +3,13 @@
 // Server; a game keeps the settings it was created with (/mafia create snapshots them).
 import { ChannelType, MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { DEFAULT_SETTINGS, readSettings, writeSettings, type ServerSettings, type SettingKey } from '../../app/settings';
+import {
+  DEFAULT_SETTINGS,
+  readSettings,
+  writeSettings,
+  type ServerSettings,
+  type SettingKey,
+} from '../../app/settings';
 import type { Store } from '../../db/store';
 import type { Timers } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
@@ -14,13 +20,25 @@ import type { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
 import { choice, loc, TIMERS } from './builder';
 import { ratingSettingsSubcommands } from './rating-settings';
 
-const TIMER_ORDER: (keyof Timers)[] = ['night0', 'night', 'speech', 'discussion', 'accusation', 'vote', 'shootout', 'lastWords', 'postGame'];
+const TIMER_ORDER: (keyof Timers)[] = [
+  'night0',
+  'night',
+  'speech',
+  'discussion',
+  'accusation',
+  'vote',
+  'shootout',
+  'lastWords',
+  'postGame',
+];
 
 /** The settings as one embed, in the reader's language. */
 export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
   const none = t(loc, 'settings.none');
   const timers = (pace: 'live' | 'async') => {
-    const set = TIMER_ORDER.filter((k) => s.timers[pace][k] !== undefined).map((k) => `${t(loc, `timer.${k}` as MessageKey)}: ${durationText(loc, s.timers[pace][k]!)}`);
+    const set = TIMER_ORDER.filter((k) => s.timers[pace][k] !== undefined).map(
+      (k) => `${t(loc, `timer.${k}` as MessageKey)}: ${durationText(loc, s.timers[pace][k]!)}`,
+    );
     return set.length > 0 ? set.join(', ') : t(loc, 'settings.timersDefault');
   };
   return {
@@ -28,22 +46,51 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
     color: 0x5865f2,
     fields: [
       { name: t(loc, 'settings.language'), value: t(loc, `lang.${s.language}` as MessageKey), inline: true },
-      { name: t(loc, 'settings.ruleset'), value: s.ruleset ? rulesetName(loc, s.ruleset) : t(loc, 'settings.rulesetAsk'), inline: true },
+      {
+        name: t(loc, 'settings.ruleset'),
+        value: s.ruleset ? rulesetName(loc, s.ruleset) : t(loc, 'settings.rulesetAsk'),
+        inline: true,
+      },
       { name: t(loc, 'settings.pace'), value: t(loc, `pace.${s.pace}` as MessageKey), inline: true },
       { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.live') }), value: timers('live') },
       { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.async') }), value: timers('async') },
       { name: t(loc, 'settings.hostRole'), value: s.hostRole ? `<@&${s.hostRole}>` : none, inline: true },
-      { name: t(loc, 'settings.resultsChannel'), value: s.resultsChannel ? `<#${s.resultsChannel}>` : none, inline: true },
+      {
+        name: t(loc, 'settings.resultsChannel'),
+        value: s.resultsChannel ? `<#${s.resultsChannel}>` : none,
+        inline: true,
+      },
       { name: t(loc, 'settings.mafiaTalk'), value: t(loc, `mafiaTalk.${s.mafiaTalk}` as MessageKey) },
       { name: t(loc, 'settings.speakingOrder'), value: t(loc, `speakingOrder.${s.speakingOrder}` as MessageKey) },
       // Issue 10: asynchronous play.
       { name: t(loc, 'settings.pings'), value: t(loc, `pings.${s.pings}` as MessageKey), inline: true },
       { name: t(loc, 'settings.reminders'), value: t(loc, `reminders.${s.reminders}` as MessageKey), inline: true },
-      { name: t(loc, 'settings.quietHours'), value: s.quietHours ? t(loc, 'settings.quietHoursValue', { ...s.quietHours }) : none, inline: true },
-      { name: t(loc, 'settings.absent'), value: s.absentAfter > 0 ? t(loc, 'settings.absentValue', { count: s.absentAfter }) : t(loc, 'settings.absentNever'), inline: true },
-      { name: t(loc, 'settings.autoSubstitute'), value: t(loc, s.autoSubstitute ? 'settings.autoSubstitute.on' : 'settings.autoSubstitute.off'), inline: true },
-      { name: t(loc, 'settings.autoEnd'), value: t(loc, s.autoEnd ? 'settings.autoEnd.on' : 'settings.autoEnd.off'), inline: true },
-      { name: t(loc, 'settings.spectators'), value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'), inline: true },
+      {
+        name: t(loc, 'settings.quietHours'),
+        value: s.quietHours ? t(loc, 'settings.quietHoursValue', { ...s.quietHours }) : none,
+        inline: true,
+      },
+      {
+        name: t(loc, 'settings.absent'),
+        value:
+          s.absentAfter > 0 ? t(loc, 'settings.absentValue', { count: s.absentAfter }) : t(loc, 'settings.absentNever'),
+        inline: true,
+      },
+      {
+        name: t(loc, 'settings.autoSubstitute'),
+        value: t(loc, s.autoSubstitute ? 'settings.autoSubstitute.on' : 'settings.autoSubstitute.off'),
+        inline: true,
+      },
+      {
+        name: t(loc, 'settings.autoEnd'),
+        value: t(loc, s.autoEnd ? 'settings.autoEnd.on' : 'settings.autoEnd.off'),
+        inline: true,
+      },
+      {
+        name: t(loc, 'settings.spectators'),
+        value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'),
+        inline: true,
+      },
     ],
     footer: { text: t(loc, 'settings.footer') },
   };
@@ -55,14 +102,25 @@ export class SettingsCommand {
     private readonly now: () => number,
   ) {}
 
-  private async reply(i: ChatInputCommandInteraction, content: string, settings?: ServerSettings, loc: Locale = 'en'): Promise<void> {
-    await i.reply({ content, ...(settings ? { embeds: [settingsEmbed(loc, settings)] } : {}), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+  private async reply(
+    i: ChatInputCommandInteraction,
+    content: string,
+    settings?: ServerSettings,
+    loc: Locale = 'en',
+  ): Promise<void> {
+    await i.reply({
+      content,
+      ...(settings ? { embeds: [settingsEmbed(loc, settings)] } : {}),
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: { parse: [] },
+    });
   }
 
   async handle(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
     const guildId = i.guildId!;
     if (sub === 'show') return this.reply(i, '', readSettings(this.store, guildId), loc);
-    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
+    if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild))
+      return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
     let patch: Partial<Record<SettingKey, unknown>>;
     switch (sub) {
       case 'language':
@@ -85,7 +143,8 @@ export class SettingsCommand {
         break;
       case 'results_channel': {
         const ch = i.options.getChannel('channel');
-        if (ch && ch.type !== ChannelType.GuildText && ch.type !== ChannelType.GuildAnnouncement) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/channel')}`);
+        if (ch && ch.type !== ChannelType.GuildText && ch.type !== ChannelType.GuildAnnouncement)
+          return this.reply(i, `⛔ ${t(loc, 'refusal.settings/channel')}`);
         patch = { resultsChannel: ch?.id ?? null };
         break;
       }
@@ -103,7 +162,8 @@ export class SettingsCommand {
             continue;
           }
           const secs = parseDuration(raw);
-          if (secs === null || secs < 5 || secs > 30 * 86_400) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: raw.slice(0, 20) })}`);
+          if (secs === null || secs < 5 || secs > 30 * 86_400)
+            return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: raw.slice(0, 20) })}`);
           for (const key of TIMER_KEYS[opt]) next[key] = secs;
         }
         patch = { timers: { ...current, [pace]: next } };
@@ -143,7 +203,11 @@ export class SettingsCommand {
         return this.reply(i, `⛔ ${t(loc, 'refusal.input/unknown')}`);
     }
     const r = writeSettings(this.store, guildId, patch, this.now());
-    if (!r.ok) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/invalid', { field: r.field, problem: r.problem.slice(0, 120) })}`);
+    if (!r.ok)
+      return this.reply(
+        i,
+        `⛔ ${t(loc, 'refusal.settings/invalid', { field: r.field, problem: r.problem.slice(0, 120) })}`,
+      );
     await this.reply(i, `✅ ${t(loc, 'settings.saved')}`, r.settings, loc);
   }
 }
@@ -152,30 +216,64 @@ export class SettingsCommand {
 export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
   g.addSubcommand((s) => loc(s, 'settings.show'));
   g.addSubcommand((s) =>
-    loc(s, 'settings.language').addStringOption((o) => loc(o, 'opt.language').setRequired(true).addChoices(choice('auto', 'lang.auto'), choice('en', 'lang.en'), choice('uk', 'lang.uk'), choice('ru', 'lang.ru'))),
+    loc(s, 'settings.language').addStringOption((o) =>
+      loc(o, 'opt.language')
+        .setRequired(true)
+        .addChoices(
+          choice('auto', 'lang.auto'),
+          choice('en', 'lang.en'),
+          choice('uk', 'lang.uk'),
+          choice('ru', 'lang.ru'),
+        ),
+    ),
   );
   g.addSubcommand((s) =>
     loc(s, 'settings.ruleset').addStringOption((o) =>
       loc(o, 'opt.ruleset')
         .setRequired(false)
-        .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10'), choice('kiev-12', 'ruleset.kiev-12')),
+        .addChoices(
+          choice('chnu-2016', 'ruleset.chnu-2016'),
+          choice('classic-10', 'ruleset.classic-10'),
+          choice('kiev-12', 'ruleset.kiev-12'),
+        ),
     ),
   );
-  g.addSubcommand((s) => loc(s, 'settings.pace').addStringOption((o) => loc(o, 'opt.pace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async'))));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.pace').addStringOption((o) =>
+      loc(o, 'opt.pace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
+    ),
+  );
   g.addSubcommand((s) => {
     loc(s, 'settings.timers');
-    s.addStringOption((o) => loc(o, 'opt.settingsPace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')));
-    for (const timer of TIMERS) s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
+    s.addStringOption((o) =>
+      loc(o, 'opt.settingsPace')
+        .setRequired(true)
+        .addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
+    );
+    for (const timer of TIMERS)
+      s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
     return s;
   });
   g.addSubcommand((s) => loc(s, 'settings.hostRole').addRoleOption((o) => loc(o, 'opt.role').setRequired(false)));
   g.addSubcommand((s) =>
-    loc(s, 'settings.mafiaTalk').addStringOption((o) => loc(o, 'opt.mafiaTalk').setRequired(true).addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night'))),
+    loc(s, 'settings.mafiaTalk').addStringOption((o) =>
+      loc(o, 'opt.mafiaTalk')
+        .setRequired(true)
+        .addChoices(choice('night-0', 'mafiaTalk.night-0'), choice('every-night', 'mafiaTalk.every-night')),
+    ),
   );
   g.addSubcommand((s) =>
-    loc(s, 'settings.speakingOrder').addStringOption((o) => loc(o, 'opt.speakingOrder').setRequired(true).addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced'))),
+    loc(s, 'settings.speakingOrder').addStringOption((o) =>
+      loc(o, 'opt.speakingOrder')
+        .setRequired(true)
+        .addChoices(choice('free', 'speakingOrder.free'), choice('enforced', 'speakingOrder.enforced')),
+    ),
   );
-  g.addSubcommand((s) => loc(s, 'settings.resultsChannel').addChannelOption((o) => loc(o, 'opt.channel').setRequired(false).addChannelTypes(ChannelType.GuildText)));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.resultsChannel').addChannelOption((o) =>
+      loc(o, 'opt.channel').setRequired(false).addChannelTypes(ChannelType.GuildText),
+    ),
+  );
   asyncSettingsSubcommands(g);
   g.addSubcommand((s) => loc(s, 'settings.reset'));
   ratingSettingsSubcommands(g);
@@ -184,12 +282,22 @@ export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
 
 /** Issue 10: the settings of asynchronous play. */
 function asyncSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder) {
-  g.addSubcommand((s) => loc(s, 'settings.pings').addStringOption((o) => loc(o, 'opt.pings').setRequired(true).addChoices(choice('on', 'pings.on'), choice('off', 'pings.off'))));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.pings').addStringOption((o) =>
+      loc(o, 'opt.pings').setRequired(true).addChoices(choice('on', 'pings.on'), choice('off', 'pings.off')),
+    ),
+  );
   g.addSubcommand((s) =>
     loc(s, 'settings.reminders').addStringOption((o) =>
       loc(o, 'opt.reminders')
         .setRequired(true)
-        .addChoices(choice('auto', 'reminders.auto'), choice('off', 'reminders.off'), choice('halfway', 'reminders.halfway'), choice('hour', 'reminders.hour'), choice('both', 'reminders.both')),
+        .addChoices(
+          choice('auto', 'reminders.auto'),
+          choice('off', 'reminders.off'),
+          choice('halfway', 'reminders.halfway'),
+          choice('hour', 'reminders.hour'),
+          choice('both', 'reminders.both'),
+        ),
     ),
   );
   g.addSubcommand((s) => {
@@ -199,8 +307,16 @@ function asyncSettingsSubcommands(g: SlashCommandSubcommandGroupBuilder) {
     s.addStringOption((o) => loc(o, 'opt.timeZone').setRequired(false).setMaxLength(64));
     return s;
   });
-  g.addSubcommand((s) => loc(s, 'settings.absent').addIntegerOption((o) => loc(o, 'opt.absentAfter').setRequired(true).setMinValue(0).setMaxValue(10)));
-  g.addSubcommand((s) => loc(s, 'settings.autoSubstitute').addBooleanOption((o) => loc(o, 'opt.autoSubstitute').setRequired(true)));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.absent').addIntegerOption((o) =>
+      loc(o, 'opt.absentAfter').setRequired(true).setMinValue(0).setMaxValue(10),
+    ),
+  );
+  g.addSubcommand((s) =>
+    loc(s, 'settings.autoSubstitute').addBooleanOption((o) => loc(o, 'opt.autoSubstitute').setRequired(true)),
+  );
   g.addSubcommand((s) => loc(s, 'settings.autoEnd').addBooleanOption((o) => loc(o, 'opt.autoEnd').setRequired(true)));
-  g.addSubcommand((s) => loc(s, 'settings.spectators').addBooleanOption((o) => loc(o, 'opt.spectatorRoles').setRequired(true)));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.spectators').addBooleanOption((o) => loc(o, 'opt.spectatorRoles').setRequired(true)),
+  );
 }

@@ -9,14 +9,21 @@ import { RULESET_IDS } from '../../engine/rulesets';
 import type { RulesetId } from '../../engine/types';
 import { t, type Locale } from '../../i18n';
 import { gameRecord } from '../../stats/game-record';
-import { latestRuleset, profile, seasonById, seasonByName, top, type Period, type StatsFilter } from '../../stats/queries';
+import {
+  latestRuleset,
+  profile,
+  seasonById,
+  seasonByName,
+  top,
+  type Period,
+  type StatsFilter,
+} from '../../stats/queries';
 import { isRebuilding, ratingSettings } from '../../stats/record';
 import type { Contexts } from '../context';
 import { decodeStatsId, type StatsId, type StatsPeriodCode } from '../custom-id';
 import { gameView, playerView, topView, type Reply } from '../render/stats';
 import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discordjs/builders';
 import { choice, loc, rulesetChoices } from './builder';
-
 
 export class StatsCommands {
   constructor(
@@ -34,7 +41,10 @@ export class StatsCommands {
   // Periods
 
   /** A period option as typed: `all`, `30`, `30d`, or a season's name. */
-  private parsePeriod(guildId: string, raw: string | null): { code: StatsPeriodCode } | { error: string; value: string } {
+  private parsePeriod(
+    guildId: string,
+    raw: string | null,
+  ): { code: StatsPeriodCode } | { error: string; value: string } {
     const v = (raw ?? '').trim();
     if (v === '' || /^all$/i.test(v)) return { code: 'a' };
     const days = /^(\d{1,9})\s*d?$/i.exec(v);
@@ -53,7 +63,6 @@ export class StatsCommands {
     return s ? { kind: 'season', id: s.id, name: s.name, from: s.startsAt, to: s.endsAt } : null;
   }
 
-
   /** The rule set most players of this server have standings in (when /stats top names none). */
   private mainRuleset(guildId: string): RulesetId {
     return (this.db.mainRuleset(guildId) as RulesetId | null) ?? 'classic-10';
@@ -69,7 +78,8 @@ export class StatsCommands {
   async command(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
     const guildId = i.guildId!;
     const ruleset = i.options.getString('ruleset');
-    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset)) return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
+    if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset))
+      return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
     const tournament = i.options.getInteger('tournament') ?? 0;
     if (tournament < 0) return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
     if (sub === 'game') {
@@ -78,21 +88,39 @@ export class StatsCommands {
     }
     const parsed = this.parsePeriod(guildId, i.options.getString('period'));
     if ('error' in parsed) {
-      const text = parsed.error === 'season' ? t(loc, 'st.refusal.noSeason', { name: parsed.value.slice(0, 40) }) : t(loc, 'st.refusal.period', { value: parsed.value.slice(0, 40) });
+      const text =
+        parsed.error === 'season'
+          ? t(loc, 'st.refusal.noSeason', { name: parsed.value.slice(0, 40) })
+          : t(loc, 'st.refusal.period', { value: parsed.value.slice(0, 40) });
       return void (await this.refuse(i, text));
     }
     if (sub === 'top') {
       const by = i.options.getString('by') ?? 'points';
       if (by !== 'points' && by !== 'elo') return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
       const rs = (ruleset as RulesetId | null) ?? this.mainRuleset(guildId);
-      return void (await this.answer(i, { view: 'top', show: false, ruleset: rs, period: parsed.code, by, tournament, page: 0 }, loc, false));
+      return void (await this.answer(
+        i,
+        { view: 'top', show: false, ruleset: rs, period: parsed.code, by, tournament, page: 0 },
+        loc,
+        false,
+      ));
     }
     if (sub === 'player') {
       const user = i.options.getUser('member') ?? i.user;
       if (user.bot) return void (await this.refuse(i, t(loc, 'st.refusal.bot')));
       const rs = (ruleset as RulesetId | null) ?? latestRuleset(this.db, guildId, user.id);
-      if (!rs) return void (await i.reply({ content: t(loc, 'st.player.noneAny', { user: `<@${user.id}>` }), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } }));
-      return void (await this.answer(i, { view: 'player', show: false, ruleset: rs, period: parsed.code, user: user.id, tournament }, loc, false));
+      if (!rs)
+        return void (await i.reply({
+          content: t(loc, 'st.player.noneAny', { user: `<@${user.id}>` }),
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: { parse: [] },
+        }));
+      return void (await this.answer(
+        i,
+        { view: 'player', show: false, ruleset: rs, period: parsed.code, user: user.id, tournament },
+        loc,
+        false,
+      ));
     }
     await this.refuse(i, t(loc, 'refusal.input/unknown'));
   }
@@ -109,7 +137,12 @@ export class StatsCommands {
   }
 
   /** Renders a view and answers with it: a new ephemeral reply, an update of the clicked message, or a public post. */
-  private async answer(i: ChatInputCommandInteraction | ButtonInteraction, id: StatsId, loc: Locale, publish: boolean): Promise<void> {
+  private async answer(
+    i: ChatInputCommandInteraction | ButtonInteraction,
+    id: StatsId,
+    loc: Locale,
+    publish: boolean,
+  ): Promise<void> {
     const view = await this.render(i, id, loc, publish);
     if ('refusal' in view) return void (await this.refuse(i, view.refusal));
     const body = { ...view, allowedMentions: { parse: [] as [] } };
@@ -118,7 +151,12 @@ export class StatsCommands {
     else await i.reply({ ...body, flags: MessageFlags.Ephemeral });
   }
 
-  private async render(i: ChatInputCommandInteraction | ButtonInteraction, id: StatsId, loc: Locale, publish: boolean): Promise<Reply | { refusal: string }> {
+  private async render(
+    i: ChatInputCommandInteraction | ButtonInteraction,
+    id: StatsId,
+    loc: Locale,
+    publish: boolean,
+  ): Promise<Reply | { refusal: string }> {
     const guildId = i.guildId!;
     if (id.view === 'game') {
       const rec = gameRecord(this.db, guildId, id.game);
@@ -128,8 +166,15 @@ export class StatsCommands {
     if (isRebuilding(this.db, guildId, id.ruleset)) return { refusal: t(loc, 'st.refusal.rebuilding') };
     const period = this.period(guildId, id.period);
     if (!period) return { refusal: t(loc, 'st.refusal.stale') };
-    const filter: StatsFilter = { guildId, ruleset: id.ruleset as RulesetId, period, tournament: id.tournament || null, now: this.now() };
-    if (id.view === 'top') return topView(top(this.db, filter, id.by, id.page, i.user.id), filter, id, loc, publish, i.user.id);
+    const filter: StatsFilter = {
+      guildId,
+      ruleset: id.ruleset as RulesetId,
+      period,
+      tournament: id.tournament || null,
+      now: this.now(),
+    };
+    if (id.view === 'top')
+      return topView(top(this.db, filter, id.by, id.page, i.user.id), filter, id, loc, publish, i.user.id);
     const name = await this.displayName(i, id.user);
     const eloStart = ratingSettings(this.db, guildId).elo.start;
     return playerView(profile(this.db, filter, id.user), eloStart, filter, id, name, loc, publish, i.user.id);
@@ -141,7 +186,10 @@ export class StatsCommands {
       const u = i.options.getUser('member');
       if (u?.id === userId) return (m && 'displayName' in m ? m.displayName : null) ?? u.displayName ?? u.username;
     }
-    if (i.user.id === userId) return (i.member && 'displayName' in i.member ? i.member.displayName : null) ?? i.user.displayName ?? i.user.username;
+    if (i.user.id === userId)
+      return (
+        (i.member && 'displayName' in i.member ? i.member.displayName : null) ?? i.user.displayName ?? i.user.username
+      );
     try {
       const u = await i.client.users.fetch(userId);
       return u.displayName ?? u.username;
@@ -149,26 +197,38 @@ export class StatsCommands {
       return `#${userId.slice(-4)}`;
     }
   }
-
-
 }
 
 export function statsCommand() {
   const b = loc(new SlashCommandBuilder(), 'stats').setDMPermission(false);
-  const period = (s: SlashCommandSubcommandBuilder) => s.addStringOption((o) => loc(o, 'opt.period').setRequired(false).setMaxLength(40));
-  const tournament = (s: SlashCommandSubcommandBuilder) => s.addIntegerOption((o) => loc(o, 'opt.tournament').setRequired(false).setMinValue(1));
+  const period = (s: SlashCommandSubcommandBuilder) =>
+    s.addStringOption((o) => loc(o, 'opt.period').setRequired(false).setMaxLength(40));
+  const tournament = (s: SlashCommandSubcommandBuilder) =>
+    s.addIntegerOption((o) => loc(o, 'opt.tournament').setRequired(false).setMinValue(1));
   b.addSubcommand((s) => {
     loc(s, 'stats.player');
     s.addUserOption((o) => loc(o, 'opt.member').setRequired(false));
-    s.addStringOption((o) => loc(o, 'opt.ruleset').setRequired(false).addChoices(...rulesetChoices()));
+    s.addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(false)
+        .addChoices(...rulesetChoices()),
+    );
     period(s);
     return tournament(s);
   });
   b.addSubcommand((s) => {
     loc(s, 'stats.top');
-    s.addStringOption((o) => loc(o, 'opt.ruleset').setRequired(false).addChoices(...rulesetChoices()));
+    s.addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(false)
+        .addChoices(...rulesetChoices()),
+    );
     period(s);
-    s.addStringOption((o) => loc(o, 'opt.by').setRequired(false).addChoices(choice('points', 'stats.by.points'), choice('elo', 'stats.by.elo')));
+    s.addStringOption((o) =>
+      loc(o, 'opt.by')
+        .setRequired(false)
+        .addChoices(choice('points', 'stats.by.points'), choice('elo', 'stats.by.elo')),
+    );
     return tournament(s);
   });
   b.addSubcommand((s) => {

@@ -7,7 +7,10 @@ import { TIMER_OPTIONS, type TimerOption } from './builder';
  * The timer options of a slash command (`night:90s`, …) over `base`: 5 s to 30 days each, or the
  * first bad one (for the refusal's text).
  */
-export function timerOptions(i: ChatInputCommandInteraction, base: Partial<Timers> = {}): Partial<Timers> | { bad: { option: string; value: string } } {
+export function timerOptions(
+  i: ChatInputCommandInteraction,
+  base: Partial<Timers> = {},
+): Partial<Timers> | { bad: { option: string; value: string } } {
   const timers: Partial<Timers> = { ...base };
   for (const opt of TIMER_OPTIONS) {
     const raw = i.options.getString(opt);

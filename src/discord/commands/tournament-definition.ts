@@ -5,16 +5,24 @@ import { choice, loc, TIMERS } from './builder';
 /** /tournament (RULES T-1..T-4): create, draw, start, final, standings. */
 export function tournamentCommand() {
   const b = loc(new SlashCommandBuilder(), 'tournament').setDMPermission(false);
-  const which = (s: SlashCommandSubcommandBuilder) => s.addIntegerOption((o) => loc(o, 'opt.tournamentId').setMinValue(1).setRequired(false));
+  const which = (s: SlashCommandSubcommandBuilder) =>
+    s.addIntegerOption((o) => loc(o, 'opt.tournamentId').setMinValue(1).setRequired(false));
   b.addSubcommand((s) => {
     loc(s, 'tournament.create');
     s.addStringOption((o) => loc(o, 'opt.tournamentName').setRequired(true).setMaxLength(60));
-    s.addStringOption((o) => loc(o, 'opt.ruleset').setRequired(true).addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10')));
-    for (const timer of TIMERS) s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
+    s.addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(true)
+        .addChoices(choice('chnu-2016', 'ruleset.chnu-2016'), choice('classic-10', 'ruleset.classic-10')),
+    );
+    for (const timer of TIMERS)
+      s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
     return s;
   });
   b.addSubcommand((s) => which(loc(s, 'tournament.draw')));
-  b.addSubcommand((s) => which(loc(s, 'tournament.remove').addUserOption((o) => loc(o, 'opt.tournamentPlayer').setRequired(true))));
+  b.addSubcommand((s) =>
+    which(loc(s, 'tournament.remove').addUserOption((o) => loc(o, 'opt.tournamentPlayer').setRequired(true))),
+  );
   b.addSubcommand((s) => {
     loc(s, 'tournament.start');
     s.addIntegerOption((o) => loc(o, 'opt.round').setMinValue(1).setMaxValue(4).setRequired(true));

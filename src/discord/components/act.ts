@@ -31,7 +31,9 @@ export function actionFor(id: ActId, seat: Seat, values: readonly string[], play
     case 'skip':
       return { kind: id.verb, seat, seq };
     case 'vote':
-      return typeof id.arg === 'number' && id.arg <= players ? { kind: 'vote', seat, target: id.arg, seq } : 'input/forged';
+      return typeof id.arg === 'number' && id.arg <= players
+        ? { kind: 'vote', seat, target: id.arg, seq }
+        : 'input/forged';
     case 'voteAll':
       return id.arg === 'y' || id.arg === 'n' ? { kind: 'voteAll', seat, choice: id.arg === 'y', seq } : 'input/forged';
     case 'nominate':

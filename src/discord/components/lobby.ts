@@ -98,8 +98,14 @@ export class LobbyButtons {
       const ctxLoc = uiOf(game).locale ?? loc;
       // Before dealing: can the bot DM every player? Checked concurrently; the host may let those it
       // cannot reach play through the channel's ephemeral buttons.
-      const fallback = new Set(op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : []);
-      const unreachable = await this.probeAll(game, game.lobby.members.filter((u) => !fallback.has(u)), ctxLoc);
+      const fallback = new Set(
+        op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : [],
+      );
+      const unreachable = await this.probeAll(
+        game,
+        game.lobby.members.filter((u) => !fallback.has(u)),
+        ctxLoc,
+      );
       if (unreachable.length > 0 && op === 'start') {
         await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
         await this.answers.editSlot(i, game.id, 'lobby');

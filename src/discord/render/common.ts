@@ -61,12 +61,23 @@ export function relTime(ms: number | null): string {
   return `<t:${sec}:R> (<t:${sec}:f>)`;
 }
 
-export function button(id: CustomId, label: string, style: ButtonStyle = ButtonStyle.Secondary, disabled = false): ButtonBuilder {
-  return new ButtonBuilder().setCustomId(encodeId(id)).setLabel(label.slice(0, 80)).setStyle(style).setDisabled(disabled);
+export function button(
+  id: CustomId,
+  label: string,
+  style: ButtonStyle = ButtonStyle.Secondary,
+  disabled = false,
+): ButtonBuilder {
+  return new ButtonBuilder()
+    .setCustomId(encodeId(id))
+    .setLabel(label.slice(0, 80))
+    .setStyle(style)
+    .setDisabled(disabled);
 }
 
 export function row(...components: (ButtonBuilder | StringSelectMenuBuilder)[]) {
-  return new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>().addComponents(...components).toJSON() as APIActionRowComponent<APIComponentInMessageActionRow>;
+  return new ActionRowBuilder<ButtonBuilder | StringSelectMenuBuilder>()
+    .addComponents(...components)
+    .toJSON() as APIActionRowComponent<APIComponentInMessageActionRow>;
 }
 
 /** Buttons in rows of five. */
@@ -77,7 +88,13 @@ export function buttonRows(buttons: ButtonBuilder[]): Payload['components'] {
 }
 
 /** A select of seats, labelled with the players' names when known. */
-export function seatSelect(ctx: GameCtx, id: CustomId, placeholder: string, seats: readonly Seat[], minMax: [number, number] = [1, 1]): StringSelectMenuBuilder {
+export function seatSelect(
+  ctx: GameCtx,
+  id: CustomId,
+  placeholder: string,
+  seats: readonly Seat[],
+  minMax: [number, number] = [1, 1],
+): StringSelectMenuBuilder {
   const menu = new StringSelectMenuBuilder()
     .setCustomId(encodeId(id))
     .setPlaceholder(placeholder.slice(0, 150))

@@ -4,11 +4,7 @@ import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { pointsNow, prompts, publicView, seatView } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
-import type {
-  EventBody,
-  GameEvent,
-  Seat,
-} from '../../engine/types';
+import type { EventBody, GameEvent, Seat } from '../../engine/types';
 import { hasKey, t, type Locale, type MessageKey } from '../../i18n';
 import {
   button,
@@ -52,7 +48,10 @@ export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = c
     case 'discussion':
       return t(loc, 'stage.discussion', { n }) + until;
     case 'vote':
-      return t(loc, st.round === 2 ? 'stage.revote' : 'stage.vote', { n, candidates: seatList(ctx, st.candidates ?? []) }) + until;
+      return (
+        t(loc, st.round === 2 ? 'stage.revote' : 'stage.vote', { n, candidates: seatList(ctx, st.candidates ?? []) }) +
+        until
+      );
     case 'shootout':
       return t(loc, 'stage.shootout', { who }) + until;
     case 'voteAll':
@@ -77,7 +76,9 @@ export function phaseLine(ctx: GameCtx, loc: Locale): string {
 }
 
 export function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
-  return t(loc, `left.${by}` as MessageKey, { when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }) });
+  return t(loc, `left.${by}` as MessageKey, {
+    when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }),
+  });
 }
 
 /** The pinned table message: seats, who is at the table, fouls, the phase and the result. */
@@ -86,7 +87,11 @@ export function tablePayload(ctx: GameCtx): Payload {
   const s = ctx.state;
   const g = ctx.game;
   const embed: APIEmbed = {
-    title: t(loc, 'table.title', { id: g.id, ruleset: rulesetName(loc, g.ruleset), pace: t(loc, `pace.${g.pace}` as MessageKey) }),
+    title: t(loc, 'table.title', {
+      id: g.id,
+      ruleset: rulesetName(loc, g.ruleset),
+      pace: t(loc, `pace.${g.pace}` as MessageKey),
+    }),
     color: s?.result ? GOLD : s?.clock.phase === 'night' ? DARK : RED,
   };
   if (!s) return { embeds: [embed], allowed_mentions: mentions() };
@@ -101,21 +106,39 @@ export function tablePayload(ctx: GameCtx): Payload {
     return `${mark} **#${seat.seat}** ${name}${role}${fouls}${left}`;
   });
   embed.description = `**${phaseLine(ctx, loc)}**\n\n${lines.join('\n')}`;
-  if (v.winner) embed.fields = [{ name: t(loc, 'table.result'), value: t(loc, `winner.${v.winner}` as MessageKey), inline: true }];
+  if (v.winner)
+    embed.fields = [{ name: t(loc, 'table.result'), value: t(loc, `winner.${v.winner}` as MessageKey), inline: true }];
   embed.footer = { text: t(loc, 'table.footer', { id: g.id }) };
   const closed = s.stage.kind === 'over' || g.status === 'cancelled' || g.status === 'expired';
   return {
     embeds: [embed],
-    components: closed ? [] : [row(button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary), button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary), button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary), button({ kind: 'async', game: g.id, op: 'watch' }, t(loc, 'button.watch'), ButtonStyle.Secondary))],
+    components: closed
+      ? []
+      : [
+          row(
+            button({ kind: 'panel', game: g.id, panel: 'role' }, t(loc, 'button.myRole'), ButtonStyle.Secondary),
+            button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary),
+            button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary),
+            button({ kind: 'async', game: g.id, op: 'watch' }, t(loc, 'button.watch'), ButtonStyle.Secondary),
+          ),
+        ],
     allowed_mentions: mentions(),
   };
 }
 
 /** Who still owes a vote (names, so a player reading later knows who is missing). */
-export function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: number, doneKey: MessageKey): string {
+export function waitingLine(
+  ctx: GameCtx,
+  loc: Locale,
+  seats: readonly Seat[],
+  total: number,
+  doneKey: MessageKey,
+): string {
   const done = total - seats.length;
   const line = t(loc, doneKey, { done, total });
-  return seats.length === 0 ? line : `${line} · ${t(loc, 'stage.waitingFor', { who: seats.map((x) => seatTag(ctx, x)).join(', ') })}`;
+  return seats.length === 0
+    ? line
+    : `${line} · ${t(loc, 'stage.waitingFor', { who: seats.map((x) => seatTag(ctx, x)).join(', ') })}`;
 }
 
 /**
@@ -139,41 +162,100 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
     case 'turns':
     case 'shootout':
     case 'lastWords': {
-      const seat = st.kind === 'turns' ? st.order[st.index]! : st.kind === 'shootout' ? st.candidates[st.index]! : st.speaker;
+      const seat =
+        st.kind === 'turns' ? st.order[st.index]! : st.kind === 'shootout' ? st.candidates[st.index]! : st.speaker;
       const u = userOf(ctx, seat);
       const rows: NonNullable<Payload['components']> = [];
       const prompts = seatView(s, seat).prompts;
       const nominate = prompts.find((p) => p.kind === 'nominate');
       // The speaker nominates right on his turn's message (a menu only he may use).
-      if (nominate && 'targets' in nominate) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'nominate' }, t(loc, 'prompt.nominateBy', { seat }), nominate.targets)));
-      const buttons = [button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.thanks'), ButtonStyle.Success)];
-      if (prompts.some((p) => p.kind === 'guess')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'guess' }, t(loc, 'button.bestMove'), ButtonStyle.Primary));
-      if (prompts.some((p) => p.kind === 'take')) buttons.push(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'take' }, t(loc, 'button.take'), ButtonStyle.Danger));
+      if (nominate && 'targets' in nominate)
+        rows.push(
+          row(
+            seatSelect(
+              ctx,
+              { kind: 'act', game: g, seq, verb: 'nominate' },
+              t(loc, 'prompt.nominateBy', { seat }),
+              nominate.targets,
+            ),
+          ),
+        );
+      const buttons = [
+        button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.thanks'), ButtonStyle.Success),
+      ];
+      if (prompts.some((p) => p.kind === 'guess'))
+        buttons.push(
+          button(
+            { kind: 'act', game: g, seq, verb: 'menu', arg: 'guess' },
+            t(loc, 'button.bestMove'),
+            ButtonStyle.Primary,
+          ),
+        );
+      if (prompts.some((p) => p.kind === 'take'))
+        buttons.push(
+          button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'take' }, t(loc, 'button.take'), ButtonStyle.Danger),
+        );
       rows.push(...(buttonRows(buttons) ?? []));
-      const noms = st.kind === 'turns' && v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
+      const noms =
+        st.kind === 'turns' && v.nominations.length > 0
+          ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}`
+          : '';
       return { content: `🎤 ${line}${noms}`, components: rows, allowed_mentions: pingsFor(ctx, u ? [seat] : []) };
     }
     case 'window': {
-      const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'pass')).map((p) => p.seat);
+      const waiting = s.players
+        .filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'pass'))
+        .map((p) => p.seat);
       const may = waiting.length + st.passed.length;
-      const noms = v.nominations.length > 0 ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}` : '';
+      const noms =
+        v.nominations.length > 0
+          ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}`
+          : '';
       return {
         content: `💬 ${line}\n${t(loc, st.purpose === 'speech' ? 'window.help' : 'window.helpAccusation')}${noms}\n${closed ? closedLine : waitingLine(ctx, loc, waiting, may, 'stage.doneCount')}`,
-        components: [row(button({ kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' }, t(loc, 'button.nominate'), ButtonStyle.Primary), button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success))],
+        components: [
+          row(
+            button(
+              { kind: 'act', game: g, seq, verb: 'menu', arg: 'nominate' },
+              t(loc, 'button.nominate'),
+              ButtonStyle.Primary,
+            ),
+            button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success),
+          ),
+        ],
         allowed_mentions: pingsFor(ctx, waiting),
       };
     }
     case 'vote':
     case 'voteAll': {
-      const waiting = s.players.filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'vote' || x.kind === 'voteAll')).map((p) => p.seat);
+      const waiting = s.players
+        .filter((p) => p.alive && prompts(s, p.seat).some((x) => x.kind === 'vote' || x.kind === 'voteAll'))
+        .map((p) => p.seat);
       const voted = st.ballots.filter((b) => b !== 0).length;
       const status = closed ? closedLine : waitingLine(ctx, loc, waiting, voted + waiting.length, 'stage.votedCount');
       const buttons =
         st.kind === 'vote'
-          ? st.candidates.map((c) => button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary))
-          : [button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger), button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success)];
+          ? st.candidates.map((c) =>
+              button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary),
+            )
+          : [
+              button(
+                { kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' },
+                t(loc, 'button.allLeaveYes'),
+                ButtonStyle.Danger,
+              ),
+              button(
+                { kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' },
+                t(loc, 'button.allLeaveNo'),
+                ButtonStyle.Success,
+              ),
+            ];
       const help = st.kind === 'vote' ? `\n${t(loc, 'vote.help')}` : '';
-      return { content: `🗳️ ${line}${help}\n${status}`, components: buttonRows(buttons), allowed_mentions: pingsFor(ctx, waiting) };
+      return {
+        content: `🗳️ ${line}${help}\n${status}`,
+        components: buttonRows(buttons),
+        allowed_mentions: pingsFor(ctx, waiting),
+      };
     }
     case 'postGame': {
       const scoring = RULESETS[s.ruleset].scoring;
@@ -205,22 +287,45 @@ export function announcement(ctx: GameCtx, body: EventBody, events: readonly Gam
       const who =
         body.out.length === 0
           ? t(loc, 'event.nobodyLeft')
-          : t(loc, 'event.leftTonight', { who: body.out.map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`).join(', ') });
-      const note = body.note ? `\n${t(loc, 'event.note', { seat: seatTag(ctx, body.note.seat), target: seatTag(ctx, body.note.target), answer: t(loc, `answer.${body.note.answer}` as MessageKey) })}` : '';
+          : t(loc, 'event.leftTonight', {
+              who: body.out
+                .map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`)
+                .join(', '),
+            });
+      const note = body.note
+        ? `\n${t(loc, 'event.note', { seat: seatTag(ctx, body.note.seat), target: seatTag(ctx, body.note.target), answer: t(loc, `answer.${body.note.answer}` as MessageKey) })}`
+        : '';
       return `☀️ ${head}\n${who}${note}`;
     }
     case 'left': {
       if (body.by === 'night') return null; // the morning announces it (N-12)
       // A vote's result already says who leaves; kiev-12 shows the card (G-6).
-      const saidByVote = body.by === 'vote' && events.some((e) => e.body.type === 'vote-result' || e.body.type === 'vote-all-result');
+      const saidByVote =
+        body.by === 'vote' && events.some((e) => e.body.type === 'vote-result' || e.body.type === 'vote-all-result');
       if (saidByVote) return body.role ? `🃏 ${seatTag(ctx, body.seat)} — ${roleName(loc, body.role)}` : null;
       return `${seatTag(ctx, body.seat)}${body.role ? ` — ${roleName(loc, body.role)}` : ''}: ${t(loc, `leftNow.${body.by}` as MessageKey)}`;
     }
     case 'vote-result': {
-      const tally = body.tally.map((x) => t(loc, 'event.tally', { seat: seatTag(ctx, x.seat), count: x.votes, foul: x.foulVotes > 0 ? t(loc, 'event.foulVotes', { count: x.foulVotes }) : '' })).join('\n');
-      const voters = body.voters.filter((x) => x.target !== null).map((x) => `#${x.seat}→#${x.target}${x.counted ? '*' : ''}`).join(' ');
+      const tally = body.tally
+        .map((x) =>
+          t(loc, 'event.tally', {
+            seat: seatTag(ctx, x.seat),
+            count: x.votes,
+            foul: x.foulVotes > 0 ? t(loc, 'event.foulVotes', { count: x.foulVotes }) : '',
+          }),
+        )
+        .join('\n');
+      const voters = body.voters
+        .filter((x) => x.target !== null)
+        .map((x) => `#${x.seat}→#${x.target}${x.counted ? '*' : ''}`)
+        .join(' ');
       // What a tie leads to is said by what follows (the shootout, "shall all leave?", or nobody).
-      const outcome = body.outcome === 'leaves' ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) }) : body.outcome === 'tie' ? t(loc, body.round === 2 ? 'event.voteTieAgain' : 'event.voteTie') : t(loc, 'event.voteNobody');
+      const outcome =
+        body.outcome === 'leaves'
+          ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) })
+          : body.outcome === 'tie'
+            ? t(loc, body.round === 2 ? 'event.voteTieAgain' : 'event.voteTie')
+            : t(loc, 'event.voteNobody');
       return `🗳️ ${t(loc, body.round === 2 ? 'event.revoteResult' : 'event.voteResult')}\n${tally}\n${voters}${body.voters.some((x) => x.counted) ? `\n${t(loc, 'event.countedNote')}` : ''}\n**${outcome}**`;
     }
     case 'vote-all-result':
@@ -238,7 +343,10 @@ export function announcement(ctx: GameCtx, body: EventBody, events: readonly Gam
     case 'take':
       return `🗡️ ${t(loc, 'event.take', { seat: seatTag(ctx, body.seat), target: seatTag(ctx, body.target) })}`;
     case 'clock':
-      if (body.what === 'extended') return t(loc, (body.seconds ?? 0) > 0 ? 'event.extended' : 'event.shortened', { delta: durationText(loc, Math.abs(body.seconds ?? 0)) });
+      if (body.what === 'extended')
+        return t(loc, (body.seconds ?? 0) > 0 ? 'event.extended' : 'event.shortened', {
+          delta: durationText(loc, Math.abs(body.seconds ?? 0)),
+        });
       return t(loc, body.what === 'paused' ? 'event.paused' : 'event.resumed');
     case 'revived':
       return t(loc, 'event.revived', { seat: seatTag(ctx, body.seat) });
@@ -253,8 +361,12 @@ export function resultEmbed(ctx: GameCtx): APIEmbed {
   const loc = ctx.pub;
   const res = s.result!;
   const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
-  const lines = s.players.map((p) => `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`);
-  const how = res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
+  const lines = s.players.map(
+    (p) =>
+      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`,
+  );
+  const how =
+    res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
   return {
     title: t(loc, `result.${res.winner}` as MessageKey),
     description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
@@ -271,13 +383,23 @@ export function pointsPayload(ctx: GameCtx): Payload {
   const pts = [...(res.points ?? [])].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const lines = pts.map((p) => {
     const items = Object.entries(p.items)
-      .map(([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${val > 0 ? '+' : ''}${val}`)
+      .map(
+        ([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${val > 0 ? '+' : ''}${val}`,
+      )
       .join(', ');
     return `**${p.total}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
   });
-  const best = res.bestPlayer ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, res.bestPlayer) }) : t(loc, 'points.noBestPlayer');
+  const best = res.bestPlayer
+    ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, res.bestPlayer) })
+    : t(loc, 'points.noBestPlayer');
   return {
-    embeds: [{ title: t(loc, 'points.title', { id: ctx.game.id }), description: `${best}\n\n${lines.join('\n')}`, color: GOLD }],
+    embeds: [
+      {
+        title: t(loc, 'points.title', { id: ctx.game.id }),
+        description: `${best}\n\n${lines.join('\n')}`,
+        color: GOLD,
+      },
+    ],
     allowed_mentions: mentions(),
   };
 }

@@ -20,7 +20,11 @@ function nightLines(loc: Locale, acts: NightActs): string[] {
   const out: string[] = [];
   const pick = (p: Pick | undefined, key: MessageKey) => {
     if (p === undefined) return;
-    out.push(p === 'skip' ? `${t(loc, key, { target: '' }).trim()} — ${t(loc, 'panel.act.skip')}` : t(loc, key, { target: tag(p) }));
+    out.push(
+      p === 'skip'
+        ? `${t(loc, key, { target: '' }).trim()} — ${t(loc, 'panel.act.skip')}`
+        : t(loc, key, { target: tag(p) }),
+    );
   };
   acts.shots.forEach((target, i) => {
     if (target !== 0) out.push(`${tag(i + 1)}: ${t(loc, 'panel.act.shoot', { target: tag(target) })}`);
@@ -30,7 +34,10 @@ function nightLines(loc: Locale, acts: NightActs): string[] {
   if (acts.askDon === 'asked') out.push(t(loc, 'panel.act.askDon'));
   if (acts.commissioner !== undefined) {
     if (acts.commissioner === 'skip') pick('skip', 'panel.act.commissioner');
-    else out.push(`${t(loc, 'panel.act.commissioner', { target: tag(acts.commissioner.target) })}${acts.commissioner.note ? t(loc, 'panel.act.note') : ''}`);
+    else
+      out.push(
+        `${t(loc, 'panel.act.commissioner', { target: tag(acts.commissioner.target) })}${acts.commissioner.note ? t(loc, 'panel.act.note') : ''}`,
+      );
   }
   pick(acts.heal, 'panel.act.heal');
   pick(acts.freeze, 'panel.act.freeze');
@@ -38,14 +45,21 @@ function nightLines(loc: Locale, acts: NightActs): string[] {
   return out;
 }
 
-const field = (name: string, value: string): NonNullable<APIEmbed['fields']>[number] => ({ name, value: value.slice(0, 1024) || '—' });
+const field = (name: string, value: string): NonNullable<APIEmbed['fields']>[number] => ({
+  name,
+  value: value.slice(0, 1024) || '—',
+});
 
 /** `shown` is the stage's end as players see it (later than the engine's if its message was seen late). */
 export function hostPanel(ctx: GameCtx, loc: Locale, shown: number | null): Payload {
   const s = ctx.state!;
   const g = ctx.game;
   // The stage line shows the end; while paused, the time left (kept for the resume).
-  const now = !s.paused ? '' : s.paused.remaining === null ? t(loc, 'panel.pausedUntimed') : t(loc, 'panel.paused', { left: durationText(loc, s.paused.remaining / 1000) });
+  const now = !s.paused
+    ? ''
+    : s.paused.remaining === null
+      ? t(loc, 'panel.pausedUntimed')
+      : t(loc, 'panel.paused', { left: durationText(loc, s.paused.remaining / 1000) });
   const seats = s.players.map((p) => {
     const u = userOf(ctx, p.seat);
     const left = s.out.find((o) => o.seat === p.seat);
@@ -54,17 +68,24 @@ export function hostPanel(ctx: GameCtx, loc: Locale, shown: number | null): Payl
   const fields = [field(t(loc, 'panel.seats'), seats.join('\n'))];
   const st = s.stage;
   const waiting = actorsNow(s).filter((seat) => prompts(s, seat).length > 0);
-  if (st.kind !== 'over') fields.push(field(t(loc, 'panel.waiting'), waiting.length > 0 ? waiting.map(tag).join(', ') : t(loc, 'panel.nobody')));
+  if (st.kind !== 'over')
+    fields.push(
+      field(t(loc, 'panel.waiting'), waiting.length > 0 ? waiting.map(tag).join(', ') : t(loc, 'panel.nobody')),
+    );
   if (st.kind === 'night') {
     const lines = nightLines(loc, st.acts);
     fields.push(field(t(loc, 'panel.night'), lines.length > 0 ? lines.join('\n') : t(loc, 'panel.nightNone')));
   }
   const noms = s.day?.nominations ?? [];
-  if (st.kind === 'vote' || st.kind === 'voteAll' || st.kind === 'shootout') fields.push(field(t(loc, 'panel.candidates'), st.candidates.map(tag).join(', ')));
-  else if (noms.length > 0 && s.clock.phase === 'day') fields.push(field(t(loc, 'panel.candidates'), noms.map((nm) => `${tag(nm.target)} ← ${tag(nm.by)}`).join(', ')));
+  if (st.kind === 'vote' || st.kind === 'voteAll' || st.kind === 'shootout')
+    fields.push(field(t(loc, 'panel.candidates'), st.candidates.map(tag).join(', ')));
+  else if (noms.length > 0 && s.clock.phase === 'day')
+    fields.push(field(t(loc, 'panel.candidates'), noms.map((nm) => `${tag(nm.target)} ← ${tag(nm.by)}`).join(', ')));
   if (st.kind === 'vote' || st.kind === 'voteAll') {
     const votes = st.ballots
-      .map((b, i) => (b === 0 ? null : st.kind === 'vote' ? `${tag(i + 1)}→${tag(b)}` : `${tag(i + 1)}: ${b > 0 ? '✅' : '❌'}`))
+      .map((b, i) =>
+        b === 0 ? null : st.kind === 'vote' ? `${tag(i + 1)}→${tag(b)}` : `${tag(i + 1)}: ${b > 0 ? '✅' : '❌'}`,
+      )
       .filter((x): x is string => x !== null);
     fields.push(field(t(loc, 'panel.ballots'), votes.length > 0 ? votes.join(' ') : t(loc, 'panel.noVotes')));
   }
@@ -76,7 +97,12 @@ export function hostPanel(ctx: GameCtx, loc: Locale, shown: number | null): Payl
     footer: { text: t(loc, 'panel.footer') },
   };
   const seq = s.seq;
-  const id = (op: 'refresh' | 'pause' | 'resume' | 'skip' | 'undo' | 'more' | 'less' | 'log') => ({ kind: 'host' as const, game: g.id, seq, op });
+  const id = (op: 'refresh' | 'pause' | 'resume' | 'skip' | 'undo' | 'more' | 'less' | 'log') => ({
+    kind: 'host' as const,
+    game: g.id,
+    seq,
+    op,
+  });
   const over = st.kind === 'over';
   const timed = s.paused ? s.paused.remaining !== null : s.deadline !== null;
   const components = over
@@ -84,11 +110,17 @@ export function hostPanel(ctx: GameCtx, loc: Locale, shown: number | null): Payl
     : [
         row(
           button(id('refresh'), t(loc, 'button.refresh')),
-          s.paused ? button(id('resume'), t(loc, 'button.resume'), ButtonStyle.Success) : button(id('pause'), t(loc, 'button.pause'), ButtonStyle.Primary),
+          s.paused
+            ? button(id('resume'), t(loc, 'button.resume'), ButtonStyle.Success)
+            : button(id('pause'), t(loc, 'button.pause'), ButtonStyle.Primary),
           button(id('skip'), t(loc, 'button.hostSkip'), ButtonStyle.Danger),
           button(id('undo'), t(loc, 'button.undo')),
         ),
-        row(button(id('more'), t(loc, 'button.more'), ButtonStyle.Secondary, !timed), button(id('less'), t(loc, 'button.less'), ButtonStyle.Secondary, !timed), button({ ...id('log'), page: 0 }, t(loc, 'button.log'))),
+        row(
+          button(id('more'), t(loc, 'button.more'), ButtonStyle.Secondary, !timed),
+          button(id('less'), t(loc, 'button.less'), ButtonStyle.Secondary, !timed),
+          button({ ...id('log'), page: 0 }, t(loc, 'button.log')),
+        ),
       ];
   return { embeds: [embed], components, allowed_mentions: { parse: [] } };
 }

@@ -2,28 +2,12 @@
 // the private panel of a player without DMs), and the confirmation of what he just did.
 import { ButtonStyle } from 'discord-api-types/v10';
 import { declinable } from '../../engine/night';
-import {    seatView, type PromptKind } from '../../engine/view';
+import { seatView, type PromptKind } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
-import type {
-  Action,
-  ActionKind,
-  GameEvent,
-  PlayerActionKind,
-  Seat,
-} from '../../engine/types';
-import {  t, type Locale, type MessageKey } from '../../i18n';
-import {
-  button,
-  buttonRows,
-  mentions,
-  relTime,
-  row,
-  seatSelect,
-  seatTag,
-  type GameCtx,
-  type Payload,
-} from './common';
-import { DARK,  RED,       stageLine } from './game';
+import type { Action, ActionKind, GameEvent, PlayerActionKind, Seat } from '../../engine/types';
+import { t, type Locale, type MessageKey } from '../../i18n';
+import { button, buttonRows, mentions, relTime, row, seatSelect, seatTag, type GameCtx, type Payload } from './common';
+import { DARK, RED, stageLine } from './game';
 import { roleName, rulesetName, seatLabel, teamName } from './words';
 
 /** The role card (private): role, team, what it does, and (G-4) who the other black players are. */
@@ -31,10 +15,25 @@ export function roleCard(ctx: GameCtx, seat: Seat, loc: Locale): Payload {
   const s = ctx.state!;
   const v = seatView(s, seat);
   const def = RULESETS[s.ruleset];
-  const descKey = (v.role === 'don' ? (def.shotRule === 'unanimous' ? 'roleDesc.don.unanimous' : 'roleDesc.don.decides') : v.role === 'mafia' ? (def.shotRule === 'unanimous' ? 'roleDesc.mafia.unanimous' : 'roleDesc.mafia.decides') : `roleDesc.${v.role}`) as MessageKey;
+  const descKey = (
+    v.role === 'don'
+      ? def.shotRule === 'unanimous'
+        ? 'roleDesc.don.unanimous'
+        : 'roleDesc.don.decides'
+      : v.role === 'mafia'
+        ? def.shotRule === 'unanimous'
+          ? 'roleDesc.mafia.unanimous'
+          : 'roleDesc.mafia.decides'
+        : `roleDesc.${v.role}`
+  ) as MessageKey;
   const lines = [t(loc, descKey)];
   if (v.team === 'black') {
-    if (v.knownBlack.length > 0) lines.push(t(loc, 'card.mates', { mates: v.knownBlack.map((k) => `${seatTag(ctx, k.seat)} — ${roleName(loc, k.role)}`).join(', ') }));
+    if (v.knownBlack.length > 0)
+      lines.push(
+        t(loc, 'card.mates', {
+          mates: v.knownBlack.map((k) => `${seatTag(ctx, k.seat)} — ${roleName(loc, k.role)}`).join(', '),
+        }),
+      );
     else if (v.role === 'prostitute') lines.push(t(loc, 'card.prostituteAlone'));
   }
   if (v.checks.length > 0) {
@@ -48,14 +47,24 @@ export function roleCard(ctx: GameCtx, seat: Seat, loc: Locale): Payload {
         title: t(loc, 'card.title', { role: roleName(loc, v.role), seat }),
         description: lines.join('\n'),
         color: v.team === 'black' ? DARK : RED,
-        footer: { text: t(loc, 'card.footer', { id: ctx.game.id, team: teamName(loc, v.team), ruleset: rulesetName(loc, s.ruleset) }) },
+        footer: {
+          text: t(loc, 'card.footer', {
+            id: ctx.game.id,
+            team: teamName(loc, v.team),
+            ruleset: rulesetName(loc, s.ruleset),
+          }),
+        },
       },
     ],
     allowed_mentions: mentions(),
   };
 }
 
-export function checkLine(ctx: GameCtx, loc: Locale, c: { target: Seat; at: { phase: string; n: number }; answer: string; kind: string }): string {
+export function checkLine(
+  ctx: GameCtx,
+  loc: Locale,
+  c: { target: Seat; at: { phase: string; n: number }; answer: string; kind: string },
+): string {
   return t(loc, 'check.line', {
     night: c.at.n,
     target: seatTag(ctx, c.target),
@@ -127,11 +136,20 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   for (const p of prompts) {
     switch (p.kind) {
       case 'shoot':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'shoot' }, t(loc, 'prompt.shoot'), p.targets)));
+        rows.push(
+          row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'shoot' }, t(loc, 'prompt.shoot'), p.targets)),
+        );
         break;
       case 'check':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}`), p.targets)));
-        if (p.note) rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'checkNote' }, t(loc, 'prompt.checkNote'), p.targets)));
+        rows.push(
+          row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'check' }, t(loc, `prompt.check.${p.as}`), p.targets)),
+        );
+        if (p.note)
+          rows.push(
+            row(
+              seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'checkNote' }, t(loc, 'prompt.checkNote'), p.targets),
+            ),
+          );
         break;
       case 'heal':
       case 'freeze':
@@ -139,26 +157,59 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
       case 'take':
       case 'best':
       case 'nominate':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}`), p.targets)));
+        rows.push(
+          row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: p.kind }, t(loc, `prompt.${p.kind}`), p.targets)),
+        );
         break;
       case 'guess':
-        rows.push(row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])));
+        rows.push(
+          row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'guess' }, t(loc, 'prompt.guess'), p.targets, [2, 3])),
+        );
         break;
       case 'vote':
-        for (const c of p.targets) buttons.push(button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary));
+        for (const c of p.targets)
+          buttons.push(
+            button({ kind: 'act', game: g, seq, verb: 'vote', arg: c }, seatLabel(ctx, c), ButtonStyle.Primary),
+          );
         break;
       case 'voteAll':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' }, t(loc, 'button.allLeaveYes'), ButtonStyle.Danger));
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' }, t(loc, 'button.allLeaveNo'), ButtonStyle.Success));
+        buttons.push(
+          button(
+            { kind: 'act', game: g, seq, verb: 'voteAll', arg: 'y' },
+            t(loc, 'button.allLeaveYes'),
+            ButtonStyle.Danger,
+          ),
+        );
+        buttons.push(
+          button(
+            { kind: 'act', game: g, seq, verb: 'voteAll', arg: 'n' },
+            t(loc, 'button.allLeaveNo'),
+            ButtonStyle.Success,
+          ),
+        );
         break;
       case 'askDon':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'askDon' }, t(loc, 'button.askDon', { seat: p.target }), ButtonStyle.Primary));
+        buttons.push(
+          button(
+            { kind: 'act', game: g, seq, verb: 'askDon' },
+            t(loc, 'button.askDon', { seat: p.target }),
+            ButtonStyle.Primary,
+          ),
+        );
         break;
       case 'pass':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, s.stage.kind === 'window' ? 'button.done' : 'button.thanks'), ButtonStyle.Success));
+        buttons.push(
+          button(
+            { kind: 'act', game: g, seq, verb: 'pass' },
+            t(loc, s.stage.kind === 'window' ? 'button.done' : 'button.thanks'),
+            ButtonStyle.Success,
+          ),
+        );
         break;
       case 'skip':
-        buttons.push(button({ kind: 'act', game: g, seq, verb: 'skip' }, skipLabel(ctx, seat, loc), ButtonStyle.Secondary));
+        buttons.push(
+          button({ kind: 'act', game: g, seq, verb: 'skip' }, skipLabel(ctx, seat, loc), ButtonStyle.Secondary),
+        );
         break;
       default: {
         const unhandled: never = p; // a new player action needs its control here
@@ -167,8 +218,14 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
     }
   }
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
-  const head = s.clock.phase === 'night' && s.stage.kind === 'night' ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) }) : stageLine(ctx, loc);
-  const body = prompts.length === 0 ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing') : t(loc, 'prompt.choose');
+  const head =
+    s.clock.phase === 'night' && s.stage.kind === 'night'
+      ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
+      : stageLine(ctx, loc);
+  const body =
+    prompts.length === 0
+      ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing')
+      : t(loc, 'prompt.choose');
   return {
     content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
     components: rows.slice(0, 5),
@@ -177,20 +234,45 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
 }
 
 /** A night panel once its night is over: what was done, no controls. */
-export function closedPanel(ctx: GameCtx, loc: Locale, seat: Seat, night: { clock: { n: number } }, note: string | null): Payload {
+export function closedPanel(
+  ctx: GameCtx,
+  loc: Locale,
+  seat: Seat,
+  night: { clock: { n: number } },
+  note: string | null,
+): Payload {
   return {
-    content: [note, `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`].filter(Boolean).join('\n'),
+    content: [
+      note,
+      `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
     components: [],
     allowed_mentions: mentions(),
   };
 }
 
 /** The private confirmation of an accepted action, with a check's answer when there is one. */
-export function confirmation(ctx: GameCtx, loc: Locale, seat: Seat, action: Action, events: readonly GameEvent[]): string {
+export function confirmation(
+  ctx: GameCtx,
+  loc: Locale,
+  seat: Seat,
+  action: Action,
+  events: readonly GameEvent[],
+): string {
   const answers = events.filter((e) => e.to.kind === 'seat' && e.to.seat === seat && e.body.type === 'check-result');
   const lines = answers.map((e) => (e.body.type === 'check-result' ? `🔎 ${checkLine(ctx, loc, e.body)}` : ''));
-  const asked = action.kind === 'askDon' ? answers.find((e) => e.body.type === 'check-result' && e.body.kind === 'askDon') : undefined;
-  const target = 'target' in action ? seatTag(ctx, action.target) : asked?.body.type === 'check-result' ? seatTag(ctx, asked.body.target) : '';
+  const asked =
+    action.kind === 'askDon'
+      ? answers.find((e) => e.body.type === 'check-result' && e.body.kind === 'askDon')
+      : undefined;
+  const target =
+    'target' in action
+      ? seatTag(ctx, action.target)
+      : asked?.body.type === 'check-result'
+        ? seatTag(ctx, asked.body.target)
+        : '';
   const targets = 'targets' in action ? action.targets.map((x) => `#${x}`).join(', ') : '';
   const choice = action.kind === 'voteAll' ? t(loc, action.choice ? 'button.allLeaveYes' : 'button.allLeaveNo') : '';
   const okKeys: Partial<Record<ActionKind, MessageKey>> = OK_KEYS;

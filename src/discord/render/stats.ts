@@ -29,30 +29,67 @@ function button(id: string, label: string, style: ButtonStyle, disabled = false)
 }
 
 function periodLabel(loc: Locale, p: Period, tournament: number): string {
-  const base = p.kind === 'all' ? t(loc, 'st.period.all') : p.kind === 'days' ? t(loc, 'st.period.days', { count: p.days }) : t(loc, 'st.period.season', { name: p.name });
+  const base =
+    p.kind === 'all'
+      ? t(loc, 'st.period.all')
+      : p.kind === 'days'
+        ? t(loc, 'st.period.days', { count: p.days })
+        : t(loc, 'st.period.season', { name: p.name });
   return tournament ? `${base}, ${t(loc, 'st.period.tournament', { id: tournament })}` : base;
 }
 
 function showRow(id: StatsId, loc: Locale, extra: ButtonBuilder[] = []) {
-  return new ActionRowBuilder<ButtonBuilder>().addComponents(...extra, button(encodeStatsId({ ...id, show: true }), t(loc, 'st.btn.show'), ButtonStyle.Primary)).toJSON();
+  return new ActionRowBuilder<ButtonBuilder>()
+    .addComponents(...extra, button(encodeStatsId({ ...id, show: true }), t(loc, 'st.btn.show'), ButtonStyle.Primary))
+    .toJSON();
 }
 
 function pager(id: Extract<StatsId, { view: 'top' | 'game' }>, page: number, pages: number, loc: Locale) {
   return [
-    button(encodeStatsId({ ...id, page: Math.max(0, page - 1) } as StatsId), t(loc, 'st.btn.prev'), ButtonStyle.Secondary, page <= 0),
-    button(encodeStatsId({ ...id, page: Math.min(pages - 1, page + 1) } as StatsId), t(loc, 'st.btn.next'), ButtonStyle.Secondary, page >= pages - 1),
+    button(
+      encodeStatsId({ ...id, page: Math.max(0, page - 1) } as StatsId),
+      t(loc, 'st.btn.prev'),
+      ButtonStyle.Secondary,
+      page <= 0,
+    ),
+    button(
+      encodeStatsId({ ...id, page: Math.min(pages - 1, page + 1) } as StatsId),
+      t(loc, 'st.btn.next'),
+      ButtonStyle.Secondary,
+      page >= pages - 1,
+    ),
   ];
 }
 
-export function topView(page: TopPage, f: StatsFilter, id: Extract<StatsId, { view: 'top' }>, loc: Locale, publish: boolean, viewer: string): Reply {
+export function topView(
+  page: TopPage,
+  f: StatsFilter,
+  id: Extract<StatsId, { view: 'top' }>,
+  loc: Locale,
+  publish: boolean,
+  viewer: string,
+): Reply {
   const by: RankBy = id.by;
   const rs = rulesetName(loc, f.ruleset);
   const periodText = periodLabel(loc, f.period, id.tournament);
-  if (page.total === 0) return { embeds: [{ description: t(loc, 'st.top.empty', { ruleset: rs, period: periodText }) }], components: [] };
+  if (page.total === 0)
+    return { embeds: [{ description: t(loc, 'st.top.empty', { ruleset: rs, period: periodText }) }], components: [] };
   const line = (r: (typeof page.rows)[number]) =>
     by === 'elo'
-      ? t(loc, 'st.top.lineElo', { place: r.place, user: `<@${r.userId}>`, elo: Math.round(r.elo ?? 0), games: r.games })
-      : t(loc, 'st.top.line', { place: r.place, user: `<@${r.userId}>`, points: fmt(r.points), games: r.games, wins: r.wins, best: r.bestPlayer });
+      ? t(loc, 'st.top.lineElo', {
+          place: r.place,
+          user: `<@${r.userId}>`,
+          elo: Math.round(r.elo ?? 0),
+          games: r.games,
+        })
+      : t(loc, 'st.top.line', {
+          place: r.place,
+          user: `<@${r.userId}>`,
+          points: fmt(r.points),
+          games: r.games,
+          wins: r.wins,
+          best: r.bestPlayer,
+        });
   const lines = page.rows.map(line);
   if (page.own) lines.push('', `${publish ? '' : `${t(loc, 'st.top.you')}: `}${line(page.own)}`);
   const view: Extract<StatsId, { view: 'top' }> = { ...id, page: page.page };
@@ -69,23 +106,57 @@ export function topView(page: TopPage, f: StatsFilter, id: Extract<StatsId, { vi
   };
 }
 
-export function playerView(p: Profile, eloStart: number, f: StatsFilter, id: Extract<StatsId, { view: 'player' }>, name: string, loc: Locale, publish: boolean, viewer: string): Reply {
+export function playerView(
+  p: Profile,
+  eloStart: number,
+  f: StatsFilter,
+  id: Extract<StatsId, { view: 'player' }>,
+  name: string,
+  loc: Locale,
+  publish: boolean,
+  viewer: string,
+): Reply {
   const rs = rulesetName(loc, f.ruleset);
   const periodText = periodLabel(loc, f.period, id.tournament);
   if (p.games === 0 && p.last.length === 0) {
-    return { embeds: [{ description: t(loc, 'st.player.none', { user: `<@${id.user}>`, ruleset: rs, period: periodText }) }], components: [] };
+    return {
+      embeds: [{ description: t(loc, 'st.player.none', { user: `<@${id.user}>`, ruleset: rs, period: periodText }) }],
+      components: [],
+    };
   }
   const lines = [
     `<@${id.user}>`,
     t(loc, 'st.player.games', { games: p.games, wins: p.wins, rate: pct(p.wins, p.games) }),
-    t(loc, 'st.player.points', { points: fmt(p.points), avg: p.games ? fmt(Math.round((p.points / p.games) * 100) / 100) : '0' }),
+    t(loc, 'st.player.points', {
+      points: fmt(p.points),
+      avg: p.games ? fmt(Math.round((p.points / p.games) * 100) / 100) : '0',
+    }),
     t(loc, 'st.player.titles', { best: p.bestPlayer, moves: p.bestMoves, n1: p.killedNight1 }),
     t(loc, 'st.player.fouls', { fouls: p.fouls, removals: p.removals }),
   ];
-  if (p.streak) lines.push(t(loc, 'st.player.streak', { streak: t(loc, `st.streak.${p.streak.outcome}` as MessageKey, { count: p.streak.length }) }));
-  lines.push(p.elo === null ? t(loc, 'st.player.eloNone') : t(loc, 'st.player.elo', { elo: Math.round(p.elo), trend: `${(p.trend ?? 0) >= 0 ? '+' : '−'}${fmt(Math.abs(p.trend ?? 0))}` }));
+  if (p.streak)
+    lines.push(
+      t(loc, 'st.player.streak', {
+        streak: t(loc, `st.streak.${p.streak.outcome}` as MessageKey, { count: p.streak.length }),
+      }),
+    );
+  lines.push(
+    p.elo === null
+      ? t(loc, 'st.player.eloNone')
+      : t(loc, 'st.player.elo', {
+          elo: Math.round(p.elo),
+          trend: `${(p.trend ?? 0) >= 0 ? '+' : '−'}${fmt(Math.abs(p.trend ?? 0))}`,
+        }),
+  );
   if (publish) lines.push('', t(loc, 'st.shownBy', { user: `<@${viewer}>` }));
-  const roles = p.byRole.map((r) => t(loc, 'st.player.roleLine', { role: roleName(loc, r.role as Role), wins: r.wins, games: r.games, rate: pct(r.wins, r.games) }));
+  const roles = p.byRole.map((r) =>
+    t(loc, 'st.player.roleLine', {
+      role: roleName(loc, r.role as Role),
+      wins: r.wins,
+      games: r.games,
+      rate: pct(r.wins, r.games),
+    }),
+  );
   const last = p.last.map((g) =>
     t(loc, 'st.player.lastLine', {
       id: g.gameId,
@@ -100,13 +171,16 @@ export function playerView(p: Profile, eloStart: number, f: StatsFilter, id: Ext
     title: t(loc, 'st.player.title', { name, ruleset: rs, period: periodText }).slice(0, 256),
     description: lines.join('\n'),
     fields: [
-      ...(roles.length ? [{ name: t(loc, 'st.player.roles'), value: roles.join('\n').slice(0, 1024), inline: true }] : []),
+      ...(roles.length
+        ? [{ name: t(loc, 'st.player.roles'), value: roles.join('\n').slice(0, 1024), inline: true }]
+        : []),
       ...(last.length ? [{ name: t(loc, 'st.player.last'), value: chunkLines(last, 1024)[0]!, inline: false }] : []),
     ],
   };
   const reply: Reply = { embeds: [embed], components: publish ? [] : [showRow(id, loc)] };
   if (p.history.length > 0) {
-    const dateText = (ms: number) => new Intl.DateTimeFormat(loc, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(ms);
+    const dateText = (ms: number) =>
+      new Intl.DateTimeFormat(loc, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(ms);
     const png = renderChart({
       title: t(loc, 'st.chart.title', { name, ruleset: rs }),
       points: p.history.map((h) => ({ at: h.at, value: h.elo })),
@@ -129,36 +203,81 @@ export function gameView(rec: GameRecordView, page: number, loc: Locale, publish
   if (rec.notCounted) lines.push(`⚠️ ${t(loc, `st.game.notCounted.${rec.notCounted}` as MessageKey)}`);
   lines.push('', t(loc, 'st.game.seats'));
   for (const s of rec.seats) {
-    const holders = s.holders ? t(loc, 'st.game.holders', { list: s.holders.map((h) => `<@${h.userId}> ${Math.round(h.share * 100)}%`).join(', ') }) : '';
-    lines.push(t(loc, 'st.game.seatLine', { seat: s.seat, user: `<@${s.userId}>`, role: roleName(loc, s.role), holders }));
+    const holders = s.holders
+      ? t(loc, 'st.game.holders', {
+          list: s.holders.map((h) => `<@${h.userId}> ${Math.round(h.share * 100)}%`).join(', '),
+        })
+      : '';
+    lines.push(
+      t(loc, 'st.game.seatLine', { seat: s.seat, user: `<@${s.userId}>`, role: roleName(loc, s.role), holders }),
+    );
   }
   const nights = new Map(rec.nights.map((n) => [n.n, n]));
-  const dayNumbers = [...new Set([...rec.days.map((d) => d.n), ...rec.nights.map((n) => n.n + 1)])].sort((a, b) => a - b);
+  const dayNumbers = [...new Set([...rec.days.map((d) => d.n), ...rec.nights.map((n) => n.n + 1)])].sort(
+    (a, b) => a - b,
+  );
   for (const n of dayNumbers) {
     const night = nights.get(n - 1);
-    if (night && n - 1 >= 1) lines.push('', t(loc, 'st.game.night', { n: n - 1, result: night.out.length ? night.out.map(tag).join(', ') : t(loc, 'st.game.nightNobody') }));
+    if (night && n - 1 >= 1)
+      lines.push(
+        '',
+        t(loc, 'st.game.night', {
+          n: n - 1,
+          result: night.out.length ? night.out.map(tag).join(', ') : t(loc, 'st.game.nightNobody'),
+        }),
+      );
     const d = rec.days.find((x) => x.n === n);
     if (!d) continue;
     lines.push('', t(loc, 'st.game.day', { n }));
-    lines.push(d.nominations.length ? t(loc, 'st.game.nominations', { list: d.nominations.map((x) => `${tag(x.target)} ← #${x.by}`).join(', ') }) : t(loc, 'st.game.noNominations'));
+    lines.push(
+      d.nominations.length
+        ? t(loc, 'st.game.nominations', { list: d.nominations.map((x) => `${tag(x.target)} ← #${x.by}`).join(', ') })
+        : t(loc, 'st.game.noNominations'),
+    );
     for (const v of d.votes) {
       const tally = v.tally.map((x) => `#${x.seat}: ${x.votes}`).join(', ');
-      const res = v.outcome === 'leaves' ? t(loc, 'st.game.leaves', { seats: v.leaving.map(tag).join(', ') }) : v.outcome === 'tie' ? t(loc, 'st.game.tie') : t(loc, 'st.game.nobody');
+      const res =
+        v.outcome === 'leaves'
+          ? t(loc, 'st.game.leaves', { seats: v.leaving.map(tag).join(', ') })
+          : v.outcome === 'tie'
+            ? t(loc, 'st.game.tie')
+            : t(loc, 'st.game.nobody');
       lines.push(t(loc, v.round === 2 ? 'st.game.revote' : 'st.game.vote', { tally, result: res }));
     }
-    for (const a of d.allLeave) lines.push(t(loc, 'st.game.allLeave', { yes: a.yes, no: a.no, result: t(loc, a.passed ? 'st.game.allLeaveYes' : 'st.game.allLeaveNo') }));
+    for (const a of d.allLeave)
+      lines.push(
+        t(loc, 'st.game.allLeave', {
+          yes: a.yes,
+          no: a.no,
+          result: t(loc, a.passed ? 'st.game.allLeaveYes' : 'st.game.allLeaveNo'),
+        }),
+      );
   }
   lines.push('', t(loc, 'st.game.out'));
   if (rec.out.length === 0) lines.push(t(loc, 'st.game.outNone'));
   for (const o of rec.out) {
-    lines.push(t(loc, 'st.game.outLine', { seat: o.seat, user: `<@${user.get(o.seat) ?? ''}>`, how: t(loc, `st.leave.${o.by}` as MessageKey), when: t(loc, o.phase === 'day' ? 'st.clock.day' : 'st.clock.night', { n: o.n }) }));
+    lines.push(
+      t(loc, 'st.game.outLine', {
+        seat: o.seat,
+        user: `<@${user.get(o.seat) ?? ''}>`,
+        how: t(loc, `st.leave.${o.by}` as MessageKey),
+        when: t(loc, o.phase === 'day' ? 'st.clock.day' : 'st.clock.night', { n: o.n }),
+      }),
+    );
   }
   lines.push('', t(loc, 'st.game.points'));
   for (const p of rec.points) {
     const items = Object.entries(p.items)
       .map(([k, v]) => `${t(loc, `st.item.${k}` as MessageKey)} ${v > 0 ? '+' : '−'}${fmt(Math.abs(v))}`)
       .join(', ');
-    lines.push(t(loc, 'st.game.pointsLine', { seat: p.seat, user: `<@${p.userId}>`, total: fmt(p.total), items: items ? ` (${items})` : '' }));
+    lines.push(
+      t(loc, 'st.game.pointsLine', {
+        seat: p.seat,
+        user: `<@${p.userId}>`,
+        total: fmt(p.total),
+        items: items ? ` (${items})` : '',
+      }),
+    );
   }
   if (publish) lines.push('', t(loc, 'st.shownBy', { user: `<@${viewer}>` }));
   // Whole lines only: a page never cuts a mention.
@@ -170,7 +289,9 @@ export function gameView(rec: GameRecordView, page: number, loc: Locale, publish
       {
         title: t(loc, 'st.game.title', { id: rec.id, ruleset: rulesetName(loc, rec.ruleset) }),
         description: pages[at]!,
-        ...(pages.length > 1 ? { footer: { text: t(loc, 'st.game.page', { page: at + 1, pages: pages.length }) } } : {}),
+        ...(pages.length > 1
+          ? { footer: { text: t(loc, 'st.game.page', { page: at + 1, pages: pages.length }) } }
+          : {}),
       },
     ],
     components: publish ? [] : [showRow(id, loc, pages.length > 1 ? pager(id, at, pages.length, loc) : [])],
