@@ -888,9 +888,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   };
 }
 
-function readMetrics(
-  file: string,
-): {
+function readMetrics(file: string): {
   eventLoopDelayMs: { p50: number; p99: number; max: number };
   stalls?: Stall[];
   delivery?: Record<string, number>;

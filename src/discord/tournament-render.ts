@@ -191,17 +191,15 @@ export function finalPayload(
 export function resultPayload(tour: TournamentRow, table: readonly StandingRow[]): Payload {
   const loc = tour.locale as Locale;
   const winners = table.filter((r) => r.place === 1);
-  const top = table
-    .slice(0, 3)
-    .map((r) =>
-      t(loc, 'tour.standings.line', {
-        place: r.place,
-        user: `<@${r.player}>`,
-        points: r.points,
-        games: r.games,
-        best: r.bestPlayer,
-      }),
-    );
+  const top = table.slice(0, 3).map((r) =>
+    t(loc, 'tour.standings.line', {
+      place: r.place,
+      user: `<@${r.player}>`,
+      points: r.points,
+      games: r.games,
+      best: r.bestPlayer,
+    }),
+  );
   const head =
     winners.length === 1
       ? t(loc, 'tour.winner', {
