@@ -1,0 +1,178 @@
+// The stage's message (one per stage or turn, with the news since the last one), the night's DM
+// panels, news that does not fit, and closing a stage's controls when it ends. Written to the
+// outbox inside the change's transaction, like everything the planner writes.
+import type { OutboxStore, SlotRow } from '../db/outbox-store';
+import type { Action, GameState } from '../engine/types';
+import { seatView } from '../engine/view';
+import { type Contexts, userLocale } from './context';
+import { disableAll, mentions, userOf, type GameCtx, type Payload } from './render/common';
+import { stagePayload } from './render/game';
+import { closedPanel, panelPayload } from './render/panel';
+import { channelDest, dmDest } from './destinations';
+
+const MAX_CONTENT = 2000;
+
+export class StageMessages {
+  constructor(
+    private readonly outbox: OutboxStore,
+    private readonly contexts: Contexts,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * The stage that just ended: its message and night panels lose their controls. That version is
+   * not worth a call of its own (`stale`): the click that ended the stage shows it for free, a
+   * later click on an old control shows it for free too, and the repair after a restart sends it.
+   */
+  closeStage(ctx: GameCtx, prev: GameState, action: Action): void {
+    const now = this.now();
+    for (const slot of this.outbox.liveSlots(ctx.game.id)) {
+      const had = (JSON.parse(slot.payload) as Payload).components ?? [];
+      if (had.length === 0) {
+        this.outbox.setState(ctx.game.id, slot.key, 'closed'); // no controls to turn off
+        continue;
+      }
+      if (
+        slot.key === `stage:${prev.seq}` &&
+        (prev.stage.kind === 'vote' ||
+          prev.stage.kind === 'voteAll' ||
+          prev.stage.kind === 'window' ||
+          prev.stage.kind === 'postGame')
+      ) {
+        // Its "who is still missing" line would be out of date: it says the stage is closed instead.
+        const ended = stagePayload({ ...ctx, state: prev }, null, true);
+        const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
+        if (ended) {
+          const closed = compose(head, ended);
+          this.outbox.setSlot(
+            ctx.game.id,
+            slot.key,
+            'message',
+            slot.dest,
+            { ...closed, components: disableAll(closed.components ?? []) },
+            now,
+            { state: 'stale' },
+          );
+          continue;
+        }
+      }
+      if (slot.key.startsWith('panel:')) {
+        const seat = Number(slot.key.split(':')[2]);
+        if ('seat' in action && action.seat === seat && slot.key === `panel:${prev.seq}:${seat}`) continue; // done above
+        const u = userOf(ctx, seat);
+        const loc = u ? userLocale(ctx, u) : ctx.pub;
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, {
+          state: 'stale',
+        });
+      } else {
+        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'stale' });
+      }
+    }
+  }
+  /**
+   * The message of the current stage or turn (with the news since the last one), and the night's
+   * panels by DM. Its clock starts when it is delivered.
+   */
+  stage(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']> = []): void {
+    const s = ctx.state!;
+    const now = this.now();
+    const dest = channelDest(ctx.game.channelId);
+    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    if (!msg) {
+      this.news(ctx, lines, embeds);
+      return;
+    }
+    let head: Head = { content: lines.join('\n\n'), embeds: [...embeds] };
+    if (compose(head, msg).content!.length > MAX_CONTENT || embeds.length + (msg.embeds?.length ?? 0) > 10) {
+      this.news(ctx, lines, embeds);
+      head = { content: '', embeds: [] };
+    }
+    const meta =
+      s.deadline !== null
+        ? { clock: { seq: s.seq, deadline: this.effectiveDeadline(ctx) ?? s.deadline }, what: s.stage.kind }
+        : { what: s.stage.kind };
+    this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, { meta, head });
+    if (s.stage.kind === 'night') {
+      for (const seat of ctx.seats) {
+        if (seatView(s, seat.seat).prompts.length === 0) continue;
+        if ((ctx.game.lobby.fallback ?? []).includes(seat.userId)) continue;
+        const panel = panelPayload(ctx, seat.seat, userLocale(ctx, seat.userId));
+        this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, {
+          meta: { seat: seat.seat, what: 'panel' },
+        });
+      }
+    }
+  }
+  /** News that does not fit a stage message: its own posts, split at line boundaries. */
+  news(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']>): void {
+    const now = this.now();
+    const dest = channelDest(ctx.game.channelId);
+    let chunk = '';
+    const flush = () => {
+      if (chunk)
+        this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, {
+          meta: { what: 'news' },
+        });
+      chunk = '';
+    };
+    for (const line of lines.splice(0)) {
+      if (chunk && chunk.length + line.length + 2 > MAX_CONTENT) flush();
+      chunk = chunk ? `${chunk}\n\n${line}` : line.slice(0, MAX_CONTENT);
+    }
+    flush();
+    for (let i = 0; i < embeds.length; i += 10)
+      this.outbox.add(
+        ctx.game.id,
+        dest,
+        'post',
+        { embeds: embeds.slice(i, i + 10), allowed_mentions: mentions() },
+        now,
+        { meta: { what: 'news' } },
+      );
+    embeds.splice(0);
+  }
+  /**
+   * The current stage's message, re-rendered. A nomination made on the turn's own message is
+   * shown there; other news of the same stage gets its own post.
+   */
+  refreshStage(ctx: GameCtx, lines: string[], action: Action): void {
+    const s = ctx.state!;
+    const inline = action.kind === 'nominate' && (s.stage.kind === 'turns' || s.stage.kind === 'window');
+    if (!inline) this.news(ctx, lines, []);
+    // A night's message never changes until the morning (N-13): nothing shows who acted.
+    if (s.stage.kind === 'night' || s.stage.kind === 'night0') return;
+    const slot = this.outbox.slot(ctx.game.id, `stage:${s.seq}`);
+    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    if (!slot || !msg) return;
+    const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
+    this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now());
+  }
+  /** The stage's deadline as players see it: moved by the delay before its message was seen. */
+  effectiveDeadline(ctx: GameCtx): number | null {
+    const s = ctx.state!;
+    if (s.deadline === null) return null;
+    const d = this.contexts.deadline(ctx.game.id);
+    return d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
+  }
+}
+
+/** The news a stage message opened with (kept so that later versions of it keep it too). */
+interface Head {
+  content: string;
+  embeds: NonNullable<Payload['embeds']>;
+}
+
+function compose(head: Head | null, msg: Payload): Payload {
+  const content = [head?.content, msg.content].filter(Boolean).join('\n\n');
+  const embeds = [...(head?.embeds ?? []), ...(msg.embeds ?? [])];
+  const out: Payload = { ...msg, content };
+  if (embeds.length > 0) out.embeds = embeds;
+  else delete out.embeds;
+  return out;
+}
+
+/** A stage message once its stage has ended: the same text, every control disabled. */
+export function closedMessage(slot: SlotRow): Payload {
+  const p = JSON.parse(slot.payload) as Payload;
+  return { ...p, components: disableAll(p.components ?? []) };
+}
