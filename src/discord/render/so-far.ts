@@ -5,7 +5,8 @@ import { createGame } from '../../engine/apply';
 import { publicFacts } from '../../engine/summary';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import type { GameCtx, Payload } from './common';
-import { announcement, stageLine } from './game';
+import { announcement } from './news';
+import { stageLine } from './game';
 
 /** The "Game so far" text: every public fact, grouped by day and night (the same for /stats game). */
 export function soFarText(

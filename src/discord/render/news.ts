@@ -1,0 +1,140 @@
+// What the table is told of events: the announcements (who left, how, the night's result), the
+// result of the game and the points.
+import type { APIEmbed } from 'discord-api-types/v10';
+import { pointsNow } from '../../engine/view';
+import type { EventBody, GameEvent } from '../../engine/types';
+import { hasKey, t, type MessageKey } from '../../i18n';
+import { mentions, seatList, seatTag, userOf, type GameCtx, type Payload } from './common';
+import { durationText, roleName } from './words';
+import { GOLD } from './game';
+
+/**
+ * A public announcement for an engine event, or null when the event is not public news (or is
+ * already said by another event of the same change).
+ */
+export function announcement(ctx: GameCtx, body: EventBody, events: readonly GameEvent[] = []): string | null {
+  const loc = ctx.pub;
+  switch (body.type) {
+    case 'nominated':
+      return t(loc, 'event.nominated', { by: seatTag(ctx, body.by), target: seatTag(ctx, body.target) });
+    case 'morning': {
+      const head = t(loc, 'event.morning', { n: body.night });
+      const who =
+        body.out.length === 0
+          ? t(loc, 'event.nobodyLeft')
+          : t(loc, 'event.leftTonight', {
+              who: body.out
+                .map((o) => `${seatTag(ctx, o.seat)}${o.role ? ` — ${roleName(loc, o.role)}` : ''}`)
+                .join(', '),
+            });
+      const note = body.note
+        ? `\n${t(loc, 'event.note', { seat: seatTag(ctx, body.note.seat), target: seatTag(ctx, body.note.target), answer: t(loc, `answer.${body.note.answer}` as MessageKey) })}`
+        : '';
+      return `☀️ ${head}\n${who}${note}`;
+    }
+    case 'left': {
+      if (body.by === 'night') return null; // the morning announces it (N-12)
+      // A vote's result already says who leaves; kiev-12 shows the card (G-6).
+      const saidByVote =
+        body.by === 'vote' && events.some((e) => e.body.type === 'vote-result' || e.body.type === 'vote-all-result');
+      if (saidByVote) return body.role ? `🃏 ${seatTag(ctx, body.seat)} — ${roleName(loc, body.role)}` : null;
+      return `${seatTag(ctx, body.seat)}${body.role ? ` — ${roleName(loc, body.role)}` : ''}: ${t(loc, `leftNow.${body.by}` as MessageKey)}`;
+    }
+    case 'vote-result': {
+      const tally = body.tally
+        .map((x) =>
+          t(loc, 'event.tally', {
+            seat: seatTag(ctx, x.seat),
+            count: x.votes,
+            foul: x.foulVotes > 0 ? t(loc, 'event.foulVotes', { count: x.foulVotes }) : '',
+          }),
+        )
+        .join('\n');
+      const voters = body.voters
+        .filter((x) => x.target !== null)
+        .map((x) => `#${x.seat}→#${x.target}${x.counted ? '*' : ''}`)
+        .join(' ');
+      // What a tie leads to is said by what follows (the shootout, "shall all leave?", or nobody).
+      const outcome =
+        body.outcome === 'leaves'
+          ? t(loc, 'event.voteLeaves', { seat: seatTag(ctx, body.leaving[0]!) })
+          : body.outcome === 'tie'
+            ? t(loc, body.round === 2 ? 'event.voteTieAgain' : 'event.voteTie')
+            : t(loc, 'event.voteNobody');
+      return `🗳️ ${t(loc, body.round === 2 ? 'event.revoteResult' : 'event.voteResult')}\n${tally}\n${voters}${body.voters.some((x) => x.counted) ? `\n${t(loc, 'event.countedNote')}` : ''}\n**${outcome}**`;
+    }
+    case 'vote-all-result':
+      return `🗳️ ${t(loc, body.passed ? 'event.allLeave' : 'event.allStay', { yes: body.yes.length, alive: body.alive, candidates: seatList(ctx, body.candidates) })}`;
+    case 'no-vote':
+      return t(loc, `event.noVote.${body.reason}` as MessageKey);
+    case 'tie-no-break':
+      return t(loc, 'event.tieNoBreak', { candidates: seatList(ctx, body.candidates) });
+    case 'foul':
+      return `⚠️ ${t(loc, 'event.foul', { seat: seatTag(ctx, body.seat), count: body.count, total: body.total })}${body.reason ? ` — ${body.reason.slice(0, 200)}` : ''}`;
+    case 'speech-lost':
+      return t(loc, 'event.speechLost', { seat: seatTag(ctx, body.seat), day: body.day });
+    case 'best-move':
+      return `🎯 ${t(loc, 'event.bestMove', { seat: seatTag(ctx, body.seat), targets: seatList(ctx, body.targets) })}`;
+    case 'take':
+      return `🗡️ ${t(loc, 'event.take', { seat: seatTag(ctx, body.seat), target: seatTag(ctx, body.target) })}`;
+    case 'clock':
+      if (body.what === 'extended')
+        return t(loc, (body.seconds ?? 0) > 0 ? 'event.extended' : 'event.shortened', {
+          delta: durationText(loc, Math.abs(body.seconds ?? 0)),
+        });
+      return t(loc, body.what === 'paused' ? 'event.paused' : 'event.resumed');
+    case 'revived':
+      return t(loc, 'event.revived', { seat: seatTag(ctx, body.seat) });
+    default:
+      return null;
+  }
+}
+
+/** E-5: every role, the result, and who played what. */
+export function resultEmbed(ctx: GameCtx): APIEmbed {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const res = s.result!;
+  const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
+  const lines = s.players.map(
+    (p) =>
+      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`,
+  );
+  const how =
+    res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
+  return {
+    title: t(loc, `result.${res.winner}` as MessageKey),
+    description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
+    color: GOLD,
+    footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
+  };
+}
+
+/** S-1..S-4: the points table once the post-game vote has closed. */
+export function pointsPayload(ctx: GameCtx): Payload {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const res = s.result!;
+  const pts = [...(res.points ?? [])].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const lines = pts.map((p) => {
+    const items = Object.entries(p.items)
+      .map(
+        ([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${val > 0 ? '+' : ''}${val}`,
+      )
+      .join(', ');
+    return `**${p.total}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
+  });
+  const best = res.bestPlayer
+    ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, res.bestPlayer) })
+    : t(loc, 'points.noBestPlayer');
+  return {
+    embeds: [
+      {
+        title: t(loc, 'points.title', { id: ctx.game.id }),
+        description: `${best}\n\n${lines.join('\n')}`,
+        color: GOLD,
+      },
+    ],
+    allowed_mentions: mentions(),
+  };
+}
