@@ -6,10 +6,8 @@ import {
   ButtonStyle,
   MessageFlags,
   PermissionFlagsBits,
-  type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
-  type StringSelectMenuInteraction,
 } from 'discord.js';
 import type { ActorId, DispatchResult, GameService } from '../app/game-service';
 import { hostRight, type Member } from '../app/hosts';
@@ -17,16 +15,15 @@ import { readSettings } from '../app/settings';
 import type { GameRow, Store } from '../db/store';
 import { MAX_EXTEND_SECONDS } from '../engine/apply';
 import type { Action, RefusalCode } from '../engine/types';
-import { hasKey, t, type Locale, type MessageKey } from '../i18n';
+import { t, type Locale } from '../i18n';
 import type { Contexts } from './context';
 import type { HostSubcommand } from './commands/host-subcommands';
 import type { CustomId } from './custom-id';
 import { button, row, type Payload } from './render/common';
-import { durationText, refusalText } from './render/words';
+import { refusalText } from './render/words';
 import { hostPanel } from './render/host-panel';
-
-type Component = ButtonInteraction | StringSelectMenuInteraction;
-type Replyable = ChatInputCommandInteraction | Component;
+import { refuse, say, toReply, type Component, type Replyable } from './reply';
+import { auditText } from './render/audit';
 
 /** Subcommands this module answers (the others stay in interactions.ts). */
 export const TOOLKIT_SUBS = [
@@ -40,11 +37,15 @@ export const TOOLKIT_SUBS = [
   'panel',
   'log',
 ] as const satisfies readonly HostSubcommand[];
+
 export type ToolkitSubcommand = (typeof TOOLKIT_SUBS)[number];
+
 export const isToolkitSubcommand = (sub: string): sub is ToolkitSubcommand =>
   (TOOLKIT_SUBS as readonly string[]).includes(sub);
+
 /** Subcommands that may name a finished game (the channel's latest when none is running). */
-const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
+export const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
+
 /** Audit lines per page of /host log. */
 export const LOG_PAGE = 12;
 
@@ -104,18 +105,12 @@ export class HostTools {
     return 'game/none-here';
   }
 
-  private async say(i: Replyable, content: string): Promise<void> {
-    const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] } };
-    if (i.deferred || i.replied) await i.followUp(body);
-    else await i.reply(body);
-  }
-
   private refuse(i: Replyable, loc: Locale, code: RefusalCode): Promise<void> {
-    return this.say(i, `⛔ ${refusalText(loc, code)}`);
+    return refuse(i, refusalText(loc, code));
   }
 
   private answer(i: Replyable, loc: Locale, r: { ok: true } | { ok: false; code: RefusalCode }): Promise<void> {
-    return r.ok ? this.say(i, t(loc, 'host.done')) : this.refuse(i, loc, r.code);
+    return r.ok ? say(i, t(loc, 'host.done')) : this.refuse(i, loc, r.code);
   }
 
   /**
@@ -200,7 +195,7 @@ export class HostTools {
     if (this.plays(game, i.user.id)) return this.refuse(i, loc, 'host/playing-host');
     const payload = this.panelPayload(game, loc);
     if (!payload) return this.refuse(i, loc, 'game/not-started');
-    await i.reply({ ...reply(payload), flags: MessageFlags.Ephemeral });
+    await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
   }
 
   private panelPayload(game: GameRow, loc: Locale): Payload | null {
@@ -257,7 +252,7 @@ export class HostTools {
     const fresh = this.store.getGame(game.id) ?? game;
     const payload = this.panelPayload(fresh, loc);
     if (!payload) return this.refuse(i, loc, 'game/not-started');
-    await i.update(reply(payload));
+    await i.update(toReply(payload));
   }
 
   /** /host log: the audit trail in words (who, when, what, why), a page at a time. */
@@ -301,57 +296,4 @@ export class HostTools {
     else if (i.deferred || i.replied) await i.followUp({ ...payload, flags: MessageFlags.Ephemeral });
     else await i.reply({ ...payload, flags: MessageFlags.Ephemeral });
   }
-}
-
-/** One audit entry in words: when, who, what, why. */
-export function auditText(
-  loc: Locale,
-  r: { at: number; actorId: string; action: string; detail: string; reason: string | null },
-  secretsOk = true,
-): string {
-  let d: Record<string, unknown> = {};
-  try {
-    d = JSON.parse(r.detail) as Record<string, unknown>;
-  } catch {
-    // an unreadable detail is shown without parameters
-  }
-  const who =
-    r.actorId.startsWith('host:') || r.actorId.startsWith('user:')
-      ? `<@${r.actorId.slice(5)}>`
-      : r.actorId === 'timer'
-        ? t(loc, 'audit.timer')
-        : t(loc, 'audit.system');
-  const seconds = typeof d.seconds === 'number' ? d.seconds : 0;
-  const what =
-    typeof d.what === 'string' && hasKey(`action.${d.what}`)
-      ? t(loc, `action.${d.what}` as MessageKey)
-      : typeof d.what === 'string'
-        ? d.what
-        : '';
-  const undoneSeat = typeof d.seat === 'number' ? `#${d.seat}` : '';
-  const undoneTarget = typeof d.target === 'number' ? ` → #${d.target}` : '';
-  const params = {
-    seat: typeof d.target === 'number' ? `#${d.target}` : typeof d.seat === 'number' ? `#${d.seat}` : '',
-    count: typeof d.count === 'number' ? d.count : 1,
-    winner:
-      typeof d.winner === 'string' && hasKey(`winner.${d.winner}`) ? t(loc, `winner.${d.winner}` as MessageKey) : '',
-    points: typeof d.points === 'number' ? d.points : '',
-    from: typeof d.from === 'string' ? `<@${d.from}>` : '',
-    to: typeof d.to === 'string' ? `<@${d.to}>` : '',
-    delta: `${seconds < 0 ? '−' : '+'}${durationText(loc, Math.abs(seconds))}`,
-    undone: typeof d.undone === 'number' ? d.undone : '?',
-    what: secretsOk ? [what, `${undoneSeat}${undoneTarget}`].filter(Boolean).join(' ') : '…',
-  };
-  const key = `audit.${r.action}`;
-  const text = hasKey(key) ? t(loc, key as MessageKey, params) : r.action;
-  return `<t:${Math.floor(r.at / 1000)}:f> ${who}: ${text}${r.reason ? ` — ${t(loc, 'audit.reason', { reason: r.reason })}` : ''}`;
-}
-
-function reply(p: Payload) {
-  return {
-    content: p.content ?? '',
-    embeds: p.embeds ?? [],
-    components: p.components ?? [],
-    allowedMentions: { parse: [] as [] },
-  };
 }
