@@ -11,9 +11,10 @@ import type { GameRow, Store } from '../db/store';
 import type { OutboxStore } from '../db/outbox-store';
 import { t, type Locale } from '../i18n';
 import { AsyncMessages } from './async-messages';
+import type { ClickAnswers } from './click-answers';
 import type { Contexts } from './context';
+import { refuse, say } from './reply';
 import type { CustomId } from './custom-id';
-import type { Payload } from './render/common';
 import { refusalText } from './render/words';
 import { soFarReply } from './render/so-far';
 
@@ -35,6 +36,7 @@ export class AsyncPlay {
     private readonly outbox: OutboxStore,
     private readonly contexts: Contexts,
     service: GameService,
+    private readonly answers: ClickAnswers,
     now: () => number,
     private readonly kick: () => void,
     timers?: TimerHost,
@@ -83,29 +85,17 @@ export class AsyncPlay {
   // -------------------------------------------------------------------------------------------
   // Buttons
 
-  private async reply(i: Component, content: string): Promise<void> {
-    const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] as [] } };
-    if (i.deferred || i.replied) await i.followUp(body);
-    else await i.reply(body);
+  private reply(i: Component, content: string): Promise<void> {
+    return say(i, content);
   }
 
   private refuse(i: Component, loc: Locale, r: AsyncRefusal): Promise<void> {
-    return this.reply(i, `⛔ ${refusalText(loc, r.code)}`);
-  }
-
-  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
-  private shown(gameId: number, key: string, version: number, messageId: string): void {
-    if (this.outbox.shownSlot(gameId, key, version, messageId)) this.kick();
+    return refuse(i, refusalText(loc, r.code));
   }
 
   /** The message a click came from, brought to its slot's newest version (free: the interaction's answer). */
   private async show(i: Component, gameId: number, key: string): Promise<void> {
-    const slot = this.outbox.slot(gameId, key);
-    if (!slot || slot.messageId !== i.message.id) return void (await i.deferUpdate());
-    const p = JSON.parse(slot.payload) as Payload;
-    const body = { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [] };
-    await i.update({ ...body, allowedMentions: { parse: [] } });
-    this.shown(gameId, key, slot.version, i.message.id);
+    await this.answers.showSlot(i, gameId, key);
   }
 
   async component(i: Component, loc: Locale, game: GameRow, id: AsyncId, isHost: () => boolean): Promise<void> {

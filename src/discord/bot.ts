@@ -15,6 +15,7 @@ import type { Locale } from '../i18n';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { AsyncPlay } from './async-play';
 import { channelCaps, channelOverwrites } from './channel-caps';
+import { ClickAnswers } from './click-answers';
 import { Contexts } from './context';
 import { Intake } from './intake';
 import { Notices } from './notices';
@@ -151,12 +152,26 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
   });
 
+  // Answering a click with the newest version of the message it came from (every button's module).
+  const answers = new ClickAnswers(outbox, deliverer);
+
   // The features: what players see of a change (the planner), asynchronous play, tournaments.
   const planner = new Planner(outbox, contexts, (channelId) => channelCaps(client, channelId), now);
   const asyncStore = new AsyncStore(db.db);
   const threads = (channelId: string) => channelCaps(client, channelId)?.threads ?? null;
   const kick = () => deliverer.kick();
-  const asyncPlay = new AsyncPlay(store, asyncStore, outbox, contexts, service, now, kick, config.timers, threads);
+  const asyncPlay = new AsyncPlay(
+    store,
+    asyncStore,
+    outbox,
+    contexts,
+    service,
+    answers,
+    now,
+    kick,
+    config.timers,
+    threads,
+  );
   const tournaments = new Tournaments({
     service,
     store,
@@ -164,6 +179,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     outbox,
     contexts,
     deliverer,
+    answers,
     client,
     log,
     dealer,
@@ -223,6 +239,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     outbox,
     contexts,
     deliverer,
+    answers,
     asyncPlay,
     tournaments,
     log,

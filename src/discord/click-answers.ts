@@ -35,15 +35,19 @@ export class ClickAnswers {
     if (this.outbox.shownSlot(gameId, key, version, messageId)) this.deliverer.kick();
   }
 
-  /** Answers a click by updating the message it came from to its slot's newest version (or just acknowledges it). */
-  async showSlot(i: Component, gameId: number, key: string): Promise<void> {
+  /**
+   * Answers a click by updating the message it came from to its slot's newest version; when the
+   * message is not the slot's (or not recorded yet), just acknowledges the click and says false.
+   */
+  async showSlot(i: Component, gameId: number, key: string): Promise<boolean> {
     const slot = this.outbox.slot(gameId, key);
     if (!slot || slot.messageId !== i.message.id) {
       await i.deferUpdate();
-      return;
+      return false;
     }
     await i.update(toReply(JSON.parse(slot.payload) as Payload));
     this.shown(gameId, key, slot.version, i.message.id);
+    return true;
   }
 
   /**

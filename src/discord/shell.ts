@@ -9,7 +9,7 @@ import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
 import type { OutboxStore } from '../db/outbox-store';
 import { t } from '../i18n';
 import type { AsyncPlay } from './async-play';
-import { ClickAnswers } from './click-answers';
+import type { ClickAnswers } from './click-answers';
 import { HostCommand } from './commands/host';
 import { MafiaCommand } from './commands/mafia';
 import { RatingSettingsCommand } from './commands/rating-settings';
@@ -30,6 +30,7 @@ export interface ShellDeps {
   outbox: OutboxStore;
   contexts: Contexts;
   deliverer: Deliverer;
+  answers: ClickAnswers;
   asyncPlay: AsyncPlay;
   tournaments: Tournaments;
   log: DeliveryLogger;
@@ -40,7 +41,7 @@ export interface ShellDeps {
 
 export function buildRouter(d: ShellDeps): Router {
   const tools = new HostTools(d.service, d.store, d.contexts);
-  const answers = new ClickAnswers(d.outbox, d.deliverer);
+  const answers = d.answers;
   const stats = new StatsCommands(d.store, d.contexts, () => d.service.now());
   const settings = new SettingsCommand(d.store, () => d.service.now());
   const ratings = new RatingSettingsCommand(d.store, () => d.service.now());

@@ -13,7 +13,7 @@ import {
 import type { TableView, TournamentRules, TourRefusal } from '../app/tournaments';
 import type { TournamentRow } from '../db/tournament-store';
 import { t, type Locale } from '../i18n';
-import type { Payload } from './render/common';
+import type {} from './render/common';
 import { refusalText } from './render/words';
 import { standingsPayload } from './tournament-render';
 
@@ -33,22 +33,9 @@ export function canManageTournaments(
   return hostRoleId !== null && memberRoles.includes(hostRoleId);
 }
 
-/** An ephemeral answer (a follow-up once the interaction is answered or deferred). */
-export async function say(i: Any, content: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const body = { content, flags: MessageFlags.Ephemeral as const, allowedMentions: { parse: [] as [] }, ...extra };
-  if (i.deferred || i.replied) await i.followUp(body);
-  else await i.reply(body);
-}
-
 /** A refusal's text: its message with its parameters. */
 export function refusalLine(loc: Locale, r: TourRefusal): string {
   return r.params ? t(loc, `refusal.${r.code}` as never, r.params) : refusalText(loc, r.code);
-}
-
-/** A slot's payload as a message update. */
-export function toBody(p: Payload) {
-  const body = { content: p.content ?? '', embeds: p.embeds ?? [], components: p.components ?? [] };
-  return { ...body, allowedMentions: { parse: [] as [] } };
 }
 
 /** T-3: the live standings, paginated; the final result with the winner; CSV on request. */

@@ -9,6 +9,7 @@ import {
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Client,
+  type InteractionReplyOptions,
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import type { GameEffect, GameService } from '../app/game-service';
@@ -19,15 +20,17 @@ import type { TournamentRow, TournamentStore } from '../db/tournament-store';
 import type { Deliverer, DeliveryLogger } from '../delivery/deliverer';
 import type { OutboxStore } from '../db/outbox-store';
 import { t, toLocale, type Locale } from '../i18n';
+import type { ClickAnswers } from './click-answers';
 import type { Contexts } from './context';
 import type { CustomId } from './custom-id';
 import { memberOf } from './host-tools';
 import { timerOptions } from './commands/timer-options';
 import type { Dealer } from '../app/dealer';
-import type { Payload } from './render/common';
+import type {} from './render/common';
 import { TournamentMessages } from './tournament-messages';
 import { fitLine } from './tournament-render';
-import { canManageTournaments, csvFile, refusalLine, say, standingsReply, toBody } from './tournament-replies';
+import { refuse, say } from './reply';
+import { canManageTournaments, csvFile, refusalLine, standingsReply } from './tournament-replies';
 import { TournamentStart } from './tournament-start';
 
 export { TOURNAMENT_RULESETS } from '../app/tournaments';
@@ -44,6 +47,8 @@ export interface TournamentDeps {
   outbox: OutboxStore;
   contexts: Contexts;
   deliverer: Deliverer;
+  /** Answers a click with the newest version of the message it came from. */
+  answers: ClickAnswers;
   client: Client;
   log: DeliveryLogger;
   dealer: Dealer;
@@ -79,17 +84,12 @@ export class Tournaments {
   // -------------------------------------------------------------------------------------------
   // Replies
 
-  /** A click's answer showed this version of the slot's message; an older one that won the race is edited again. */
-  private shown(gameId: number, key: string, version: number, messageId: string): void {
-    if (this.d.outbox.shownSlot(gameId, key, version, messageId)) this.d.deliverer.kick();
-  }
-
-  private say(i: Any, content: string, extra: Record<string, unknown> = {}): Promise<void> {
+  private say(i: Any, content: string, extra: InteractionReplyOptions = {}): Promise<void> {
     return say(i, content, extra);
   }
 
   private refuse(i: Any, text: string): Promise<void> {
-    return say(i, `⛔ ${text}`);
+    return refuse(i, text);
   }
 
   private standings(i: Any, loc: Locale, tour: TournamentRow, page: number, csv: boolean, ephemeral: boolean) {
@@ -257,13 +257,6 @@ export class Tournaments {
     const r = this.rules.register(id, join, user);
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     const tour = r.tour;
-    const slot = this.d.outbox.slot(tour.holderGameId, 'board');
-    if (slot && slot.messageId === i.message.id) {
-      await i.update({ ...toBody(JSON.parse(slot.payload) as Payload) });
-      this.shown(tour.holderGameId, 'board', slot.version, i.message.id);
-    } else {
-      await i.deferUpdate();
-      this.d.deliverer.kick();
-    }
+    if (!(await this.d.answers.showSlot(i, tour.holderGameId, 'board'))) this.d.deliverer.kick();
   }
 }

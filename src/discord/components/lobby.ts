@@ -46,12 +46,13 @@ export class LobbyButtons {
             : 'lobby/not-joined',
         );
         if (!r.ok) return this.answers.refuseShowing(i, game.id, 'lobby', refusalText(loc, r.code));
-        return this.answers.showSlot(i, game.id, 'lobby');
+        return void (await this.answers.showSlot(i, game.id, 'lobby'));
       }
       case 'cancel': {
         if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
         const r = await this.service.cancel(game.id, `host:${i.user.id}`, null);
-        return r.ok ? this.answers.showSlot(i, game.id, 'lobby') : refuse(i, refusalText(loc, r.code));
+        if (!r.ok) return refuse(i, refusalText(loc, r.code));
+        return void (await this.answers.showSlot(i, game.id, 'lobby'));
       }
       case 'start':
       case 'fallback':
@@ -79,7 +80,7 @@ export class LobbyButtons {
     // His DMs are checked now, while the lobby fills, not all at once when the host starts:
     // Start then deals at once, and a player whose DMs are closed is named in the lobby early.
     void this.checkDmOnJoin(r.game, userId, uiOf(game).locale ?? loc);
-    return this.answers.showSlot(i, game.id, 'lobby');
+    return void (await this.answers.showSlot(i, game.id, 'lobby'));
   }
 
   private async start(i: Component, loc: Locale, game: GameRow, op: 'start' | 'fallback'): Promise<void> {
