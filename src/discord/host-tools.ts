@@ -25,7 +25,7 @@ import { hostPanel } from './render/host-panel';
 import { refuse, say, toReply, type Component, type Replyable } from './reply';
 import { auditText } from './render/audit';
 
-/** Subcommands this module answers (the others stay in interactions.ts). */
+/** Subcommands this module answers (the others are commands/host.ts's). */
 export const TOOLKIT_SUBS = [
   'pause',
   'resume',

@@ -155,16 +155,16 @@ export type Action = PlayerAction | HostAction | TimeoutAction;
  *  2. engine/action-shape.ts `SHAPES`: its fields, checked at the edge;
  *  3. engine/apply.ts `IN_POST_GAME` and `run()` (its rules; host ones also in `host()`);
  *  4. app/game-service.ts `IS_HOST_ACTION` and, for a host action, engine/replay.ts `CLOCK_CONTROL`;
- *  5. a player action's prompt: engine/view.ts `PromptFields`, and its use: discord/render/game.ts
+ *  5. a player action's prompt: engine/view.ts `PromptFields`, and its use: discord/render/panel.ts
  *     `PROMPT_ORDER` and `panelPayload()`, sim/random-play.ts `fromPrompt()`;
  *  6. a player action's control: discord/custom-id.ts `VERB_TABLE` (ActVerb) and the action built
- *     from a click in discord/interactions.ts `actionFor()`; scenario steps (scenario/parse.ts
+ *     from a click in discord/components/act.ts `actionFor()`; scenario steps (scenario/parse.ts
  *     `PLAYER_FIELDS`, scenario/run.ts `stepToAction()`);
- *  7. its texts: discord/render/game.ts `OK_KEYS` and, in i18n/en.ts (then uk.ts and ru.ts),
+ *  7. its texts: discord/render/panel.ts `OK_KEYS` and, in i18n/en.ts (then uk.ts and ru.ts),
  *     `ok.<kind>`, `action.<kind>`, `audit.<verb>` (KindKeys), and a `refusal.<code>` for each new
  *     refusal code (engine/refusal-codes.ts).
  * Not forced, by choice: a host action needs a way to be given (a /host subcommand in
- * discord/commands/definitions.ts and interactions.ts `host()`, or host-tools.ts).
+ * discord/commands/host-subcommands.ts and commands/host.ts `HostCommand`, or host-tools.ts).
  */
 export type ActionKind = Action['kind'];
 export type PlayerActionKind = PlayerAction['kind'];

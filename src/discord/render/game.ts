@@ -75,7 +75,7 @@ export function phaseLine(ctx: GameCtx, loc: Locale): string {
   return s.paused ? `${round} · ${t(loc, 'table.paused')}` : round;
 }
 
-export function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
+function leftReason(loc: Locale, by: string, at: { phase: string; n: number }): string {
   return t(loc, `left.${by}` as MessageKey, {
     when: t(loc, at.phase === 'night' ? 'clock.night' : 'clock.day', { n: at.n }),
   });
@@ -127,7 +127,7 @@ export function tablePayload(ctx: GameCtx): Payload {
 }
 
 /** Who still owes a vote (names, so a player reading later knows who is missing). */
-export function waitingLine(
+function waitingLine(
   ctx: GameCtx,
   loc: Locale,
   seats: readonly Seat[],
@@ -278,7 +278,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
  * Discord pings on the first post only, never on edits. Off with the server's `pings` setting.
  * Night messages ping nobody (N-13).
  */
-export function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
+function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
   if ((ctx.game.ui as { settings?: { pings?: string } }).settings?.pings === 'off') return mentions();
   return mentions(seats.map((x) => userOf(ctx, x)).filter((u): u is string => u !== null));
 }

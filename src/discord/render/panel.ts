@@ -109,7 +109,7 @@ export const OK_KEYS = {
 } as const satisfies Record<PlayerActionKind, MessageKey>;
 
 /** What "skip" declines for this seat tonight, said plainly. */
-export function skipLabel(ctx: GameCtx, seat: Seat, loc: Locale): string {
+function skipLabel(ctx: GameCtx, seat: Seat, loc: Locale): string {
   const s = ctx.state!;
   if (s.stage.kind !== 'night') return t(loc, 'button.skip');
   const d = declinable(s, s.stage.acts, seat) ?? {};
