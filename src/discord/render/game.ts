@@ -127,13 +127,7 @@ export function tablePayload(ctx: GameCtx): Payload {
 }
 
 /** Who still owes a vote (names, so a player reading later knows who is missing). */
-function waitingLine(
-  ctx: GameCtx,
-  loc: Locale,
-  seats: readonly Seat[],
-  total: number,
-  doneKey: MessageKey,
-): string {
+function waitingLine(ctx: GameCtx, loc: Locale, seats: readonly Seat[], total: number, doneKey: MessageKey): string {
   const done = total - seats.length;
   const line = t(loc, doneKey, { done, total });
   return seats.length === 0
