@@ -3,7 +3,7 @@ import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-ap
 import { hostCommand } from './host';
 import { mafiaCommand } from './mafia';
 import { statsCommand } from './stats';
-import { tournamentCommand } from './tournament-definition';
+import { tournamentCommand } from '../tournament';
 
 export { hostCommand, mafiaCommand, statsCommand, tournamentCommand };
 export { TIMER_OPTIONS, type TimerOption } from './builder';
