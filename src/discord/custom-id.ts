@@ -1,11 +1,11 @@
 // The typed codec of every button and menu id (versioned, at most 100 characters). An id names
 // a game, the stage it belongs to and what it does; it never names the acting seat: who acts is
 // always the clicking user, checked against the seat.
-//   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs)
-//   v1:p:<game>:<panel>              public panels: my role, my actions, host help
+//   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs), cancel
+//   v1:p:<game>:<panel>              public panels: my role, my actions
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
 //   v1:h:<game>:<seq>:<op>[:<page>]  the host panel's controls (ephemeral; checked for the host again)
-//   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>
+//   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>, watch
 //   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
 //                                      standings page:<n>, csv, mine (standings to the clicker)
 import type { PlayerActionKind } from '../engine/types';
