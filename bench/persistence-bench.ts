@@ -19,18 +19,17 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   const store = new Store(open.db);
   let clock = 1_700_000_000_000;
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
-  let planner: Planner | null = null;
   const service = new GameService(store, {
     now: () => clock,
     timers: { setTimeout: () => null, clearTimeout: () => {} },
-    plan: (e) => planner!.plan(e),
   });
-  planner = new Planner(
+  const planner = new Planner(
     new OutboxStore(open.db),
     new Contexts(store, service, 'en'),
     () => ({ manageRoles: true, threads: true }),
     () => clock,
   );
+  service.use({ plan: (e) => planner.plan(e) });
   const rng = seededRng(seed);
   let actions = 0;
   const t0 = performance.now();
