@@ -85,10 +85,12 @@ describe('the request budget', () => {
     deliverer.stop();
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(60);
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(20);
-    // Slower machines only spread the calls further: the bound holds whatever the speed.
+    // The stub records a call when it is made, which on a loaded machine can be some milliseconds
+    // after the budget granted it (a late call then shares a second with the next second's calls):
+    // any 0.9 s holds no more than a second's rate and its burst, whatever the machine's speed.
     const times = calls.map((c) => c.at).sort((a, b) => a - b);
     for (let i = 0; i < times.length; i++) {
-      const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 1000).length;
+      const inWindow = times.filter((t) => t >= times[i]! && t < times[i]! + 900).length;
       expect(inWindow).toBeLessThanOrEqual(rate + Math.ceil(rate / 10) + 1);
     }
     // 80 calls at 20 per second (the first 2 at once): nearly four seconds.
