@@ -21,6 +21,8 @@ export class Driver {
   gameId = 0;
   /** Seat -> user, when the deal is not in join order (learned from the role cards). */
   seats = new Map<number, string>();
+  /** Users who act from the channel's private panel ("My actions") even when their DMs work. */
+  readonly panelUsers = new Set<string>();
   constructor(readonly w: World) {}
 
   userOf(seat: number): string {
@@ -152,7 +154,7 @@ export class Driver {
   /** A private action: from the player's DM prompt, else from the "My actions" panel. */
   private async privateAct(userId: string, verb: string, values: string[], click = false): Promise<StepOutcome> {
     const match = this.verbMatch(verb);
-    let where = this.dmWith(userId, match);
+    let where = this.panelUsers.has(userId) ? null : this.dmWith(userId, match);
     if (!where) {
       const p = await this.panel(userId);
       const c = p ? allComponents(p).find((x) => x.custom_id && !x.disabled && match(x.custom_id)) : undefined;

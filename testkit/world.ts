@@ -80,6 +80,7 @@ export function botConfig(
     deliveryMaxBackoffMs: 2000,
     deliveryPostWindowMs: o.limits === 'real' ? 5000 : o.limits === 'off' ? 1 : 500,
     storageRetryMs: 1000,
+    strictAudience: true,
     ...(o.crashAt ? { instrument: crashAt(o.crashAt, o.crashAfterSends ?? 1) } : {}),
     ...(o.dealer ? { dealer: o.dealer } : {}),
     ...(o.clock ? { now: o.clock.now, timers: o.clock.timers } : {}),

@@ -76,6 +76,11 @@ export interface ServiceHooks {
    * transaction: if it throws, the change is not made.
    */
   plan?: (e: GameEffect) => void;
+  /**
+   * Runs a change's planning (all `plan` hooks) with the change known to it: the audience check
+   * (src/discord/audience.ts) learns what caused the writes. The first registered is used.
+   */
+  around?: (e: GameEffect, plan: () => void) => void;
   /** After a transaction with effects committed (the deliverer's cue). */
   committed?: (point: CommitPoint, gameId: number) => void;
   /** Called after the commit, in order per game (tests and tools). */
@@ -170,7 +175,12 @@ export class GameService {
 
   /** Writes what players must see because of a change, inside its transaction (throws to undo it). */
   private planEffect(e: GameEffect): void {
-    for (const h of this.hooks) h.plan?.(e);
+    const plan = () => {
+      for (const h of this.hooks) h.plan?.(e);
+    };
+    const around = this.hooks.find((h) => h.around)?.around;
+    if (around) around(e, plan);
+    else plan();
   }
 
   private async onEffect(e: GameEffect): Promise<void> {

@@ -65,7 +65,29 @@ export interface PostMeta {
    */
   via?: string;
   viaIndex?: number;
+  /**
+   * Written because of a secret act (a player's night action, a click in a private panel): never
+   * handed to a click as its follow-up, which would carry the clicking user's name (issue 20).
+   */
+  origin?: 'secret';
 }
+
+/** One write to the outbox, as the audience check sees it before it is stored (src/discord/audience.ts). */
+export interface OutboxWrite {
+  gameId: number;
+  dest: Dest;
+  op: OutboxRow['op'] | 'slot';
+  /** The slot's key and kind, for a slot's desired state. */
+  slot?: { key: string; kind: SlotKind };
+  payload: unknown;
+  meta: PostMeta;
+}
+
+/**
+ * Checks a write before it is stored: returns the meta to store (it may add to it), or false to
+ * drop the write (it may also throw, which undoes the whole change).
+ */
+export type OutboxGuard = (w: OutboxWrite) => PostMeta | false;
 
 const OUTBOX_COLS = `id, game_id AS gameId, dest, op, slot, payload, meta, key, status, attempts, next_at AS nextAt, error, message_id AS messageId, created_at AS createdAt`;
 const SLOT_COLS = `game_id AS gameId, key, kind, dest, message_id AS messageId, channel_id AS channelId, version, sent_version AS sentVersion, payload, head, repost, pin, state, updated_at AS updatedAt`;
@@ -77,6 +99,13 @@ function toSlot(r: (Omit<SlotRow, 'repost' | 'pin'> & { repost: number; pin: num
 export class OutboxStore {
   private readonly q;
   private readonly sqlite: Database.Database;
+
+  private guard: OutboxGuard | null = null;
+
+  /** Every write passes `guard` first (the audience check). */
+  setGuard(guard: OutboxGuard | null): void {
+    this.guard = guard;
+  }
 
   /** Built from the connection like the other stores (src/db/client.ts). */
   constructor(db: Db) {
@@ -183,14 +212,29 @@ export class OutboxStore {
     now: number,
     opts: { slot?: string; meta?: PostMeta; key?: string } = {},
   ): void {
+    const meta = this.guard ? this.guard({ gameId, dest, op, payload, meta: opts.meta ?? {} }) : (opts.meta ?? {});
+    if (meta === false) return;
+    this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null);
+  }
+
+  private insert(
+    gameId: number,
+    dest: Dest,
+    op: OutboxRow['op'],
+    payload: unknown,
+    now: number,
+    slot: string | null,
+    meta: PostMeta,
+    key: string | null,
+  ): void {
     this.q.insert.run({
       gameId,
       dest,
       op,
-      slot: opts.slot ?? null,
+      slot,
       payload: JSON.stringify(payload ?? {}),
-      meta: JSON.stringify(opts.meta ?? {}),
-      key: opts.key ?? null,
+      meta: JSON.stringify(meta),
+      key,
       now,
     });
   }
@@ -216,6 +260,12 @@ export class OutboxStore {
       head?: unknown;
     } = {},
   ): boolean {
+    let meta = opts.meta ?? {};
+    if (this.guard) {
+      const checked = this.guard({ gameId, dest, op: 'slot', slot: { key, kind }, payload, meta });
+      if (checked === false) return false;
+      meta = checked;
+    }
     const json = JSON.stringify(payload);
     const cur = this.slot(gameId, key);
     if (!cur) {
@@ -232,8 +282,7 @@ export class OutboxStore {
         messageId: opts.messageId ?? null,
         channelId: null,
       });
-      if (kind === 'message')
-        this.add(gameId, dest, 'post', {}, now, { slot: key, ...(opts.meta ? { meta: opts.meta } : {}) });
+      if (kind === 'message') this.insert(gameId, dest, 'post', {}, now, key, meta, null);
       return true;
     }
     const state = opts.state ?? cur.state;

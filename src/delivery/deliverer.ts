@@ -595,6 +595,9 @@ export class Deliverer {
       const meta = JSON.parse(row.meta) as PostMeta;
       if (rows.length === 0 && waiting && row.id !== waiting.rowId) break;
       if (row.op !== 'post' || row.attempts > 0 || row.nextAt > now || meta.via) break;
+      // What a secret act caused (the morning after a night action) is never sent as a click's
+      // follow-up: a follow-up names the user who clicked (issue 20).
+      if (meta.origin === 'secret') break;
       rows.push(row);
     }
     if (rows.length === 0) return [];

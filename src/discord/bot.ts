@@ -17,6 +17,7 @@ import { AsyncPlay } from './async-play';
 import { channelCaps, channelOverwrites } from './channel-caps';
 import { ClickAnswers } from './click-answers';
 import { Contexts } from './context';
+import { AudienceGate } from './audience';
 import { Intake } from './intake';
 import { Notices } from './notices';
 import { Planner } from './planner';
@@ -54,6 +55,11 @@ export interface BotConfig {
    * injection: testkit/crash.ts registers its crash points here). Its hooks run first.
    */
   instrument?: (parts: BotParts) => void;
+  /**
+   * A write the audience check refuses (a bug: src/discord/audience.ts) throws and undoes its
+   * change (tests), instead of being dropped and logged (production).
+   */
+  strictAudience?: boolean;
 }
 
 /** What `instrument` may hook into. */
@@ -136,6 +142,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     ...(config.storageRetryMs !== undefined ? { storageRetryMs: config.storageRetryMs } : {}),
   });
   const contexts = new Contexts(store, service, config.defaultLocale);
+  // Every write to the outbox passes the audience check first (issue 20).
+  const audience = new AudienceGate(contexts, log, config.strictAudience ?? false);
+  outbox.setGuard(audience.guard);
   const notices = new Notices(client.rest, outbox, store, contexts, service, log);
   const deliverer = new Deliverer(outbox, client.rest, {
     now,
@@ -201,6 +210,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // The service's hooks: inside each change's transaction the outbox is written; after its commit
   // the timers are armed and the deliverer is cued.
   service.use({
+    around: (e, plan) => audience.around(e, plan),
     plan: (e) => {
       asyncPlay.before(e);
       planner.plan(e);

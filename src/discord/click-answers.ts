@@ -3,6 +3,7 @@
 // updating that message to the slot's newest version costs none of the bot's request budget, and
 // it is recorded as delivered. The last write to finish is what Discord shows: an older answer
 // that lands after a newer one leaves the slot dirty, and the deliverer puts it right.
+import { MessageFlags } from 'discord.js';
 import type { Deliverer } from '../delivery/deliverer';
 import type { OutboxStore } from '../db/outbox-store';
 import type { Payload } from './render/common';
@@ -103,7 +104,9 @@ export class ClickAnswers {
    * right after the commit, before anything is awaited, and always call what it returns.
    */
   claimPosts(i: Component): () => Promise<void> {
-    if (!i.inGuild() || !i.channelId) return async () => undefined;
+    // A follow-up carries the clicking user's name: only a click on a public message may have
+    // them (a private panel's click is secret, and so is what it causes; issue 20).
+    if (!i.inGuild() || !i.channelId || i.message.flags.has(MessageFlags.Ephemeral)) return async () => undefined;
     const dest = `ch:${i.channelId}` as const;
     const rows = this.deliverer.claim(dest, i.id);
     if (rows.length === 0) return async () => undefined;

@@ -1,12 +1,19 @@
 // Permanent delivery failures, surfaced once: a player whose DMs are closed is pinged in the game
 // channel to use the private panel (the host is named in the same message); a channel the bot may
-// not post in is reported to the host by DM. Nothing here names a role or a night action.
+// not post in is reported to the host by DM.
+//
+// Nothing here depends on a role (issue 20): the notice does not say what the DM was, and it is
+// said only for a DM every living player gets alike (the role card, the night's panel or its
+// "nothing to do tonight"), so neither its words nor its moment mark a night role. A DM only some
+// roles get (a check's answer, a gesture, a reminder of a night action) fails silently: the player
+// has already been told, or will be at the next DM everyone gets.
 import type { GameService } from '../app/game-service';
 import type { GameRow, Store } from '../db/store';
 import { Routes, type REST } from 'discord.js';
 import type { Failure } from '../delivery/errors';
 import type { Dest, OutboxStore, PostMeta } from '../db/outbox-store';
-import { hasKey, t, type Locale, type MessageKey } from '../i18n';
+import { t, type Locale } from '../i18n';
+import { UNIFORM_DM_KINDS } from './audience';
 import { uiOf } from './context';
 import type { Contexts } from './context';
 import { channelDest, dmDest } from './destinations';
@@ -35,15 +42,17 @@ export class Notices {
       const ctx = this.contexts.fromRow(game);
       const now = this.service.now();
       if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
+        if (!UNIFORM_DM_KINDS.has(row.meta.what ?? '')) {
+          this.log.warn(`delivery: game ${game.id}: a ${row.meta.what ?? 'DM'} to ${row.dest} failed (DMs closed)`);
+          return;
+        }
         const userId = row.dest.slice(3);
-        const whatKey = `what.${row.meta.what ?? 'other'}`;
-        const what = t(ctx.pub, (hasKey(whatKey) ? whatKey : 'what.other') as MessageKey);
         this.outbox.add(
           game.id,
           channelDest(game.channelId),
           'notice',
           {
-            content: `📪 ${t(ctx.pub, 'delivery.dmClosed', { user: `<@${userId}>`, what, host: `<@${game.hostId}>` })}`,
+            content: `📪 ${t(ctx.pub, 'delivery.dmClosed', { user: `<@${userId}>`, host: `<@${game.hostId}>` })}`,
             allowed_mentions: mentions([userId, game.hostId]),
           },
           now,

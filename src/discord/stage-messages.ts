@@ -4,6 +4,7 @@
 import type { OutboxStore, SlotRow } from '../db/outbox-store';
 import type { Action, GameState } from '../engine/types';
 import { seatView } from '../engine/view';
+import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, userOf, type GameCtx, type Payload } from './render/common';
 import { stagePayload } from './render/game';
@@ -93,9 +94,24 @@ export class StageMessages {
         : { what: s.stage.kind };
     this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, { meta, head });
     if (s.stage.kind === 'night') {
+      // Issue 20: when anyone acts tonight, every living player gets a DM at the same moment (the
+      // panel, or "nothing to do tonight"), so a DM, and a DM that cannot be delivered, marks nobody.
+      const acting = ctx.seats.filter((seat) => seatView(s, seat.seat).prompts.length > 0);
       for (const seat of ctx.seats) {
-        if (seatView(s, seat.seat).prompts.length === 0) continue;
         if ((ctx.game.lobby.fallback ?? []).includes(seat.userId)) continue;
+        if (acting.length === 0 || !s.players[seat.seat - 1]!.alive) continue;
+        if (!acting.includes(seat)) {
+          const loc = userLocale(ctx, seat.userId);
+          this.outbox.add(
+            ctx.game.id,
+            dmDest(seat.userId),
+            'post',
+            { content: t(loc, 'dm.sleep', { n: s.clock.n }), allowed_mentions: mentions() },
+            now,
+            { meta: { seat: seat.seat, what: 'sleep' }, key: `sleep:${s.seq}:${seat.seat}` },
+          );
+          continue;
+        }
         const panel = panelPayload(ctx, seat.seat, userLocale(ctx, seat.userId));
         this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, {
           meta: { seat: seat.seat, what: 'panel' },

@@ -216,6 +216,7 @@ export const en = {
 
   // DMs
   'dm.frozen': '❄️ You were frozen last night: your action had no effect.',
+  'dm.sleep': '🌙 Night {n}. You have nothing to do tonight: sleep well, see you in the morning.',
   'dm.shotPicked': '{seat} aims at {target}.',
   'thread.name': 'Night talk #{id}',
   'thread.welcome': 'This thread is only for you:',
@@ -443,15 +444,11 @@ export const en = {
   'event.leftTonight': '{who} left the table tonight.',
   'event.voteTieAgain': 'A tie again.',
   'delivery.dmClosed':
-    '{user}, I cannot send you direct messages, so your {what} is waiting for you here: press “My role” or “My actions” on the table (only you will see it). {host}, for your information.',
+    '{user}, I cannot send you direct messages, so what I would send you there waits for you here: press “My role” or “My actions” on the table (only you will see it). {host}, for your information.',
   'delivery.channelForbidden':
     'Game #{id}: I may not post in <#{channel}> (missing permission). The game goes on, but players do not see its messages there: please give me Send Messages and Embed Links in that channel.',
   'delivery.storage':
     'Game #{id}: I cannot save the game right now ({why}); I will keep trying and nothing already played is lost. Please check the bot’s disk.',
-  'what.card': 'role card',
-  'what.panel': 'night action',
-  'what.check': 'check answer',
-  'what.other': 'message',
 
   // The host log in words
   'audit.timer': 'the timer',

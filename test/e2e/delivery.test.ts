@@ -243,6 +243,42 @@ describe('delivery through Discord trouble', () => {
     expect(notices[0]!.content).not.toMatch(/sheriff/i);
   });
 
+  it('closed DMs are told in words and at a moment that mark no role: the Sheriff and a civilian alike, at nightfall (issue 20)', async () => {
+    const raw = readJson(join(OWN_DIR, 'chnu-red-full-strength.json'));
+    const sc = parseScenario(raw);
+    const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles) });
+    const d = new Driver(w);
+    await d.createAndStart(sc.ruleset, sc.pace);
+    const sheriff = w.users[sc.roles.indexOf('sheriff')]!;
+    const civilian = w.users[sc.roles.indexOf('civilian')]!;
+    w.fake.setDmsOpen(sheriff.id, false);
+    w.fake.setDmsOpen(civilian.id, false);
+    const notices = () => w.fake.publicMessages(w.channel.id).filter((m) => m.content.startsWith('📪'));
+    // Day 1 is played; nobody's DM is due before nightfall, so nobody is named yet.
+    let i = 0;
+    while (w.bot.store.getState(d.gameId)!.clock.phase !== 'night' || w.bot.store.getState(d.gameId)!.clock.n < 1)
+      await d.step(sc.steps[i++]!);
+    await w.bot.idle();
+    // At nightfall every living player gets a DM (a panel, or "nothing to do tonight"): both are
+    // named together, in the same words.
+    const both = notices();
+    expect(both.map((m) => m.content.includes(`<@${sheriff.id}>`) || m.content.includes(`<@${civilian.id}>`))).toEqual([
+      true,
+      true,
+    ]);
+    const strip = (c: string) => c.replace(/<@\d+>/g, '@');
+    expect(strip(both[0]!.content)).toBe(strip(both[1]!.content));
+    expect(both[0]!.content).not.toMatch(/night action|check|role card/i);
+    // Every living player without a night action was told he sleeps, in the same moment.
+    for (const [k, role] of sc.roles.entries()) {
+      if (role !== 'civilian' || w.users[k] === civilian) continue;
+      expect(
+        w.fake.dms(w.users[k]!.id).some((m) => /nothing to do tonight/.test(m.content)),
+        `seat ${k + 1}`,
+      ).toBe(true);
+    }
+  });
+
   it('a read-only database during a timer: the process lives, the host is told, the game goes on when it is writable again', async () => {
     const w = await world({ players: 10 });
     const d = new Driver(w);

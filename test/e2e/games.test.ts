@@ -85,10 +85,29 @@ function checkSecrecy(
     }
     seen.set(m.id, versions.length);
   }
+  attributionLeaks(w, where);
   // A host's ruling at night (a foul for talking, say) is public; a player's night action never is.
   const quietNight =
     playerStep && prevState.stage.kind === 'night' && state.stage.kind === 'night' && state.seq === prevState.seq;
   if (quietNight && changed > 0) throw new Error(`${where}: a night action changed the public channel`);
+}
+
+/**
+ * Issue 20: a public message made as an interaction's follow-up names the user who clicked (its
+ * interaction metadata, shown by Discord's clients). It may come only from a click on a public
+ * message, never from a private panel, a private menu or a DM (a night action, a secret vote).
+ */
+function attributionLeaks(w: World, where: string): void {
+  for (const m of w.fake.publicMessages(w.channel.id)) {
+    const meta = m.interaction_metadata;
+    if (!meta?.interacted_message_id) continue;
+    const source = w.fake.message(meta.interacted_message_id);
+    const secret = !source || source.ephemeralFor !== undefined || source.channel_id !== w.channel.id;
+    if (secret)
+      throw new Error(
+        `${where}: public message ${m.id} is a follow-up of <@${meta.user.id}>'s click in a private message:\n${m.content.slice(0, 200)}`,
+      );
+  }
 }
 
 let world: World | null = null;
@@ -102,6 +121,9 @@ async function playFile(file: string) {
   const sc = parseScenario(raw);
   world = await makeWorld({ players: sc.roles.length, dealer: fixedDealer(sc.roles) });
   const d = new Driver(world);
+  // Half the table plays its nights from the channel's private panel ("My actions"), as players
+  // without DMs do: whatever their clicks cause must not be attributed to them (issue 20).
+  for (const [i, u] of world.users.entries()) if (i % 2 === 1) d.panelUsers.add(u.id);
   await d.createAndStart(sc.ruleset, sc.pace);
   const refused: number[] = [];
   const seen = new Map<string, number>();

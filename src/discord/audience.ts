@@ -1,0 +1,188 @@
+// Who may see what the bot writes (issue 20). Every write to the outbox — a post, a slot's desired
+// state (an edit, a member overwrite, a thread's lock), a thread's making or members, a notice — is
+// addressed to an audience, and passes one check of what that audience may know at that moment
+// before it is stored. The renderers already see only the views the engine allows (N-13, G-4,
+// G-6); this check catches what they cannot: where a row goes, what kind of message it is, who
+// holds the seat now, what caused it, who is in a thread.
+//
+// The audience of a row follows from its destination and its meta:
+//   `ch:`                    public      (the game channel, a results channel: anyone in the server)
+//   `dm:` + meta.seat        seat        (the seat's current holder)
+//   `dm:` the host           host        (host notices; a host who plays is also a seat)
+//   `dm:` anyone else        member      (a lobby member, a volunteer, a player who was replaced)
+//   `th:`, `tm:…:thread`     team        (the black players who know each other, G-4, M-2)
+//   `tm:…:spectators`        spectators  (never a living player, M-3)
+//
+// A violation is a bug in the shell, never a player's doing: in tests it throws (the change is
+// undone); in production the row is dropped and logged (nothing leaks, the game goes on).
+import type { GameEffect } from '../app/game-service';
+import type { OutboxWrite, PostMeta } from '../db/outbox-store';
+import type { Action, GameState, Role, Seat } from '../engine/types';
+import { inMafiaCircle } from '../engine/view';
+import type { Contexts } from './context';
+import type { GameCtx } from './render/common';
+
+export type Audience =
+  | { kind: 'public' }
+  | { kind: 'seat'; seat: Seat; userId: string }
+  | { kind: 'team' }
+  | { kind: 'host'; userId: string }
+  | { kind: 'spectators' }
+  | { kind: 'member'; userId: string };
+
+/**
+ * Kinds of message (`meta.what`) whose content depends on the recipient's role or seat: never
+ * public, never to someone who does not hold the seat.
+ */
+const PRIVATE_KINDS = new Set(['card', 'panel', 'sleep', 'check', 'frozen', 'gesture', 'reminder']);
+/** Kinds that tell the host who still owes an action (N-13: never to a host who plays, at night). */
+const OWED_KINDS = new Set(['absent', 'overdue']);
+/** Who may be told a check's answer (N-5, N-6, kiev-12's commissioner). */
+const CHECKERS: ReadonlySet<Role> = new Set(['sheriff', 'don', 'commissioner']);
+/** Whose night DMs every living player gets alike (a failure of one may be said in public). */
+export const UNIFORM_DM_KINDS: ReadonlySet<string> = new Set(['card', 'panel', 'sleep']);
+
+export class AudienceError extends Error {}
+
+export interface AudienceLogger {
+  error(msg: string, e?: unknown): void;
+}
+
+/** What a change is, while its effects are planned. */
+interface Moment {
+  gameId: number;
+  /** The context (seats, state), built when a check needs it. */
+  ctx: () => GameCtx | null;
+  /** A player's secret act: a night action, whatever it caused. */
+  secret: boolean;
+  /** A night action that did not end the night: nothing public at all (N-13). */
+  quiet: boolean;
+}
+
+/** A player's act at night (not the host's, not a timer's): secret, and so is what it causes. */
+export function isSecretAct(prev: GameState, action: Action): boolean {
+  return !action.kind.startsWith('host-') && 'seat' in action && prev.stage.kind === 'night';
+}
+
+export class AudienceGate {
+  private moment: Moment | null = null;
+
+  constructor(
+    private readonly contexts: Contexts,
+    private readonly log: AudienceLogger,
+    /** Throw on a violation (tests) instead of dropping the row. */
+    private readonly strict: boolean,
+  ) {}
+
+  /** Plans a change's effects with its moment known (the game service's `around` hook). */
+  around(e: GameEffect, plan: () => void): void {
+    let built: GameCtx | null | undefined;
+    const ctx = (): GameCtx | null => {
+      if (built === undefined) {
+        built = this.contexts.fromRow(e.game);
+        if ('state' in e && e.state) built.state = e.state;
+      }
+      return built;
+    };
+    const secret = e.kind === 'action' && isSecretAct(e.prev, e.action);
+    const quiet = secret && e.kind === 'action' && e.state.seq === e.prev.seq;
+    const outer = this.moment;
+    this.moment = { gameId: e.game.id, ctx, secret, quiet };
+    try {
+      plan();
+    } finally {
+      this.moment = outer;
+    }
+  }
+
+  /** The outbox's guard: the meta to store, or false to drop the write. */
+  readonly guard = (w: OutboxWrite): PostMeta | false => {
+    const m = this.moment && this.moment.gameId === w.gameId ? this.moment : null;
+    let built: GameCtx | null | undefined;
+    const ctx = m?.ctx ?? (() => (built === undefined ? (built = this.contexts.build(w.gameId)) : built));
+    const to = audienceOf(w, ctx);
+    const why = violation(w, to, ctx, m);
+    if (why) {
+      const msg = `audience: game ${w.gameId}: ${w.op} ${w.slot?.key ?? w.meta.what ?? ''} to ${w.dest} (${to.kind}): ${why}`;
+      if (this.strict) throw new AudienceError(msg);
+      this.log.error(`${msg}; not sent`);
+      return false;
+    }
+    return m?.secret && to.kind === 'public' ? { ...w.meta, origin: 'secret' } : w.meta;
+  };
+}
+
+/** The audience a write reaches, from its destination and meta. */
+export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience {
+  const d = w.dest;
+  if (d.startsWith('ch:')) return { kind: 'public' };
+  if (d.startsWith('th:')) return { kind: 'team' };
+  if (d.startsWith('tm:')) return d.endsWith(':spectators') ? { kind: 'spectators' } : { kind: 'team' };
+  const userId = d.slice(3);
+  const c = ctx();
+  if (w.meta.seat !== undefined) return { kind: 'seat', seat: w.meta.seat, userId };
+  if (c && c.game.hostId === userId && !PRIVATE_KINDS.has(w.meta.what ?? '')) return { kind: 'host', userId };
+  const held = c?.seats.find((s) => s.userId === userId);
+  return held ? { kind: 'seat', seat: held.seat, userId } : { kind: 'member', userId };
+}
+
+/** Why this audience may not get this write now, or null. */
+function violation(w: OutboxWrite, to: Audience, ctx: () => GameCtx | null, m: Moment | null): string | null {
+  const what = w.meta.what ?? '';
+  switch (to.kind) {
+    case 'public':
+      if (PRIVATE_KINDS.has(what) || OWED_KINDS.has(what)) return `a private kind (${what}) in public`;
+      // N-13: a night action that did not end the night changes nothing anyone else sees.
+      if (m?.quiet) return 'a public write caused by a night action';
+      return null;
+    case 'seat': {
+      const c = ctx();
+      if (!c) return null;
+      const holder = c.seats.find((s) => s.seat === to.seat);
+      if (!holder || holder.userId !== to.userId) return `seat ${to.seat} is not held by ${to.userId}`;
+      if (what === 'check' && !CHECKERS.has(holder.role)) return `a check's answer to a ${holder.role}`;
+      if (what === 'gesture' && c.state && !inMafiaCircle(c.state, holder.role)) return `a gesture to a ${holder.role}`;
+      return null;
+    }
+    case 'host': {
+      const c = ctx();
+      const plays = c?.seats.some((s) => s.userId === to.userId) ?? false;
+      if (plays && OWED_KINDS.has(what) && c?.state?.stage.kind === 'night')
+        return 'who owes a night action, to a host who plays';
+      return null;
+    }
+    case 'member':
+      if (PRIVATE_KINDS.has(what)) return `a private kind (${what}) to someone not at the table`;
+      return null;
+    case 'team':
+      return membersViolation(w, ctx, (c, userId) => {
+        // The living holders of the black seats who know each other (G-4, M-2; G-5: who has left
+        // takes no further part).
+        const s = c.state;
+        const seat = c.seats.find((x) => x.userId === userId);
+        if (!s || !seat || !inMafiaCircle(s, seat.role)) return false;
+        return s.stage.kind === 'over' || s.players[seat.seat - 1]!.alive;
+      });
+    case 'spectators':
+      return membersViolation(w, ctx, (c, userId) => {
+        const s = c.state;
+        if (!s || s.stage.kind === 'over') return true;
+        const seat = c.seats.find((x) => x.userId === userId);
+        return !seat || !s.players[seat.seat - 1]!.alive;
+      });
+  }
+}
+
+/** A thread's members being added (its making, or a change of members) must all be allowed there. */
+function membersViolation(
+  w: OutboxWrite,
+  ctx: () => GameCtx | null,
+  allowed: (c: GameCtx, userId: string) => boolean,
+): string | null {
+  const p = w.payload as { members?: unknown; remove?: boolean } | null;
+  if (!p || !Array.isArray(p.members) || p.remove) return null;
+  const c = ctx();
+  if (!c) return null;
+  const wrong = (p.members as string[]).filter((u) => !allowed(c, u));
+  return wrong.length > 0 ? `may not be in this thread: ${wrong.join(', ')}` : null;
+}
