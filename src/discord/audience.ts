@@ -116,8 +116,11 @@ export class AudienceGate {
 export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience {
   const d = w.dest;
   if (d.startsWith('ch:')) return { kind: 'public' };
-  if (d.startsWith('th:')) return { kind: 'team' };
-  if (d.startsWith('tm:')) return d.endsWith(':spectators') ? { kind: 'spectators' } : { kind: 'team' };
+  if (d.startsWith('th:') || d.startsWith('tm:')) {
+    // A game's private threads: the mafia's (slot `thread`) and the spectators' (slot `spectators`).
+    const slot = w.slot?.key ?? (w.payload as { slot?: unknown } | null)?.slot;
+    return d.endsWith(':spectators') || slot === 'spectators' ? { kind: 'spectators' } : { kind: 'team' };
+  }
   const userId = d.slice(3);
   const c = ctx();
   if (w.meta.seat !== undefined) return { kind: 'seat', seat: w.meta.seat, userId };

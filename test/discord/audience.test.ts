@@ -48,6 +48,9 @@ describe('the audience of a write follows from where it goes', () => {
     expect(audienceOf(write({ dest: 'th:1' }), c).kind).toBe('team');
     expect(audienceOf(write({ dest: 'tm:c1:thread' }), c).kind).toBe('team');
     expect(audienceOf(write({ dest: 'tm:c1:spectators' }), c).kind).toBe('spectators');
+    expect(audienceOf(write({ dest: 'th:1', op: 'slot', slot: { key: 'spectators', kind: 'thread' } }), c).kind).toBe(
+      'spectators',
+    );
     expect(audienceOf(write({ dest: 'dm:u4', meta: { seat: 4 } }), c)).toMatchObject({ kind: 'seat', seat: 4 });
     expect(audienceOf(write({ dest: 'dm:u4' }), c)).toMatchObject({ kind: 'seat', seat: 4 });
     expect(audienceOf(write({ dest: 'dm:host', meta: { what: 'overdue' } }), c).kind).toBe('host');
