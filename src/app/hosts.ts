@@ -1,6 +1,14 @@
 // Who hosts a game: its creator (or whoever it was handed to with /host transfer), members with
 // Manage Server, and members with the server's host role (setting `hostRole`). RULES G-7: the
 // host's rulings stand, so this is the one gate of every host command and host button.
+//
+// Fair hosting (issue 20): anyone may create a game, host it and play in it. A host who plays keeps
+// the day's clock and gives fouls, but may not rule on results (E-4, F-4, S-4) nor see the night
+// (N-13): `playingHostMay` is the one table every entry point asks (/host, the host panel's
+// buttons, the lobby's Cancel). Annulling a finished game is limited in who and how long after:
+// `mayAnnul`. docs/hosting.md "Fair hosting" has both tables in words.
+import type { HostVerb, StageKind } from '../engine/types';
+import type { RefusalCode } from '../engine/refusal-codes';
 
 export interface Member {
   readonly userId: string;
@@ -26,4 +34,155 @@ export function hostRight(
 
 export function canHost(member: Member, game: { readonly hostId: string }, hostRole: string | null): boolean {
   return hostRight(member, game, hostRole) !== null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fair hosting: what a host who plays may do
+
+/** Everything a host can do: the engine's host verbs and the shell's own (one /host subcommand each). */
+export type HostDeed = HostVerb | 'substitute' | 'cancel' | 'log' | 'annul' | 'transfer' | 'panel';
+
+/**
+ * When a host who plays may do it:
+ * - `always`: in every stage (the clock, fouls, seats, the way out; the log hides the night);
+ * - `talk`: only while players talk (speeches, last words, discussion, a shootout's speeches);
+ * - `lobby`: only before the game starts;
+ * - `never`.
+ */
+export type PlayingHostRule = 'always' | 'talk' | 'lobby' | 'never';
+
+/**
+ * The table (G-7 limited by E-4, F-4, S-4 and N-13 for a host who sits at the table). Every deed
+ * has its line, so a new host verb does not compile until it is decided here.
+ */
+export const PLAYING_HOST: { readonly [D in HostDeed]: PlayingHostRule } = {
+  // The day's clock and discipline (F-1): club practice lets a playing host keep them.
+  pause: 'always',
+  resume: 'always',
+  foul: 'always',
+  // A seat changes hands; the host learns nothing and decides nothing.
+  substitute: 'always',
+  // The way out: hand the game to someone who does not play.
+  transfer: 'always',
+  // The audit log: while the game runs, a taken-back night action is shown to him as "…".
+  log: 'always',
+  // Cutting or lengthening a speech; never a night (N-13), a vote or the post-game vote (results).
+  skip: 'talk',
+  extend: 'talk',
+  // An empty lobby may be cancelled; a started game's result may not be thrown away.
+  cancel: 'lobby',
+  // Rulings on the result (E-4, F-4), on who is at the table, on points (S-4) and on votes cast.
+  end: 'never',
+  kill: 'never',
+  remove: 'never',
+  revive: 'never',
+  best: 'never',
+  bonus: 'never',
+  undo: 'never',
+  // The panel shows every role and the night's actions (N-13).
+  panel: 'never',
+  // Taking his own game out of the ratings after it counted.
+  annul: 'never',
+};
+
+/** Stages in which players talk: a playing host may cut or lengthen a speech there. */
+const TALK: ReadonlySet<StageKind> = new Set<StageKind>(['lastWords', 'turns', 'window', 'discussion', 'shootout']);
+const NIGHT: ReadonlySet<StageKind> = new Set<StageKind>(['night0', 'night']);
+
+export type FairVerdict = { readonly ok: true } | { readonly ok: false; readonly code: RefusalCode };
+
+const OK: FairVerdict = { ok: true };
+const no = (code: RefusalCode): FairVerdict => ({ ok: false, code });
+
+/**
+ * Whether a host who plays in the game (holds or held a seat: `playedIn`) may do `deed` now.
+ * `stage` is the open stage (null before the game starts). A host who does not play may do
+ * everything (G-7); ask only for one who plays.
+ */
+export function playingHostMay(
+  deed: HostDeed,
+  game: { readonly status: string; readonly stage: StageKind | null },
+): FairVerdict {
+  const rule = PLAYING_HOST[deed];
+  if (rule === 'always') return OK;
+  const started = game.status !== 'lobby';
+  const night = game.stage !== null && NIGHT.has(game.stage);
+  if (rule === 'lobby') return started ? no('host/playing-host-result') : OK;
+  if (rule === 'talk') {
+    if (!started || game.stage === null || game.stage === 'over' || TALK.has(game.stage)) return OK;
+    return no(night ? 'host/playing-host-night' : 'host/playing-host-result');
+  }
+  switch (deed) {
+    case 'panel':
+      return no('host/playing-host');
+    case 'annul':
+      return no('host/playing-host-annul');
+    case 'undo':
+      // At night even the refusal's wording may say only what his seat can know.
+      return no(night ? 'host/playing-host-night' : 'host/playing-host-result');
+    default:
+      return no('host/playing-host-result');
+  }
+}
+
+/**
+ * Whether a member sits or sat at the game's table: a current holder of a seat, one who was
+ * substituted out (he saw his card and shares the seat's result), or one in the open lobby.
+ */
+export function playedIn(
+  userId: string,
+  game: {
+    readonly status: string;
+    readonly lobbyMembers: readonly string[];
+    readonly seats: readonly { readonly userId: string }[];
+    readonly audit: readonly { readonly action: string; readonly detail: string | null }[];
+  },
+): boolean {
+  if (game.seats.some((s) => s.userId === userId)) return true;
+  if (game.status === 'lobby' && game.lobbyMembers.includes(userId)) return true;
+  for (const a of game.audit) {
+    if (a.action !== 'substitute' || !a.detail) continue;
+    try {
+      const d = JSON.parse(a.detail) as { from?: unknown };
+      if (d.from === userId) return true;
+    } catch {
+      // an unreadable detail names nobody
+    }
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Annulling a finished game
+
+const HOUR = 3_600_000;
+
+/**
+ * How long after a game ended it may be annulled: by its host or a member with the host role
+ * (24 hours), by a member with Manage Server (7 days). Nobody who played in it may annul it.
+ */
+export const ANNUL_WINDOW = { host: 24 * HOUR, manager: 7 * 24 * HOUR } as const;
+
+/**
+ * Whether this member may annul the finished game now (the service then refuses a game not
+ * finished or already annulled). `ended` is when its points were counted.
+ */
+export function mayAnnul(
+  member: Member,
+  game: { readonly hostId: string; readonly ended: number | null },
+  hostRole: string | null,
+  played: boolean,
+  now: number,
+): FairVerdict {
+  if (hostRight(member, game, hostRole) === null) return no('host/not-host');
+  // The table decides for one who played (never, whatever his rights on the server).
+  if (played) {
+    const fair = playingHostMay('annul', { status: 'over', stage: 'over' });
+    if (!fair.ok) return fair;
+  }
+  if (game.ended === null) return OK;
+  const age = now - game.ended;
+  if (age <= ANNUL_WINDOW.host) return OK;
+  if (member.manageGuild) return age <= ANNUL_WINDOW.manager ? OK : no('annul/too-late');
+  return no(age <= ANNUL_WINDOW.manager ? 'annul/too-late-host' : 'annul/too-late');
 }

@@ -28,15 +28,20 @@ export function planHostNews(
   const ctx = contexts.fromRow(e.game);
   const loc = ctx.pub;
   if (e.kind === 'annulled') {
+    // Announced where its result was posted: the game's channel and the server's results channel.
     const why = e.reason ? `\n${t(loc, 'audit.reason', { reason: e.reason })}` : '';
+    const by = e.by.startsWith('host:') ? `<@${e.by.slice(5)}>` : t(loc, 'audit.system');
+    const here = t(loc, 'event.annulled', { id: e.game.id, by });
     outbox.add(
       e.game.id,
       ch(e.game.channelId),
       'post',
-      { content: `${t(loc, 'event.annulled', { id: e.game.id })}${why}`, allowed_mentions: mentions() },
+      { content: `${here}${why}`, allowed_mentions: mentions() },
       now,
       { meta: { what: 'annulled' } },
     );
+    const there = t(loc, 'event.annulledResults', { id: e.game.id, by, channel: `<#${e.game.channelId}>` });
+    resultsElsewhere(outbox, ctx, { content: `${there}${why}`, allowed_mentions: mentions() }, now, 'annulled');
     return;
   }
   outbox.add(
@@ -116,9 +121,15 @@ function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: nu
   }
 }
 
-/** The server's results channel (as the game was created) gets the points too. */
-export function resultsElsewhere(outbox: OutboxStore, ctx: GameCtx, payload: Payload, now: number): void {
+/** The server's results channel (as the game was created) gets the points too, and their annulment. */
+export function resultsElsewhere(
+  outbox: OutboxStore,
+  ctx: GameCtx,
+  payload: Payload,
+  now: number,
+  what: 'results' | 'annulled' = 'results',
+): void {
   const channel = gameSettings(ctx).resultsChannel;
   if (!channel || channel === ctx.game.channelId) return;
-  outbox.add(ctx.game.id, ch(channel), 'post', payload, now, { meta: { what: 'results' } });
+  outbox.add(ctx.game.id, ch(channel), 'post', payload, now, { meta: { what } });
 }

@@ -10,7 +10,7 @@ import {
   type Interaction,
 } from 'discord.js';
 import type { ActorId, DispatchResult, GameService } from '../app/game-service';
-import { hostRight, type Member } from '../app/hosts';
+import { hostRight, mayAnnul, playedIn, PLAYING_HOST, playingHostMay, type HostDeed, type Member } from '../app/hosts';
 import { readSettings } from '../app/settings';
 import type { GameRow, Store } from '../db/store';
 import { MAX_EXTEND_SECONDS } from '../engine/apply';
@@ -45,6 +45,18 @@ export const isToolkitSubcommand = (sub: string): sub is ToolkitSubcommand =>
 
 /** Subcommands that may name a finished game (the channel's latest when none is running). */
 export const FINISHED_OK: readonly HostSubcommand[] = ['log', 'annul'];
+
+/** The deed of each host-panel button (app/hosts.ts `playingHostMay`). */
+const PANEL_DEED = {
+  pause: 'pause',
+  resume: 'resume',
+  skip: 'skip',
+  more: 'extend',
+  less: 'extend',
+  undo: 'undo',
+  refresh: 'panel',
+  log: 'log',
+} as const satisfies Record<Extract<CustomId, { kind: 'host' }>['op'], HostDeed>;
 
 /** Audit lines per page of /host log. */
 export const LOG_PAGE = 12;
@@ -83,12 +95,40 @@ export class HostTools {
     return hostRight(memberOf(i), game, readSettings(this.store, game.guildId).hostRole) !== null;
   }
 
-  /** Whether this user has a seat in the game (then he sees only what his seat may see). */
+  /**
+   * Whether this user sits or sat at the game's table (the seats' current holders, those
+   * substituted out, the open lobby): then he sees only what his seat may see.
+   */
   plays(game: GameRow, userId: string): boolean {
-    return (
-      this.store.players(game.id).some((p) => p.userId === userId) ||
-      (game.status === 'lobby' && game.lobby.members.includes(userId))
-    );
+    return playedIn(userId, {
+      status: game.status,
+      lobbyMembers: game.lobby.members,
+      seats: this.store.players(game.id),
+      audit: this.store.auditLog(game.id),
+    });
+  }
+
+  /**
+   * Fair hosting: the refusal of `deed` to a host who plays in the game (app/hosts.ts
+   * `playingHostMay`), or null. Every host entry point asks this after `isHost`.
+   */
+  fairRefusal(i: Interaction, game: GameRow, deed: HostDeed): RefusalCode | null {
+    const v = this.fairCheck(i, game, deed);
+    return 'code' in v ? v.code : null;
+  }
+
+  /**
+   * The same, and for a host who plays the stage the answer was given for: his action then
+   * carries it (`seq`), so that a stage that moves on meanwhile (a night begins while his skip
+   * waits in the game's queue) refuses it as stale.
+   */
+  fairCheck(i: Interaction, game: GameRow, deed: HostDeed): { code: RefusalCode } | { seq?: number } {
+    const fresh = this.store.getGame(game.id) ?? game;
+    if (!this.plays(fresh, i.user.id)) return {};
+    const state = fresh.status === 'lobby' ? null : this.service.state(game.id);
+    const v = playingHostMay(deed, { status: fresh.status, stage: state?.stage.kind ?? null });
+    if (!v.ok) return { code: v.code };
+    return state && PLAYING_HOST[deed] === 'talk' ? { seq: state.seq } : {};
   }
 
   /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
@@ -124,6 +164,7 @@ export class HostTools {
     game: GameRow,
     actor: ActorId,
     reason: string | null,
+    at: { seq?: number } = {},
   ): Promise<boolean> {
     if (!isToolkitSubcommand(sub)) return false;
     const why = reason ? { reason } : {};
@@ -131,9 +172,21 @@ export class HostTools {
       case 'log':
         await this.log(i, loc, game, 0, false);
         return true;
-      case 'annul':
-        await this.answer(i, loc, await this.service.annul(game.id, actor, reason));
+      case 'annul': {
+        // Who may annul and how long after the end (app/hosts.ts ANNUL_WINDOW).
+        const settings = readSettings(this.store, game.guildId);
+        const ended = game.finishedAt ?? (game.status === 'over' || game.status === 'archived' ? game.updatedAt : null);
+        const may = mayAnnul(
+          memberOf(i),
+          { hostId: game.hostId, ended },
+          settings.hostRole,
+          this.plays(game, i.user.id),
+          this.service.now(),
+        );
+        if (!may.ok) await this.refuse(i, loc, may.code);
+        else await this.answer(i, loc, await this.service.annul(game.id, actor, reason));
         return true;
+      }
       case 'transfer': {
         const user = i.options.getUser('member', true);
         if (user.bot) await this.refuse(i, loc, 'transfer/bot');
@@ -150,10 +203,7 @@ export class HostTools {
         await this.panel(i, loc, game);
         return true;
       case 'undo':
-        // A host who plays may not take back (and so learn of) a night action his seat cannot see.
-        if (this.plays(game, i.user.id) && this.service.state(game.id)?.stage.kind === 'night')
-          await this.refuse(i, loc, 'host/playing-host-night');
-        else await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
+        await this.answer(i, loc, await this.service.undo(game.id, actor, reason));
         return true;
       case 'pause':
         await this.answer(i, loc, await this.service.dispatch(game.id, { kind: 'host-pause', ...why }, actor, reason));
@@ -170,7 +220,7 @@ export class HostTools {
           await this.answer(
             i,
             loc,
-            await this.service.dispatch(game.id, { kind: 'host-extend', seconds, ...why }, actor, reason),
+            await this.service.dispatch(game.id, { kind: 'host-extend', seconds, ...why, ...at }, actor, reason),
           );
         return true;
       }
@@ -192,7 +242,8 @@ export class HostTools {
 
   /** The host panel, only to a host who does not play (he would see what his seat may not). */
   private async panel(i: Replyable, loc: Locale, game: GameRow): Promise<void> {
-    if (this.plays(game, i.user.id)) return this.refuse(i, loc, 'host/playing-host');
+    const unfair = this.fairRefusal(i, game, 'panel');
+    if (unfair) return this.refuse(i, loc, unfair);
     const payload = this.panelPayload(game, loc);
     if (!payload) return this.refuse(i, loc, 'game/not-started');
     await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
@@ -216,7 +267,12 @@ export class HostTools {
       if (id.page === undefined) return this.log(i, loc, game, 0, false);
       return this.log(i, loc, game, id.page, true);
     }
-    if (this.plays(game, i.user.id)) return this.refuse(i, loc, 'host/playing-host');
+    // The panel shows the night; each button is also a deed of its own (a panel left open before
+    // its user took a seat, or a forged click, is refused here).
+    for (const deed of ['panel', PANEL_DEED[id.op]] as const) {
+      const unfair = this.fairRefusal(i, game, deed);
+      if (unfair) return this.refuse(i, loc, unfair);
+    }
     const actor = `host:${i.user.id}` as const;
     const state = this.service.state(game.id);
     if (id.op !== 'refresh') {

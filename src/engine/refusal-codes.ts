@@ -92,6 +92,8 @@ export const REFUSALS = {
   service: [
     'annul/already',
     'annul/not-finished',
+    'annul/too-late',
+    'annul/too-late-host',
     'game/finished',
     'game/not-running',
     'game/unknown',
@@ -115,7 +117,9 @@ export const REFUSALS = {
     'game/other-server',
     'host/not-host',
     'host/playing-host',
+    'host/playing-host-annul',
     'host/playing-host-night',
+    'host/playing-host-result',
     'input/bad-choice',
     'input/forged',
     'input/guild-only',

@@ -86,7 +86,10 @@ export const hostToolkitEn = {
   'event.revived': '↩️ {seat} is back at the table (host ruling).',
   'event.undone': '↩️ The host took back the last action.',
   'dm.shotUndone': '↩️ The host took back {seat}’s aim: he picks again.',
-  'event.annulled': '🚫 Game #{id} was annulled by the host: it stays in the archive, its points no longer count.',
+  'event.annulled':
+    '🚫 Game #{id} was annulled by {by}: it stays in the archive, but its points no longer count and the ratings are recalculated without it.',
+  'event.annulledResults':
+    '🚫 Game #{id} ({channel}) was annulled by {by}: its points no longer count and the ratings are recalculated without it.',
   'event.transferred': '🎩 Game #{id} is now hosted by {to}.',
   'stage.paused': '⏸️ paused by the host',
   'table.paused': '⏸️ Paused by the host',
@@ -160,9 +163,13 @@ export const hostToolkitEn = {
 
   // Refusals
   'refusal.host/playing-host':
-    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; another host may run the panel.',
+    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; to have the panel run, hand the game to someone who is not playing with /host transfer.',
   'refusal.host/playing-host-night':
-    'You play in this game: at night you may not take back an action your seat cannot see. Ask another host.',
+    'You play in this game, so the night is not yours to run: it ends on its timer, and you may not shorten it, end it or take back anything done in it. To have the night run, hand the game to someone who is not playing with /host transfer.',
+  'refusal.host/playing-host-result':
+    'You play in this game, so you may not make rulings that decide its outcome (the result, who leaves the table, votes, points, the best player, cancelling it). You can still keep time in the speeches and give fouls. For these rulings, hand the game to someone who is not playing with /host transfer.',
+  'refusal.host/playing-host-annul':
+    'You played in this game, so you may not annul it. Ask a host who did not play, or a member with Manage Server.',
   'refusal.game/paused': 'The game is paused: wait until the host resumes it.',
   'refusal.game/other-server': 'There is no game with that number on this server.',
   'refusal.pause/already': 'The game is already paused.',
@@ -181,6 +188,9 @@ export const hostToolkitEn = {
   'refusal.undo/unknown-entry': 'That entry of the log cannot be taken back: nothing was changed.',
   'refusal.annul/already': 'This game is already annulled.',
   'refusal.annul/not-finished': 'Only a finished game can be annulled (end or cancel a running one).',
+  'refusal.annul/too-late-host':
+    'This game ended more than 24 hours ago, so its host can no longer annul it. A member with Manage Server can, within 7 days of its end.',
+  'refusal.annul/too-late': 'This game ended more than 7 days ago: it can no longer be annulled.',
   'refusal.transfer/same-host': 'That member already hosts this game.',
   'refusal.transfer/bot': 'A bot cannot host.',
   'refusal.create/ruleset-needed': 'Choose a rule set (or set a default one with /mafia settings ruleset).',
@@ -274,7 +284,10 @@ export const hostToolkitUk: Record<Keys, string> = {
   'event.revived': '↩️ {seat} знову за столом (рішення ведучого).',
   'event.undone': '↩️ Ведучий скасував останню дію.',
   'dm.shotUndone': '↩️ Ведучий скасував приціл {seat}: він обирає знову.',
-  'event.annulled': '🚫 Ведучий анулював гру #{id}: вона лишається в архіві, але її бали більше не зараховуються.',
+  'event.annulled':
+    '🚫 Гру #{id} анульовано за рішенням {by}: вона лишається в архіві, але її бали більше не зараховуються, а рейтинги перераховано без неї.',
+  'event.annulledResults':
+    '🚫 Гру #{id} ({channel}) анульовано за рішенням {by}: її бали більше не зараховуються, а рейтинги перераховано без неї.',
   'event.transferred': '🎩 Тепер гру #{id} веде {to}.',
   'stage.paused': '⏸️ пауза від ведучого',
   'table.paused': '⏸️ Пауза від ведучого',
@@ -345,9 +358,13 @@ export const hostToolkitUk: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; панель може вести інший ведучий.',
+    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; щоб панель хтось вів, передайте гру тому, хто не грає: /host transfer.',
   'refusal.host/playing-host-night':
-    'Ви граєте в цій грі: уночі ви не можете відкотити дію, якої ваше місце не бачить. Попросіть іншого ведучого.',
+    'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Щоб ніч хтось вів, передайте гру тому, хто не грає: /host transfer.',
+  'refusal.host/playing-host-result':
+    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, кращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Щоб ці рішення ухвалював той, хто не грає, передайте йому гру: /host transfer.',
+  'refusal.host/playing-host-annul':
+    'Ви грали в цій грі, тож не можете її анулювати. Попросіть ведучого, який не грав, або учасника з правом «Керувати сервером».',
   'refusal.game/paused': 'Гра на паузі: зачекайте, доки ведучий її продовжить.',
   'refusal.game/other-server': 'На цьому сервері немає гри з таким номером.',
   'refusal.pause/already': 'Гра вже на паузі.',
@@ -367,6 +384,9 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.undo/unknown-entry': 'Цей запис журналу скасувати не можна: нічого не змінено.',
   'refusal.annul/already': 'Цю гру вже анульовано.',
   'refusal.annul/not-finished': 'Анулювати можна лише завершену гру (поточну завершіть або скасуйте).',
+  'refusal.annul/too-late-host':
+    'Ця гра закінчилася понад 24 години тому, тож її ведучий уже не може її анулювати. Учасник із правом «Керувати сервером» може це зробити впродовж 7 днів після її завершення.',
+  'refusal.annul/too-late': 'Ця гра закінчилася понад 7 днів тому: анулювати її вже не можна.',
   'refusal.transfer/same-host': 'Цей учасник уже веде цю гру.',
   'refusal.transfer/bot': 'Бот не може бути ведучим.',
   'refusal.create/ruleset-needed': 'Оберіть правила (або задайте типові: /mafia settings ruleset).',
@@ -458,7 +478,10 @@ export const hostToolkitRu: Record<Keys, string> = {
   'event.revived': '↩️ {seat} снова за столом (решение ведущего).',
   'event.undone': '↩️ Ведущий отменил последнее действие.',
   'dm.shotUndone': '↩️ Ведущий отменил прицел {seat}: он выбирает заново.',
-  'event.annulled': '🚫 Ведущий аннулировал игру #{id}: она остаётся в архиве, но её баллы больше не засчитываются.',
+  'event.annulled':
+    '🚫 Игра #{id} аннулирована по решению {by}: она остаётся в архиве, но её баллы больше не засчитываются, а рейтинги пересчитаны без неё.',
+  'event.annulledResults':
+    '🚫 Игра #{id} ({channel}) аннулирована по решению {by}: её баллы больше не засчитываются, а рейтинги пересчитаны без неё.',
   'event.transferred': '🎩 Теперь игру #{id} ведёт {to}.',
   'stage.paused': '⏸️ пауза от ведущего',
   'table.paused': '⏸️ Пауза от ведущего',
@@ -529,9 +552,13 @@ export const hostToolkitRu: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; панель может вести другой ведущий.',
+    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; чтобы панель кто-то вёл, передайте игру тому, кто не играет: /host transfer.',
   'refusal.host/playing-host-night':
-    'Вы играете в этой игре: ночью вы не можете откатить действие, которого ваше место не видит. Попросите другого ведущего.',
+    'Вы играете в этой игре, поэтому ночь ведёте не вы: она заканчивается по таймеру, и вы не можете её сократить, завершить или откатить что-либо из сделанного в ней. Чтобы ночь кто-то вёл, передайте игру тому, кто не играет: /host transfer.',
+  'refusal.host/playing-host-result':
+    'Вы играете в этой игре, поэтому не можете принимать решения, от которых зависит её итог (результат, кто покидает стол, голоса, баллы, лучший игрок, отмена игры). Следить за временем речей и давать фолы вы можете. Чтобы эти решения принимал тот, кто не играет, передайте ему игру: /host transfer.',
+  'refusal.host/playing-host-annul':
+    'Вы играли в этой игре, поэтому не можете её аннулировать. Попросите ведущего, который не играл, или участника с правом «Управлять сервером».',
   'refusal.game/paused': 'Игра на паузе: подождите, пока ведущий её продолжит.',
   'refusal.game/other-server': 'На этом сервере нет игры с таким номером.',
   'refusal.pause/already': 'Игра уже на паузе.',
@@ -551,6 +578,9 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.undo/unknown-entry': 'Эту запись журнала отменить нельзя: ничего не изменено.',
   'refusal.annul/already': 'Эта игра уже аннулирована.',
   'refusal.annul/not-finished': 'Аннулировать можно только законченную игру (текущую завершите или отмените).',
+  'refusal.annul/too-late-host':
+    'Эта игра закончилась больше 24 часов назад, поэтому её ведущий уже не может её аннулировать. Участник с правом «Управлять сервером» может сделать это в течение 7 дней после её окончания.',
+  'refusal.annul/too-late': 'Эта игра закончилась больше 7 дней назад: аннулировать её уже нельзя.',
   'refusal.transfer/same-host': 'Этот участник уже ведёт эту игру.',
   'refusal.transfer/bot': 'Бот не может быть ведущим.',
   'refusal.create/ruleset-needed': 'Выберите правила (или задайте правила по умолчанию: /mafia settings ruleset).',

@@ -442,7 +442,7 @@ describe('the host panel', () => {
     expect(state(w!, id).paused).toBeUndefined();
     // Nor may he take back a night action he cannot see (that would tell him someone acted).
     const moves = state(w!, id).moves;
-    refused(await slash(w!, player.id, 'host', 'undo'), /at night you may not take back/);
+    refused(await slash(w!, player.id, 'host', 'undo'), /the night is not yours to run/);
     expect(state(w!, id).moves).toBe(moves);
   });
 });

@@ -1,5 +1,7 @@
 // The /host subcommands, one list: the command is built from it (commands/host.ts), and the
-// handlers switch over it exhaustively (commands/host.ts, host-tools.ts).
+// handlers switch over it exhaustively (commands/host.ts, host-tools.ts). Each is a deed of
+// app/hosts.ts, whose table says whether a host who plays may do it.
+import type { HostDeed } from '../../app/hosts';
 
 /**
  * The /host subcommands: the game's host actions, substitute and cancel (answered in
@@ -24,7 +26,7 @@ export const HOST_SUBCOMMANDS = [
   'annul',
   'transfer',
   'panel',
-] as const;
+] as const satisfies readonly HostDeed[];
 export type HostSubcommand = (typeof HOST_SUBCOMMANDS)[number];
 
 /** Whether a subcommand name from Discord is one of /host's. */

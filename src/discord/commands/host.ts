@@ -95,15 +95,21 @@ export class HostCommand {
     const actor = `host:${i.user.id}` as const;
     const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
     if (!isHostSubcommand(sub)) return refuse(i, t(loc, 'refusal.input/unknown'));
+    // Fair hosting: a host who plays keeps the day's clock but does not rule on results or see the night.
+    const fair = this.tools.fairCheck(i, game, sub);
+    if ('code' in fair) return refuse(i, refusalText(loc, fair.code));
+    // A host who plays acts on the stage he was allowed in (skip: a night begun meanwhile refuses it).
+    const at = fair.seq === undefined ? {} : { seq: fair.seq };
     if (sub === 'cancel') return this.answer(i, loc, await this.service.cancel(game.id, actor, reason));
-    if (isToolkitSubcommand(sub)) return void (await this.tools.command(i, loc, sub, game, actor, reason));
+    if (isToolkitSubcommand(sub)) return void (await this.tools.command(i, loc, sub, game, actor, reason, at));
     if (game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/not-started'));
     const n = RULESETS[game.ruleset].players;
     const seat = i.options.getInteger('seat');
     if (seat !== null && (seat < 1 || seat > n)) return refuse(i, t(loc, 'refusal.seat/unknown'));
     if (sub === 'substitute') return this.substitute(i, loc, game, seat!, actor, reason);
-    const action = this.action(i, sub, seat, reason);
-    if (action === null) return refuse(i, t(loc, 'refusal.input/bad-choice'));
+    const given = this.action(i, sub, seat, reason);
+    if (given === null) return refuse(i, t(loc, 'refusal.input/bad-choice'));
+    const action = { ...given, ...at } as Action;
     return this.answer(i, loc, await timely(i, false, () => this.service.dispatch(game.id, action, actor, reason)));
   }
 

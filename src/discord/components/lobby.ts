@@ -50,6 +50,9 @@ export class LobbyButtons {
       }
       case 'cancel': {
         if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+        // Fair hosting: a host who plays may cancel the lobby, not a started game (a forged click).
+        const unfair = this.tools.fairRefusal(i, game, 'cancel');
+        if (unfair) return refuse(i, refusalText(loc, unfair));
         const r = await this.service.cancel(game.id, `host:${i.user.id}`, null);
         if (!r.ok) return refuse(i, refusalText(loc, r.code));
         return void (await this.answers.showSlot(i, game.id, 'lobby'));
