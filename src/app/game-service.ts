@@ -227,14 +227,57 @@ export class GameService {
   // -------------------------------------------------------------------------------------------
   // State
 
-  /** The current state of a started game (cached; the database is the truth). */
+  /**
+   * The current state of a started game (cached while the game is played; the database is the
+   * truth). The state of a finished, cancelled or expired game is read, not kept: a /host log or a
+   * late timer on an old game must not fill the cache for good.
+   */
   state(gameId: number): GameState | null {
-    let s = this.states.get(gameId);
-    if (!s) {
-      s = this.store.getState(gameId) ?? undefined;
-      if (s) this.states.set(gameId, s);
-    }
-    return s ?? null;
+    const cached = this.states.get(gameId);
+    if (cached) return cached;
+    const s = this.store.getState(gameId);
+    if (s && s.stage.kind !== 'over' && this.played(gameId)) this.states.set(gameId, s);
+    return s;
+  }
+
+  /** Whether a game is being played (running or post-game): only then is anything kept about it. */
+  private played(gameId: number): boolean {
+    const status = this.store.getGame(gameId)?.status;
+    return status === 'running' || status === 'post-game';
+  }
+
+  /**
+   * Forgets everything kept in memory about a game that is no longer played (finished, cancelled,
+   * expired, annulled, archived): its cached state, its timer, a later stage end, the storage
+   * warning's time. Its queues drop their key by themselves once idle (KeyedQueue).
+   */
+  private release(gameId: number): void {
+    this.states.delete(gameId);
+    this.extended.delete(gameId);
+    this.storageWarned.delete(gameId);
+    this.scheduler.disarm(gameId);
+  }
+
+  /**
+   * How many entries the in-memory maps hold (tests: after games end they return to where they
+   * were). Queues count the games with work queued or running.
+   */
+  sizes(): {
+    states: number;
+    extended: number;
+    storageWarned: number;
+    timers: number;
+    queues: number;
+    effects: number;
+  } {
+    return {
+      states: this.states.size,
+      extended: this.extended.size,
+      storageWarned: this.storageWarned.size,
+      timers: this.scheduler.size,
+      queues: this.queues.size,
+      effects: this.effects.size,
+    };
   }
 
   game(gameId: number): GameRow | null {
@@ -313,8 +356,7 @@ export class GameService {
         this.store.addAudit({ gameId, at: now, actorId: by, action: 'cancel', reason });
         this.planEffect({ kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
       });
-      this.scheduler.disarm(gameId);
-      this.extended.delete(gameId);
+      this.release(gameId);
       this.emitEffect(gameId, { kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
       return { ok: true as const };
     });
@@ -409,6 +451,7 @@ export class GameService {
         this.store.addAudit({ gameId, at: now, actorId: by, action: 'annul', reason });
         this.planEffect({ kind: 'annulled', game: annulled, by, reason });
       });
+      this.release(gameId);
       this.emitEffect(gameId, { kind: 'annulled', game: annulled, by, reason });
       try {
         for (const h of this.hooks) h.onAnnulled?.(gameId);
@@ -480,7 +523,7 @@ export class GameService {
     if (clock) this.extended.delete(gameId);
     this.states.set(gameId, state);
     this.armStage(gameId, state);
-    if (over) this.states.delete(gameId);
+    if (over) this.release(gameId);
     this.emitEffect(gameId, effect);
     return { ok: true, state, events: r.events, seq: state.moves };
   }
@@ -609,8 +652,12 @@ export class GameService {
       for (const id of ids) this.planEffect({ kind: 'expired', game: this.store.getGame(id)! });
       return ids;
     });
-    for (const id of expired) this.emitEffect(id, { kind: 'expired', game: this.store.getGame(id)! });
+    for (const id of expired) {
+      this.release(id);
+      this.emitEffect(id, { kind: 'expired', game: this.store.getGame(id)! });
+    }
     const archived = this.store.archiveFinished(now - (this.opts.archiveAfterMs ?? 7 * 24 * 3600_000), now);
+    for (const id of archived) this.release(id);
     return { fired, expired: expired.length, archived: archived.length };
   }
 

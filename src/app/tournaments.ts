@@ -126,6 +126,11 @@ export class TournamentRules {
     return this.queue.run(id, task);
   }
 
+  /** How many tournaments have changes queued or running (tests: none once idle; a key is dropped when its queue empties). */
+  get queued(): number {
+    return this.queue.size;
+  }
+
   /** Resolves when the tournament's queued changes (or all) have finished. */
   idle(id?: number): Promise<void> {
     return this.queue.idle(id);

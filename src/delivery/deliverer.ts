@@ -715,7 +715,8 @@ export class Deliverer {
         await sleep(wait);
       }
     }
-    this.recentPosts.set(channelId, times);
+    if (times.length > 0) this.recentPosts.set(channelId, times);
+    else this.recentPosts.delete(channelId);
   }
 
   /** A message was created in the channel (counts towards its window). */
@@ -723,7 +724,37 @@ export class Deliverer {
     const times = this.recentPosts.get(channelId) ?? [];
     times.push(this.now());
     this.recentPosts.set(channelId, times.slice(-POSTS_PER_WINDOW));
-    if (this.recentPosts.size > 10_000) this.recentPosts.delete(this.recentPosts.keys().next().value!);
+    this.forgetQuietChannels();
+  }
+
+  private sweptAt = 0;
+
+  /**
+   * Drops the channels (a game's, a player's DMs) with no post in the last window, at most once a
+   * window: the map holds only channels posted to lately, not every one since the start.
+   */
+  private forgetQuietChannels(): void {
+    const windowMs = this.opts.postWindowMs ?? POST_WINDOW_MS;
+    const now = this.now();
+    if (now - this.sweptAt < windowMs) return;
+    this.sweptAt = now;
+    for (const [channelId, times] of this.recentPosts)
+      if (times.length === 0 || now - times[times.length - 1]! >= windowMs) this.recentPosts.delete(channelId);
+  }
+
+  /**
+   * How many entries the per-destination maps hold (tests: once nothing is being sent and a post
+   * window has passed, none). `recentPosts` is swept when a post is made, a window after the last sweep.
+   */
+  sizes(): { busyDest: number; waitingPost: number; busySlot: number; recentPosts: number; probing: number } {
+    this.forgetQuietChannels();
+    return {
+      busyDest: this.busyDest.size,
+      waitingPost: this.waitingPost.size,
+      busySlot: this.busySlot.size,
+      recentPosts: this.recentPosts.size,
+      probing: this.probing.size,
+    };
   }
 
   private async pin(channelId: string, messageId: string): Promise<void> {

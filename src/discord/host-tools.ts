@@ -59,7 +59,55 @@ const PANEL_DEED = {
 } as const satisfies Record<Extract<CustomId, { kind: 'host' }>['op'], HostDeed>;
 
 /** Audit lines per page of /host log. */
+/** Audit lines per page of /host log (at most; fewer when they are long). */
 export const LOG_PAGE = 12;
+
+/** Discord's limit on a message's content. */
+export const CONTENT_LIMIT = 2000;
+
+/**
+ * Cuts a text into pieces of at most `max` characters, at a space or line break where one is in
+ * the second half of a piece (never inside a surrogate pair); nothing is left out.
+ */
+export function splitText(text: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    let cut = max;
+    const space = Math.max(rest.lastIndexOf(' ', max), rest.lastIndexOf('\n', max));
+    if (space >= max / 2) cut = space;
+    else if (/[\uD800-\uDBFF]/.test(rest.charAt(cut - 1))) cut--;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^[ \n]/, '');
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * The log's lines in pages: at most `perPage` lines and `budget` characters (lines joined by line
+ * breaks) on a page, every line whole on one page if it fits one, a longer one split over pages.
+ * Pages are filled from the first line, so a page's number keeps its lines as the log grows.
+ */
+export function pageLines(lines: readonly string[], budget: number, perPage = LOG_PAGE): string[][] {
+  const pages: string[][] = [];
+  let page: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    for (const piece of splitText(line, budget)) {
+      const cost = piece.length + (page.length > 0 ? 1 : 0);
+      if (page.length > 0 && (page.length >= perPage || used + cost > budget)) {
+        pages.push(page);
+        page = [];
+        used = 0;
+      }
+      used += piece.length + (page.length > 0 ? 1 : 0);
+      page.push(piece);
+    }
+  }
+  if (page.length > 0) pages.push(page);
+  return pages;
+}
 
 /** "30s", "-1m", "+2h", "1d" -> seconds (negative to shorten); null when malformed. */
 export function parseSignedDuration(raw: string): number | null {
@@ -319,15 +367,20 @@ export class HostTools {
     const secretsOk =
       !this.plays(fresh, i.user.id) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
     const lines = rows.map((r) => auditText(loc, r, secretsOk));
-    const pages = Math.max(1, Math.ceil(lines.length / LOG_PAGE));
-    const p = Math.min(Math.max(0, page), pages - 1);
     const head = [
       t(loc, 'host.logTitle', { id: game.id }),
       ...(fresh.annulledAt !== null ? [t(loc, 'host.logAnnulled')] : []),
     ];
-    const body = lines.length === 0 ? [t(loc, 'host.logEmpty')] : lines.slice(p * LOG_PAGE, (p + 1) * LOG_PAGE);
-    const foot = pages > 1 ? [`-# ${t(loc, 'host.logPage', { page: p + 1, pages })}`] : [];
-    const content = [...head, ...body, ...foot].join('\n').slice(0, 2000);
+    const footOf = (page: number, pages: number) => `-# ${t(loc, 'host.logPage', { page, pages })}`;
+    // Room for the lines: the page less its title and the widest footer (page numbers up to 4 digits,
+    // as the buttons carry them), each with its line break. Nothing is cut off: a page holds fewer
+    // lines when they are long, and a line longer than a page goes on over the next.
+    const room = CONTENT_LIMIT - head.join('\n').length - footOf(9999, 9999).length - 2;
+    const paged = lines.length === 0 ? [[t(loc, 'host.logEmpty')]] : pageLines(lines, room);
+    const pages = paged.length;
+    const p = Math.min(Math.max(0, page), pages - 1);
+    const foot = pages > 1 ? [footOf(p + 1, pages)] : [];
+    const content = [...head, ...paged[p]!, ...foot].join('\n');
     const components =
       pages > 1
         ? [

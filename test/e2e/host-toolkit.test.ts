@@ -308,6 +308,38 @@ describe('the commands, their effect and the audit log', () => {
     expect(r.message!.content).toMatch(/Page 2 of 2/);
     expect(r.message!.content).toContain('reason: round 6');
   });
+
+  it('/host log shows every entry however long: pages hold fewer lines, none over 2,000 characters, nothing cut off', async () => {
+    const d = await game();
+    // Reasons of the full 200 characters: twelve such lines are well over one message's 2,000.
+    const reason = (what: string, k: number) =>
+      `${what} ${k}: ${'the table asked for a short break and the host agreed to it '.repeat(4)}`.slice(0, 200);
+    const reasons: string[] = [];
+    for (let k = 0; k < 8; k++) {
+      for (const what of ['pause', 'resume'] as const) {
+        reasons.push(reason(what, k));
+        done(await slash(w!, w!.host.id, 'host', what, { reason: reason(what, k) }));
+      }
+    }
+    let r = await slash(w!, w!.host.id, 'host', 'log', { game: d.gameId });
+    const pages: string[] = [text(r)];
+    for (let guard = 0; guard < 20; guard++) {
+      const msg = r.message!;
+      const next = allComponents(msg).find((c) => c.label === 'Next ▶');
+      if (!next || next.disabled) break;
+      r = await w!.fake.click(w!.host.id, msg, next.custom_id!);
+      await r.settled();
+      pages.push(r.message!.content ?? '');
+    }
+    expect(pages.length).toBeGreaterThan(2);
+    pages.forEach((p, k) => {
+      expect(p.length).toBeLessThanOrEqual(2000);
+      expect(p).toContain(`Page ${k + 1} of ${pages.length}`);
+    });
+    const all = pages.join('\n');
+    for (const why of reasons) expect(all).toContain(`reason: ${why}`);
+    expect(all.match(/paused the game|resumed the game/g)).toHaveLength(16);
+  });
 });
 
 describe('pause across a restart (G-7, P-1)', () => {

@@ -254,6 +254,53 @@ describe('game service', () => {
     expect(store.getGame(done)!.status).toBe('archived');
   });
 
+  it('issue 20: nothing is kept in memory about games cancelled, expired, finished, annulled or archived', async () => {
+    const { service, store, now, timers } = setup();
+    const empty = { states: 0, extended: 0, storageWarned: 0, timers: 0, queues: 0, effects: 0 };
+    expect(service.sizes()).toEqual(empty);
+    const lobby = () =>
+      service.createLobby({
+        guildId: 'g1',
+        channelId: 'c1',
+        hostId: 'host',
+        ruleset: 'chnu-2016',
+        pace: 'live',
+        options: {},
+      });
+    const N = 3;
+    const cancelledLobbies = Array.from({ length: N }, () => lobby().id);
+    const expiring = Array.from({ length: N }, () => lobby().id);
+    const cancelled: number[] = [];
+    const finished: number[] = [];
+    for (let k = 0; k < N; k++) cancelled.push(await startGame(service));
+    for (let k = 0; k < N; k++) finished.push(await startGame(service));
+    // While they are played, each has its state and its timer (what the test then sees released).
+    expect(service.sizes()).toMatchObject({ states: 2 * N, timers: 2 * N });
+    for (const id of cancelled) {
+      // A stage end moved later because its message was seen late (kept until the game ends).
+      await service.extendDeadline(id, service.state(id)!.seq, service.state(id)!.deadline! + 5_000);
+    }
+    expect(service.sizes().extended).toBe(N);
+    for (const id of cancelledLobbies) expect((await service.cancel(id, 'host:host', null)).ok).toBe(true);
+    for (const id of cancelled) expect((await service.cancel(id, 'host:host', 'no table')).ok).toBe(true);
+    for (const id of finished) {
+      await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
+      await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
+      expect(store.getGame(id)!.status).toBe('over');
+    }
+    expect((await service.annul(finished[0]!, 'host:host', 'wrong deal')).ok).toBe(true);
+    // Old games are read afterwards (/host log, the host panel, a timer that fired late): read, not kept.
+    timers.fireAll();
+    for (const id of [...cancelled, ...finished]) expect(service.state(id)).not.toBeNull();
+    for (const id of cancelled) await service.dispatch(id, { kind: 'timeout', seq: 1 }, 'timer');
+    now.t += 8 * 24 * 3600_000;
+    expect(await service.sweep()).toMatchObject({ expired: N, archived: N });
+    for (const id of expiring) expect(store.getGame(id)!.status).toBe('expired');
+    for (const id of finished) expect(service.state(id)).not.toBeNull();
+    await service.idle();
+    expect(service.sizes()).toEqual(empty);
+  });
+
   it('lobby changes are serialized and refused once the game has started', async () => {
     const { service } = setup();
     const game = service.createLobby({

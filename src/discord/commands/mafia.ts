@@ -2,6 +2,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { GameService } from '../../app/game-service';
+import { hostRight } from '../../app/hosts';
 import { readSettings } from '../../app/settings';
 import type { GameRow, Store } from '../../db/store';
 import type { Deliverer } from '../../delivery/deliverer';
@@ -11,6 +12,7 @@ import { RULESETS, RULESET_IDS } from '../../engine/rulesets';
 import type { OptionOverrides, RulesetId } from '../../engine/types';
 import { t, type Locale } from '../../i18n';
 import { seatOfUser, type Contexts } from '../context';
+import { memberOf } from '../host-tools';
 import { roleCard } from '../render/panel';
 import { rulesetName } from '../render/words';
 import { refuse, say, toReply } from '../reply';
@@ -46,6 +48,12 @@ export function mafiaCommand() {
   return b;
 }
 
+/**
+ * How long after a game's table was posted again the next repost is refused, whoever asks: each
+ * costs a delete, a post and a pin from the request budget every server shares.
+ */
+export const TABLE_COOLDOWN_MS = 60_000;
+
 /** What /mafia needs besides its own code: the settings group's two handlers. */
 export interface MafiaSettingsHandlers {
   /** The server's settings (`/mafia settings …`). */
@@ -55,6 +63,9 @@ export interface MafiaSettingsHandlers {
 }
 
 export class MafiaCommand {
+  /** When each game's table was last posted again (entries older than the cooldown are dropped). */
+  private readonly reposted = new Map<number, number>();
+
   constructor(
     private readonly service: GameService,
     private readonly store: Store,
@@ -130,12 +141,40 @@ export class MafiaCommand {
     await i.reply({ ...toReply(roleCard(ctx, seat, loc)), flags: MessageFlags.Ephemeral });
   }
 
-  /** Posts the table again (and pins it); the old one is deleted, so no stale copy stays pinned. */
+  /**
+   * /mafia table. A game's host (G-7: its creator, Manage Server, the host role) may post the table
+   * again (pinned; the old one is deleted, so no stale copy stays pinned), at most once a minute per
+   * game, and only when it is missing: a table in its place is linked, not posted again. Anyone
+   * else is shown where the table is.
+   */
   private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const game = this.activeGame(i.channelId);
     if (!game || game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/none-here'));
-    this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', this.service.now()));
+    const slot = this.outbox.slot(game.id, 'table');
+    // The table is in place while the bot knows its message (a deleted one is forgotten and posted
+    // again by itself, see the deliverer); its edits come on their own.
+    const link =
+      slot?.messageId && slot.channelId && slot.state !== 'gone'
+        ? `https://discord.com/channels/${game.guildId}/${slot.channelId}/${slot.messageId}`
+        : null;
+    const hosts = hostRight(memberOf(i), game, readSettings(this.store, game.guildId).hostRole) !== null;
+    if (!hosts) return link ? say(i, t(loc, 'table.here', { link })) : refuse(i, t(loc, 'table.hostOnly'));
+    if (link) return say(i, t(loc, 'table.inPlace', { link }));
+    const now = this.service.now();
+    for (const [id, at] of this.reposted) if (now - at >= TABLE_COOLDOWN_MS) this.reposted.delete(id);
+    const last = this.reposted.get(game.id);
+    if (last !== undefined) {
+      const when = `<t:${Math.ceil((last + TABLE_COOLDOWN_MS) / 1000)}:R>`;
+      return refuse(i, t(loc, 'table.cooldown', { when }));
+    }
+    this.reposted.set(game.id, now);
+    this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', now));
     this.deliverer.kick();
     await say(i, t(loc, 'table.reposted'));
+  }
+
+  /** How many games' reposts are remembered for the cooldown (tests: it does not grow for good). */
+  get cooldowns(): number {
+    return this.reposted.size;
   }
 }
