@@ -102,7 +102,15 @@ export function startMetrics(
     max: ms(x.max),
     samples: x.count,
   });
+  // A timer's callback: nothing may escape it (issue 20), not even a failing `extra()`.
   const write = () => {
+    try {
+      writeOnce();
+    } catch {
+      // a metrics file that cannot be written must not disturb the bot
+    }
+  };
+  const writeOnce = () => {
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();
     const m: Metrics & Record<string, unknown> = {
@@ -116,12 +124,8 @@ export function startMetrics(
       cpuS: { user: Math.round(cpu.user / 1e4) / 100, system: Math.round(cpu.system / 1e4) / 100 },
       ...extra(),
     };
-    try {
-      writeFileSync(`${file}.tmp`, JSON.stringify(m));
-      renameSync(`${file}.tmp`, file);
-    } catch {
-      // a metrics file that cannot be written must not disturb the bot
-    }
+    writeFileSync(`${file}.tmp`, JSON.stringify(m));
+    renameSync(`${file}.tmp`, file);
   };
   const timer = setInterval(write, everyMs);
   timer.unref();

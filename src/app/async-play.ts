@@ -84,7 +84,12 @@ export class AsyncPlayRules {
     this.view = d.view;
     this.now = d.now;
     this.kick = d.kick;
-    this.scheduler = new Scheduler((gameId) => this.fire(gameId), d.now, d.timers);
+    // Issue 20: the game service's guard (a storage failure is logged, tried again later, told to
+    // the host once per episode, never the end of the process).
+    this.scheduler = new Scheduler((gameId) => this.fire(gameId), d.now, d.timers, {
+      faults: d.service.faults,
+      what: 'a reminder',
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -220,8 +225,19 @@ export class AsyncPlayRules {
   // -------------------------------------------------------------------------------------------
   // Reminders: durable rows, one timer per game for its earliest pending one
 
-  /** After a commit: the game's next reminder is armed. */
+  /**
+   * After a commit: the game's next reminder is armed. If the database cannot say which, the
+   * timer's guard tries again later (fire then arms the right one).
+   */
   arm(gameId: number): void {
+    try {
+      this.armNext(gameId);
+    } catch (e) {
+      this.scheduler.failed(gameId, null, e);
+    }
+  }
+
+  private armNext(gameId: number): void {
     const next = this.astore.nextReminder(gameId);
     if (next) this.scheduler.arm(gameId, next.stageSeq, next.dueAt);
     else this.scheduler.disarm(gameId);
@@ -234,31 +250,33 @@ export class AsyncPlayRules {
     return ids.length;
   }
 
-  /** A reminder is due: whoever still owes an action gets a DM with a button straight to it. */
+  /**
+   * A reminder is due: whoever still owes an action gets a DM with a button straight to it. A
+   * storage failure throws: the timer's guard logs it and tries again later (not at once: the
+   * failed reminder is still due, so arming the next one now would fire into the same failure).
+   */
   fire(gameId: number): void {
-    try {
-      const game = this.store.getGame(gameId);
-      const state = this.service.state(gameId);
-      const now = this.now();
-      if (!game || !state || game.status !== 'running') {
-        this.astore.clearReminders(gameId, now);
-        return;
-      }
-      const settings = gameSettings(game);
-      const quiet = settings.quietHours !== null && inQuietHours(now, settings.quietHours);
-      const due = this.astore.dueReminders(gameId, now);
-      this.store.transaction(() => {
-        for (const r of due) {
-          this.astore.markReminder(gameId, r.stageSeq, r.kind, now);
-          // A stale one (the stage moved on), a paused stage, quiet hours: nothing is sent.
-          if (r.stageSeq !== state.seq || state.paused || quiet) continue;
-          this.remind(game, state, r.kind, now);
-        }
-      });
-      this.kick();
-    } finally {
-      this.arm(gameId);
+    const game = this.store.getGame(gameId);
+    const state = this.service.state(gameId);
+    const now = this.now();
+    if (!game || !state || game.status !== 'running') {
+      this.astore.clearReminders(gameId, now);
+      this.armNext(gameId);
+      return;
     }
+    const settings = gameSettings(game);
+    const quiet = settings.quietHours !== null && inQuietHours(now, settings.quietHours);
+    const due = this.astore.dueReminders(gameId, now);
+    this.store.transaction(() => {
+      for (const r of due) {
+        this.astore.markReminder(gameId, r.stageSeq, r.kind, now);
+        // A stale one (the stage moved on), a paused stage, quiet hours: nothing is sent.
+        if (r.stageSeq !== state.seq || state.paused || quiet) continue;
+        this.remind(game, state, r.kind, now);
+      }
+    });
+    this.kick();
+    this.armNext(gameId);
   }
 
   /** Who a reminder goes to: each seat that owes an action, but not a player who plays from the channel. */

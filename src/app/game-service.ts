@@ -18,7 +18,7 @@ import type {
 } from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { KeyedQueue } from './keyed-queue';
-import { Scheduler, type TimerHost } from './scheduler';
+import { Scheduler, TimerFaults, type TimerHost } from './scheduler';
 
 /** Who did something: `user:<id>`, `host:<id>`, `timer` or `system`. */
 export type ActorId = `user:${string}` | `host:${string}` | 'timer' | 'system';
@@ -98,8 +98,10 @@ export interface ServiceHooks {
 
 export interface ServiceOptions extends ServiceHooks {
   now?: () => number;
-  /** How soon a timed action that could not be saved is tried again. */
+  /** How soon a timed action that could not be saved is tried again (doubled at each failure in a row). */
   storageRetryMs?: number;
+  /** The longest wait between two tries of a timed action that cannot be saved (default 5 min). */
+  storageMaxRetryMs?: number;
   timers?: TimerHost;
   logger?: Logger;
   /** Lobbies untouched for this long expire (housekeeping). */
@@ -145,6 +147,12 @@ const hostVerb = (kind: HostActionKind): HostVerb => kind.slice('host-'.length) 
 export class GameService {
   readonly now: () => number;
   readonly scheduler: Scheduler;
+  /**
+   * The guard of every timer's work (stage timers, reminders, the sweep; issue 20): a storage
+   * failure is logged, tried again with a growing delay, and told to the host once per episode
+   * through onStorageError.
+   */
+  readonly faults: TimerFaults;
   private readonly states = new Map<number, GameState>();
   /** Each game's actions, one at a time. */
   private readonly queues = new KeyedQueue<number>();
@@ -156,6 +164,8 @@ export class GameService {
   private readonly extended = new Map<number, { seq: number; dueAt: number }>();
   private readonly logger: Logger;
   private cronTask: ScheduledTask | null = null;
+  /** The sweep failed: cron's ticks before this time are skipped (its backoff). */
+  private sweepAfter = 0;
   private closed = false;
 
   constructor(
@@ -165,7 +175,18 @@ export class GameService {
     this.now = opts.now ?? Date.now;
     this.hooks = [opts];
     this.logger = opts.logger ?? { error: (m, e) => console.error(m, e) };
-    this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers);
+    this.faults = new TimerFaults({
+      log: this.logger,
+      retryMs: opts.storageRetryMs ?? 30_000,
+      ...(opts.storageMaxRetryMs !== undefined ? { maxRetryMs: opts.storageMaxRetryMs } : {}),
+      tell: (gameId, e) => {
+        for (const h of this.hooks) h.onStorageError?.(gameId, e);
+      },
+    });
+    this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers, {
+      faults: this.faults,
+      what: 'a stage timer',
+    });
   }
 
   /** Registers hooks after the ones already there (see ServiceHooks). */
@@ -248,13 +269,12 @@ export class GameService {
 
   /**
    * Forgets everything kept in memory about a game that is no longer played (finished, cancelled,
-   * expired, annulled, archived): its cached state, its timer, a later stage end, the storage
-   * warning's time. Its queues drop their key by themselves once idle (KeyedQueue).
+   * expired, annulled, archived): its cached state, its timer, a later stage end. (A timer's
+   * failure is forgotten when its work succeeds or the timer is disarmed.) Its queues drop their key by themselves once idle (KeyedQueue).
    */
   private release(gameId: number): void {
     this.states.delete(gameId);
     this.extended.delete(gameId);
-    this.storageWarned.delete(gameId);
     this.scheduler.disarm(gameId);
   }
 
@@ -273,7 +293,7 @@ export class GameService {
     return {
       states: this.states.size,
       extended: this.extended.size,
-      storageWarned: this.storageWarned.size,
+      storageWarned: this.faults.failures,
       timers: this.scheduler.size,
       queues: this.queues.size,
       effects: this.effects.size,
@@ -555,15 +575,21 @@ export class GameService {
     }).catch((e) => this.logger.error(`game ${gameId}: could not extend the deadline`, e));
   }
 
-  /** A timer fired. A failing store never ends the process: the timeout is tried again later. */
-  private onTimer(gameId: number, seq: number, dueAt: number): void {
-    if (this.held(gameId, seq)) return;
-    this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
+  /**
+   * A timer fired. A failing store never ends the process: the returned promise rejects, and the
+   * scheduler's guard logs it, tells the host (once) and tries the timeout again later.
+   */
+  private onTimer(gameId: number, seq: number, dueAt: number): Promise<void> | undefined {
+    if (this.held(gameId, seq)) return undefined;
+    return this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
       (r) => {
         if (!r.ok && r.code === 'timeout/early')
           this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
       },
-      (e: unknown) => this.storageFailed(gameId, seq, e),
+      (e: unknown) => {
+        this.states.delete(gameId); // the database is the truth: reload after the failure
+        throw e;
+      },
     );
   }
 
@@ -576,25 +602,19 @@ export class GameService {
     }
   }
 
-  private readonly storageWarned = new Map<number, number>();
-
-  private storageFailed(gameId: number, seq: number, e: unknown): void {
-    const retry = this.opts.storageRetryMs ?? 30_000;
-    this.logger.error(
-      `game ${gameId}: a timed action could not be saved; trying again in ${Math.round(retry / 1000)} s`,
-      e,
+  /** A timeout dispatched by recovery or the sweep (not its timer): its failure goes to the same guard. */
+  private timedOut(gameId: number, seq: number): Promise<DispatchResult> {
+    return this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
+      (r) => {
+        this.scheduler.succeeded(gameId);
+        return r;
+      },
+      (e: unknown) => {
+        this.states.delete(gameId); // the database is the truth: reload after the failure
+        this.scheduler.failed(gameId, seq, e);
+        return { ok: false as const, code: 'storage/failed' as const };
+      },
     );
-    this.states.delete(gameId); // the database is the truth: reload after the failure
-    this.scheduler.arm(gameId, seq, this.now() + retry);
-    const last = this.storageWarned.get(gameId) ?? 0;
-    if (this.now() - last > 10 * 60_000) {
-      this.storageWarned.set(gameId, this.now());
-      try {
-        for (const h of this.hooks) h.onStorageError?.(gameId, e);
-      } catch (err) {
-        this.logger.error(`game ${gameId}: could not report the storage error`, err);
-      }
-    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -610,10 +630,7 @@ export class GameService {
     for (const d of this.store.pendingDeadlines()) {
       if (d.dueAt <= this.now()) {
         if (this.held(d.gameId, d.stageSeq)) continue;
-        const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
-          this.storageFailed(d.gameId, d.stageSeq, e);
-          return { ok: false as const, code: 'storage/failed' };
-        });
+        const r = await this.timedOut(d.gameId, d.stageSeq);
         if (r.ok) fired++;
         else if (r.code === 'timeout/stale' || r.code === 'game/not-running' || r.code === 'game/over') {
           // The stored deadline no longer matches the state: put the state's own deadline back.
@@ -641,10 +658,7 @@ export class GameService {
       const armed = this.scheduler.armed(d.gameId);
       if (armed?.seq === d.stageSeq && armed.dueAt > now) continue;
       if (this.held(d.gameId, d.stageSeq)) continue;
-      const r = await this.dispatch(d.gameId, { kind: 'timeout', seq: d.stageSeq }, 'timer').catch((e: unknown) => {
-        this.storageFailed(d.gameId, d.stageSeq, e);
-        return { ok: false as const, code: 'storage/failed' };
-      });
+      const r = await this.timedOut(d.gameId, d.stageSeq);
       if (r.ok) fired++;
     }
     const expired = this.store.transaction(() => {
@@ -661,12 +675,28 @@ export class GameService {
     return { fired, expired: expired.length, archived: archived.length };
   }
 
-  /** Runs the sweep every minute with node-cron. */
+  /**
+   * Runs the sweep every minute with node-cron. A sweep that fails (the database) is logged and
+   * tried again at the first tick after its guard's delay (see TimerFaults); no host is told here:
+   * a game whose timeout the sweep could not save is told through its stage timer's guard.
+   */
   startCron(expression = '* * * * *'): void {
     this.cronTask?.stop();
-    this.cronTask = cron.schedule(expression, () => {
-      this.sweep().catch((e) => this.logger.error('sweep failed', e));
-    });
+    this.cronTask = cron.schedule(expression, () => this.sweepTick());
+  }
+
+  /** One tick of the sweep's cron (tests call it): skipped while the last failure's delay runs. */
+  sweepTick(): void {
+    if (this.closed || this.now() < this.sweepAfter) return;
+    this.faults.run(
+      'the sweep',
+      'sweep',
+      null,
+      () => this.sweep(),
+      (retryIn) => {
+        this.sweepAfter = retryIn === null ? 0 : this.now() + retryIn;
+      },
+    );
   }
 
   /** Stops timers and the sweep, then waits for queued work and effects to finish. */

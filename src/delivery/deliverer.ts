@@ -151,6 +151,25 @@ export class Deliverer {
     this.timer.unref?.();
   }
 
+  /** Passes that failed in a row (the database): each waits longer before the next (issue 20). */
+  private passFailures = 0;
+  /**
+   * Destinations (`row.dest`) and slots (`slot:<game>/<key>`) whose last task failed with an error
+   * of the bot's own (the database, not Discord: Discord's failures are retried through the
+   * outbox): not launched again before `until`. In memory, as the store may be what failed.
+   */
+  private readonly resting = new Map<string, { until: number; n: number }>();
+
+  /** The wait after `n` failures in a row: 1 s doubled each time, at most maxBackoffMs. */
+  private backoff(n: number): number {
+    return Math.min(this.opts.maxBackoffMs ?? MAX_BACKOFF_MS, 1000 * 2 ** Math.min(Math.max(0, n - 1), 6));
+  }
+
+  /**
+   * One look at the outbox (a timer's callback: nothing may escape it). A storage error must not
+   * stop delivery for good, nor end the process: it is logged and the pass tried again later, each
+   * time a little later (a kick after a commit still looks at once).
+   */
   private async pass(): Promise<void> {
     if (this.stopped) return;
     if (this.passing) {
@@ -163,14 +182,25 @@ export class Deliverer {
         this.again = false;
         this.launch();
       } while (this.again);
+      this.planWake();
+      this.passFailures = 0;
     } catch (e) {
-      // A storage error must not stop delivery for good: try again a little later.
-      this.opts.log.error('delivery: pass failed', e);
-      this.schedule(1000);
+      this.passFailures++;
+      const wait = this.backoff(this.passFailures);
+      this.opts.log.error(
+        `delivery: a pass failed (${this.passFailures} in a row); trying again in ${Math.round(wait / 1000)} s`,
+        e,
+      );
+      this.schedule(wait);
     } finally {
       this.passing = false;
     }
-    this.planWake();
+  }
+
+  /** Whether a destination or slot rests after a failed task (see resting). */
+  private rests(key: string, now: number): boolean {
+    const r = this.resting.get(key);
+    return r !== undefined && r.until > now;
   }
 
   private launch(): void {
@@ -183,13 +213,14 @@ export class Deliverer {
     const dmLanes = Math.max(1, this.concurrency - 4);
     for (const row of [...this.store.heads(now, room * 4, 'channels'), ...this.store.heads(now, room * 4, 'dms')]) {
       if (launched >= room) break;
-      if (this.busyDest.has(row.dest)) continue;
+      if (this.busyDest.has(row.dest) || this.rests(row.dest, now)) continue;
       const dm = row.dest.startsWith('dm:');
       if (dm && this.dmBusy >= dmLanes) continue;
       this.hold(row.dest);
       if (dm) this.dmBusy++;
       launched++;
       this.track(
+        row.dest,
         this.sendRow(row).finally(() => {
           this.release(row.dest);
           if (dm) this.dmBusy--;
@@ -201,10 +232,13 @@ export class Deliverer {
       // always finds one free.
       if (launched >= room || this.busySlot.size >= Math.ceil(this.concurrency / 2)) break;
       const k = `${slot.gameId}/${slot.key}`;
-      if (this.busySlot.has(k)) continue;
+      if (this.busySlot.has(k) || this.rests(`slot:${k}`, now)) continue;
       this.busySlot.add(k);
       launched++;
-      this.track(this.syncSlot(slot).finally(() => this.busySlot.delete(k)));
+      this.track(
+        `slot:${k}`,
+        this.syncSlot(slot).finally(() => this.busySlot.delete(k)),
+      );
     }
   }
 
@@ -218,10 +252,27 @@ export class Deliverer {
     else this.busyDest.delete(dest);
   }
 
-  private track(p: Promise<void>): void {
+  /**
+   * Runs a task on a lane. One that fails (a storage error: Discord's failures are handled inside
+   * it) is logged, and its destination or slot rests a while, longer at each failure in a row, so a
+   * database that keeps failing is not asked again in a tight loop (nor Discord, for a post whose
+   * recording failed: its nonce makes the next try return the same message).
+   */
+  private track(key: string, p: Promise<void>): void {
     this.running++;
     void p
-      .catch((e) => this.opts.log.error('delivery: task failed', e))
+      .then(
+        () => void this.resting.delete(key),
+        (e: unknown) => {
+          const n = (this.resting.get(key)?.n ?? 0) + 1;
+          const wait = this.backoff(n);
+          this.resting.set(key, { until: this.now() + wait, n });
+          this.opts.log.error(
+            `delivery: a task for ${key} failed (${n} in a row); trying again in ${Math.round(wait / 1000)} s`,
+            e,
+          );
+        },
+      )
       .finally(() => {
         this.running--;
         this.kick();
@@ -233,7 +284,14 @@ export class Deliverer {
     const now = this.now();
     const due = this.store.nextDue();
     const dirty = this.store.nextDirty();
-    const next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
+    let next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
+    // What is due now and was not launched rests after a failure, or waits for a lane or its
+    // destination (whose task ends with a kick): look again when the first rest ends.
+    if (next <= now && this.resting.size > 0) {
+      let rest = Infinity;
+      for (const r of this.resting.values()) if (r.until > now) rest = Math.min(rest, r.until);
+      if (rest !== Infinity) next = rest;
+    }
     if (next !== Infinity && this.running < this.concurrency) this.schedule(Math.max(10, next - now));
     if (this.running === 0 && this.probing.size === 0 && next === Infinity)
       for (const w of this.idleWaiters.splice(0)) w();
