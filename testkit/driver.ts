@@ -57,7 +57,7 @@ export class Driver {
 
   async createAndStart(ruleset: string, pace = 'live', extra: Record<string, string> = {}): Promise<void> {
     const r = await this.slash(this.w.host.id, 'mafia', 'create', { ruleset, pace, ...extra });
-    const m = /Game #(\d+)/.exec(r.content ?? '');
+    const m = /#(\d+)/.exec(r.content ?? ''); // Game #12 (Гру #12, Игра #12)
     if (!m) throw new Error(`create failed: ${r.content}`);
     this.gameId = Number(m[1]);
     const lobby = this.lobbyMessage();
@@ -230,6 +230,6 @@ export class Driver {
 
   async host(sub: string, options: Record<string, string | number>): Promise<StepOutcome> {
     const r = await this.slash(this.w.host.id, 'host', sub, options);
-    return /^Done\.?$/.test((r.content ?? '').trim()) ? 'ok' : 'refused';
+    return /^(Done|Готово)\.?$/.test((r.content ?? '').trim()) ? 'ok' : 'refused'; // en, uk/ru
   }
 }

@@ -498,6 +498,48 @@ export class FakeDiscord {
     removeChannel(this.state, this.state.requireChannel(channelId));
   }
 
+  /**
+   * The bot is removed from a server (kicked, or the server deleted): GUILD_DELETE without
+   * `unavailable`, then nothing more of that server reaches it; REST calls on its channels get 403
+   * Missing Access (50001), as Discord answers.
+   */
+  removeBot(guildId: string): void {
+    const s = this.state;
+    const g = s.requireGuild(guildId);
+    if (!g.members.has(s.botUser.id)) return;
+    s.emitGuild('GUILD_DELETE', guildId, { id: guildId });
+    g.members.delete(s.botUser.id);
+    s.notify();
+  }
+
+  /** The bot is invited back (with its managed role): GUILD_CREATE with the whole server. */
+  addBotBack(guildId: string): void {
+    const s = this.state;
+    const g = s.requireGuild(guildId);
+    if (g.members.has(s.botUser.id)) return;
+    g.members.set(s.botUser.id, {
+      userId: s.botUser.id,
+      roles: [g.botRoleId],
+      joinedAt: isoNow(),
+      nick: null,
+      communicationDisabledUntil: null,
+    });
+    s.emitGuild('GUILD_CREATE', guildId, s.guildCreatePayload(g));
+    s.notify();
+  }
+
+  /**
+   * A Discord outage of one server: GUILD_DELETE with `unavailable: true` (the bot is still in it),
+   * and, with `back`, the GUILD_CREATE that ends it.
+   */
+  guildOutage(guildId: string, back = false): void {
+    const s = this.state;
+    const g = s.requireGuild(guildId);
+    if (back) s.emitGuild('GUILD_CREATE', guildId, s.guildCreatePayload(g));
+    else s.emitGuild('GUILD_DELETE', guildId, { id: guildId, unavailable: true });
+    s.notify();
+  }
+
   setDmsOpen(userId: string, open: boolean): void {
     this.state.requireUser(userId).dmsOpen = open;
   }

@@ -94,6 +94,11 @@ export interface ServiceHooks {
    * server that does not auto-end turns). Called again by the sweep, so it must be idempotent.
    */
   holdTimeout?(gameId: number, seq: number): boolean;
+  /**
+   * Issue 20: the game is suspended (its channel, or the bot's access to it, is lost): no timer
+   * fires and only the system acts on it (the lifecycle stops and restarts its clock).
+   */
+  suspended?(gameId: number): boolean;
 }
 
 export interface ServiceOptions extends ServiceHooks {
@@ -347,6 +352,7 @@ export class GameService {
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'lobby') return { ok: false as const, code: 'lobby/closed' };
+      if (this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
       const now = this.now();
       const state = createGame(game.ruleset, { roles }, game.options, game.pace, { now });
       const seats = userIds.map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! }));
@@ -424,6 +430,7 @@ export class GameService {
   undo(gameId: number, actor: ActorId, reason: string | null): Promise<DispatchResult> {
     return this.enqueue(gameId, () => {
       if (this.closed) return { ok: false as const, code: 'service/closed' };
+      if (this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
       const game = this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'running' && game.status !== 'post-game')
@@ -519,6 +526,8 @@ export class GameService {
 
   private applyNow(gameId: number, action: Action, actor: ActorId, reason: string | null): DispatchResult {
     if (this.closed) return { ok: false, code: 'service/closed' };
+    // Issue 20: a suspended game waits for its channel; only the system stops or restarts its clock.
+    if (actor !== 'system' && this.isSuspended(gameId)) return { ok: false, code: 'game/paused' };
     const prev = this.state(gameId);
     if (!prev) return { ok: false, code: 'game/unknown' };
     const now = this.now();
@@ -593,8 +602,13 @@ export class GameService {
     );
   }
 
+  private isSuspended(gameId: number): boolean {
+    return this.hooks.some((h) => h.suspended?.(gameId) ?? false);
+  }
+
   private held(gameId: number, seq: number): boolean {
     try {
+      if (this.isSuspended(gameId)) return true;
       return this.hooks.some((h) => h.holdTimeout?.(gameId, seq) ?? false);
     } catch (e) {
       this.logger.error(`game ${gameId}: could not decide whether to hold the timeout`, e);

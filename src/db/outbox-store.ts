@@ -26,7 +26,8 @@ export interface OutboxRow {
   payload: string;
   meta: string;
   key: string | null;
-  status: 'pending' | 'done' | 'failed';
+  /** `held`: its game is suspended (issue 20), so it waits, neither sent nor dropped. */
+  status: 'pending' | 'done' | 'failed' | 'held';
   attempts: number;
   nextAt: number;
   error: string | null;
@@ -112,9 +113,12 @@ export class OutboxStore {
     const sqlite = (this.sqlite = (db as unknown as { $client: Database.Database }).$client);
     const p = (sql: string) => sqlite.prepare(sql);
     this.q = {
+      // Issue 20: a row of a suspended game is held from the start (but the lifecycle's own notices).
       insert:
         p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
-                 VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key, 'pending', 0, @now, @now)`),
+                 VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key,
+                   CASE WHEN @free = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = @gameId) THEN 'held' ELSE 'pending' END,
+                   0, @now, @now)`),
       // The head of each destination, channels and threads apart from DMs (what a whole table
       // watches is launched before DMs).
       channelHeads:
@@ -159,11 +163,19 @@ export class OutboxStore {
       slotGone: p(
         `UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`,
       ),
+      // (A suspended game's messages are not edited: its channel is out of reach, issue 20.)
       dirty:
         p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
+                AND game_id NOT IN (SELECT game_id FROM suspensions)
                 ORDER BY updated_at LIMIT @limit`),
       nextDirty: p(
-        `SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')`,
+        `SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')
+           AND game_id NOT IN (SELECT game_id FROM suspensions)`,
+      ),
+      hold: p(`UPDATE outbox SET status = 'held' WHERE game_id = @gameId AND status = 'pending'`),
+      release: p(`UPDATE outbox SET status = 'pending', next_at = @now WHERE game_id = @gameId AND status = 'held'`),
+      dropHeld: p(
+        `UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE game_id = @gameId AND status = 'held'`,
       ),
       setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
       wakeStale: p(
@@ -210,11 +222,11 @@ export class OutboxStore {
     op: OutboxRow['op'],
     payload: unknown,
     now: number,
-    opts: { slot?: string; meta?: PostMeta; key?: string } = {},
+    opts: { slot?: string; meta?: PostMeta; key?: string; free?: boolean } = {},
   ): void {
     const meta = this.guard ? this.guard({ gameId, dest, op, payload, meta: opts.meta ?? {} }) : (opts.meta ?? {});
     if (meta === false) return;
-    this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null);
+    this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null, opts.free ?? false);
   }
 
   private insert(
@@ -226,6 +238,7 @@ export class OutboxStore {
     slot: string | null,
     meta: PostMeta,
     key: string | null,
+    free = false,
   ): void {
     this.q.insert.run({
       gameId,
@@ -235,8 +248,28 @@ export class OutboxStore {
       payload: JSON.stringify(payload ?? {}),
       meta: JSON.stringify(meta),
       key,
+      free: free ? 1 : 0,
       now,
     });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Issue 20: a suspended game's rows wait (`held`), neither sent nor dropped. A row added with
+  // `free` (the lifecycle's own notice to the host) is sent even so.
+
+  /** Every pending row of the game waits from now on (rows added later wait from the start). */
+  hold(gameId: number): number {
+    return this.q.hold.run({ gameId }).changes;
+  }
+
+  /** The game's held rows are sent after all, at once and in their order. */
+  release(gameId: number, now: number): number {
+    return this.q.release.run({ gameId, now }).changes;
+  }
+
+  /** The game was voided: what it held is given up (recorded as failed with `error`). */
+  dropHeld(gameId: number, error: string, now: number): number {
+    return this.q.dropHeld.run({ gameId, error, now }).changes;
   }
 
   /**

@@ -201,7 +201,10 @@ export const outbox = sqliteTable(
     meta: text('meta').notNull().default('{}'),
     /** A key unique within the game (a notice surfaced once). */
     key: text('key'),
-    /** `pending`, `done` or `failed` (permanently, with `error`). */
+    /**
+     * `pending`, `done`, `failed` (permanently, with `error`) or `held`: its game is suspended (issue 20:
+     * the channel or the bot's access to it is lost), so it waits, neither sent nor dropped.
+     */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAt: integer('next_at').notNull(),
@@ -534,3 +537,28 @@ export const substituteCalls = sqliteTable(
   },
   (t) => [index('substitute_calls_game').on(t.gameId, t.seat, t.status)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// A game's lifecycle follows its channel and server (issue 20).
+
+/** Why a game was suspended: its channel was deleted, the bot may no longer see or post in it, or the bot left the server. */
+export type LostReason = 'channel-deleted' | 'no-access' | 'bot-removed';
+
+/**
+ * A game whose channel (or the bot's access to it) is lost: it stops acting (no timers, no
+ * reminders, its outbox rows `held`) until access returns (the row goes) or `void_at` passes (the
+ * game is voided: cancelled, never rated). One row per game, at most.
+ */
+export const suspensions = sqliteTable('suspensions', {
+  gameId: integer('game_id')
+    .primaryKey()
+    .references(() => games.id),
+  reason: text('reason').$type<LostReason>().notNull(),
+  since: integer('since').notNull(),
+  voidAt: integer('void_at').notNull(),
+  /** The stage that was open, and how much later than the engine's deadline its stored end was (a message seen late, quiet hours). */
+  stageSeq: integer('stage_seq'),
+  extraMs: integer('extra_ms').notNull().default(0),
+  /** Whether the suspension stopped the clock (false: the host had paused it already, or a lobby). */
+  clockStopped: integer('clock_stopped', { mode: 'boolean' }).notNull().default(false),
+});

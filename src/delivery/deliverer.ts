@@ -13,7 +13,7 @@
 //   from then (no queue eats a speaker's time).
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
-import { classify, isTransient, retryAfterMs, type Failure } from './errors';
+import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type LostAccess } from './errors';
 import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from '../db/outbox-store';
 
 export interface DeliveryLogger {
@@ -42,6 +42,12 @@ export interface DelivererOptions {
   debounceMs?: number;
   /** A stage message became visible: its timer should end at `dueAt`. */
   onVisible?: (gameId: number, seq: number, dueAt: number) => void;
+  /**
+   * Issue 20: a call for a game failed because its channel is gone or out of the bot's reach
+   * (errors.ts lostAccess). True when the game is suspended for it: the operation then waits (its
+   * row is held, the slot keeps its version) instead of failing for good.
+   */
+  lost?: (gameId: number, dest: Dest, how: LostAccess) => boolean;
   /** A permanent failure, once per operation: the place to tell the host or the player. */
   onPermanent?: (row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure) => void;
   /** The channel's current permission overwrites (from the gateway cache), or null if unknown. */
@@ -899,7 +905,23 @@ export class Deliverer {
     this.store.done(row.id, msg.id, this.now());
   }
 
+  /** Issue 20: the game's channel is out of reach: the game is suspended and this waits with it. */
+  private lostChannel(gameId: number, dest: Dest, e: unknown): boolean {
+    const how = lostAccess(e);
+    if (!how || !this.opts.lost) return false;
+    try {
+      return this.opts.lost(gameId, dest, how);
+    } catch (err) {
+      this.opts.log.error(`delivery: could not suspend game ${gameId}`, err);
+      return false;
+    }
+  }
+
   private failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): void {
+    if (!isTransient(failure) && this.lostChannel(row.gameId, row.dest, e)) {
+      this.kick(); // the host's notice
+      return;
+    }
     const now = this.now();
     if (isTransient(failure)) {
       const wait =
@@ -963,6 +985,10 @@ export class Deliverer {
       this.store.sentSlot(slot.gameId, slot.key, slot.version);
     } catch (e) {
       const failure = classify(e);
+      if (this.lostChannel(slot.gameId, slot.dest, e)) {
+        this.kick();
+        return;
+      }
       if (failure === 'not-found' && slot.kind === 'message') {
         this.store.slotGone(slot, this.now());
         return;

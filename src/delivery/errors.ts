@@ -42,3 +42,20 @@ export function retryAfterMs(e: unknown): number | null {
   const raw = (e as { rawError?: { retry_after?: unknown } } | null)?.rawError?.retry_after;
   return typeof raw === 'number' && raw >= 0 ? Math.ceil(raw * 1000) : null;
 }
+
+/**
+ * Issue 20: how a failed call on a channel says the channel may be out of reach for good, not just
+ * this message: `deleted` (10003 Unknown Channel, 10004 Unknown Guild), `no-access` (50001 Missing
+ * Access: the bot may not see the channel, or was removed from the server), or `permission` (50013:
+ * some permission is missing; whether it is one the game cannot go on without, the shell decides
+ * from the gateway's cache).
+ */
+export type LostAccess = 'deleted' | 'no-access' | 'permission';
+
+export function lostAccess(e: unknown): LostAccess | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 10003 || code === 10004) return 'deleted';
+  if (code === 50001) return 'no-access';
+  if (code === 50013) return 'permission';
+  return null;
+}

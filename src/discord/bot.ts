@@ -4,8 +4,10 @@
 import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
+import { Lifecycle } from '../app/lifecycle';
 import type { TimerHost } from '../app/scheduler';
 import { AsyncStore } from '../db/async-store';
+import { LifecycleStore } from '../db/lifecycle-store';
 import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
@@ -19,6 +21,7 @@ import { ClickAnswers } from './click-answers';
 import { Contexts } from './context';
 import { AudienceGate } from './audience';
 import { Intake } from './intake';
+import { LifecycleMessages, LifecycleWatch } from './lifecycle';
 import { Notices } from './notices';
 import { Planner } from './planner';
 import { buildRouter } from './shell';
@@ -78,6 +81,8 @@ export interface RunningBot {
   deliverer: Deliverer;
   /** Tournaments (their messages follow a game changed from outside, e.g. annulled). */
   tournaments: Tournaments;
+  /** Games suspended because their channel (or the bot's access to it) is lost (issue 20). */
+  lifecycle: Lifecycle;
   db: OpenDb;
   /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
@@ -146,6 +151,20 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const audience = new AudienceGate(contexts, log, config.strictAudience ?? false);
   outbox.setGuard(audience.guard);
   const notices = new Notices(client.rest, outbox, store, contexts, service, log);
+  // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed
+  // or voided (app/lifecycle.ts); the gateway and the deliverer's failures tell (discord/lifecycle.ts).
+  const lstore = new LifecycleStore(db.db);
+  const lifecycle = new Lifecycle({
+    store,
+    lstore,
+    outbox,
+    service,
+    view: new LifecycleMessages(outbox, contexts),
+    now,
+    log,
+    ...(config.timers ? { timers: config.timers } : {}),
+  });
+  const watch = new LifecycleWatch(client, lifecycle, lstore, log);
   const deliverer = new Deliverer(outbox, client.rest, {
     now,
     log,
@@ -154,6 +173,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),
+    lost: (gameId, dest, how) => watch.lost(gameId, dest, how, store.getGame(gameId)),
     overwrites: (channelId) => channelOverwrites(client, channelId),
     threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
@@ -203,6 +223,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     deliverer.stop();
     service.scheduler.stop();
     asyncPlay.scheduler.stop();
+    lifecycle.scheduler.stop();
     db.close(); // whatever the dying process was still doing can write nothing more
   };
   config.instrument?.({ service, deliverer, halt });
@@ -216,6 +237,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       planner.plan(e);
       asyncPlay.after(e);
       tournaments.plan(e);
+      lifecycle.plan(e);
     },
     committed: (_point, gameId) => {
       if (halted) return;
@@ -224,6 +246,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     },
     onStorageError: (gameId, e) => void notices.storageFailed(gameId, e, config.defaultLocale),
     holdTimeout: (gameId, seq) => asyncPlay.holdTimeout(gameId, seq),
+    suspended: (gameId) => lifecycle.isSuspended(gameId),
     // An annulled game: a tournament it belonged to follows (it no longer counts there), and so do the ratings.
     onAnnulled: (gameId) => {
       try {
@@ -280,6 +303,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     else if (packet.t === 'MESSAGE_DELETE_BULK') for (const id of packet.d?.ids ?? []) deleted(id);
   });
 
+  watch.listen(() => !halted, kick);
+
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(config.token);
   await ready;
@@ -289,6 +314,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // out now, exactly once (nonces), and every slot is brought to its newest version.
   // The repair after a gap, in the background: old stages' controls are turned off for real, and
   // every open table and lobby is refreshed (one deleted while the bot was down is posted again).
+  // First, what the gateway says of each game's channel now that the guilds are ready (one deleted
+  // while the bot was down, the bot removed, the access back), so nothing runs for a game out of reach.
+  watch.reviewAll(kick);
+  const suspended = lifecycle.recover();
   outbox.wakeStale();
   outbox.touchKept(now());
   tournamentStore.touchMessages(now());
@@ -299,7 +328,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const pending = outbox.pendingCount();
   const tag = client.user?.tag ?? '?';
   log.info(
-    `mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver`,
+    `mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver, ${suspended} games suspended`,
   );
 
   let stopped = false;
@@ -320,6 +349,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     outbox,
     deliverer,
     tournaments,
+    lifecycle,
     db,
     async idle() {
       for (let i = 0; i < 100 && !halted; i++) {
@@ -337,6 +367,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         return;
       }
       asyncPlay.scheduler.stop();
+      lifecycle.scheduler.stop();
       await service.close();
       deliverer.stop();
       await client.destroy();

@@ -49,7 +49,7 @@ export class Planner {
         this.started(e.game, e.state);
         return;
       case 'action':
-        this.action(e.game, e.prev, e.state, e.events, e.action, e.undone);
+        this.action(e.game, e.prev, e.state, e.events, e.action, e.undone, e.actor === 'system');
         return;
       case 'annulled':
       case 'transferred':
@@ -130,6 +130,7 @@ export class Planner {
     events: readonly GameEvent[],
     action: Action,
     undone?: Action,
+    system = false,
   ): void {
     const ctx = this.contexts.fromRow(game);
     ctx.state = state;
@@ -141,6 +142,8 @@ export class Planner {
     let points = false;
     for (const ev of events) {
       if (ev.to.kind !== 'public') continue;
+      // Issue 20: the clock a lost channel stopped is not "the host's pause" (the lifecycle says why).
+      if (system && ev.body.type === 'clock') continue;
       if (ev.body.type === 'game-over') embeds.push(resultEmbed(ctx));
       else if (ev.body.type === 'points') points = true;
       else {

@@ -453,6 +453,18 @@ export const en = {
     'Game #{id}: I may not post in <#{channel}> (missing permission). The game goes on, but players do not see its messages there: please give me Send Messages and Embed Links in that channel.',
   'delivery.storage':
     'Game #{id}: I cannot save the game right now ({why}); I will keep trying and nothing already played is lost. Please check the bot’s disk.',
+  // Issue 20: a game whose channel (or the bot's access to it) is lost.
+  'life.paused.channel-deleted': '⏸️ Game #{id} is paused: its channel <#{channel}> was deleted.',
+  'life.paused.no-access':
+    '⏸️ Game #{id} is paused: I can no longer see or post in <#{channel}>. Give me back View Channel and Send Messages there and the game goes on where it stopped.',
+  'life.paused.bot-removed':
+    '⏸️ Game #{id} is paused: I was removed from the server where it is played (<#{channel}>). Invite me back and the game goes on where it stopped.',
+  'life.paused.tail':
+    'Meanwhile nothing happens in the game: no messages, no timers, and nobody loses any time. Unless I can reach the channel again, the game will be voided {when} and will not count in the ratings.',
+  'life.resumed': '▶️ I can reach this channel again: game #{id} goes on where it stopped, and nobody lost any time.',
+  'life.resumedHost': '▶️ Game #{id} goes on: I can reach <#{channel}> again.',
+  'life.voided':
+    '🚫 Game #{id} was voided: I could not reach <#{channel}> for {period}. It does not count in the ratings.',
 
   // The host log in words
   'audit.timer': 'the timer',

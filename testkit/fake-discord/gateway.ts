@@ -93,6 +93,9 @@ export class Gateway implements GatewaySink {
   /** Send a dispatch to every matching session (buffered for disconnected, resumable sessions). */
   dispatch(t: string, d: unknown, target: DispatchTarget): number {
     if (this.sessions.size === 0) return 0;
+    // A server the bot is not in (it was removed) sends it nothing.
+    const g = target.guildId ? this.state.guilds.get(target.guildId) : undefined;
+    if (g && !g.members.has(this.state.botUser.id)) return 0;
     let dJson: string | undefined;
     let n = 0;
     for (const s of this.sessions.values()) {
@@ -211,7 +214,9 @@ export class Gateway implements GatewaySink {
       identifiedAt: Date.now(),
     };
     this.identifyCount++;
-    const guilds = [...this.state.guilds.values()].filter((g) => this.matches(session, { guildId: g.id }));
+    const guilds = [...this.state.guilds.values()].filter(
+      (g) => g.members.has(this.state.botUser.id) && this.matches(session, { guildId: g.id }),
+    );
     const ready = {
       v: 10,
       user: this.state.botUser,

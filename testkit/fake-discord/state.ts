@@ -329,6 +329,8 @@ export class State {
   }
 
   botPermissions(ch: ChannelRec): bigint {
+    // A bot removed from the server sees none of its channels (50001 Missing Access).
+    if (ch.guildId && !this.guilds.get(ch.guildId)?.members.has(this.botUser.id)) return 0n;
     return this.channelPermissions(ch, this.botUser.id);
   }
 

@@ -124,7 +124,8 @@ export class MafiaCommand {
       lobby: {
         members: [],
         names: {},
-        locales: {},
+        // The host's language too: what he alone is told by DM (issue 20: his game paused) is in it.
+        locales: { [i.user.id]: i.locale },
         ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}),
       },
       ui: { locale: pub, settings },

@@ -1,0 +1,78 @@
+// The SQL of a game's lifecycle (issue 20): the games suspended because their channel, or the
+// bot's access to it, is lost; and the games of a server that are still going.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { games, suspensions, type LostReason } from './schema';
+
+export interface Suspension {
+  gameId: number;
+  reason: LostReason;
+  since: number;
+  voidAt: number;
+  stageSeq: number | null;
+  extraMs: number;
+  clockStopped: boolean;
+}
+
+/** A game that is still going, with where it is played. */
+export interface GamePlace {
+  id: number;
+  guildId: string;
+  channelId: string;
+}
+
+const ACTIVE = ['lobby', 'running', 'post-game'] as const;
+
+export class LifecycleStore {
+  private readonly byGame;
+
+  constructor(private readonly db: Db) {
+    // Asked on every change of a game (the service's gate): prepared once.
+    this.byGame = db
+      .select()
+      .from(suspensions)
+      .where(eq(suspensions.gameId, sql.placeholder('gameId')))
+      .prepare();
+  }
+
+  get(gameId: number): Suspension | null {
+    return (this.byGame.get({ gameId }) as Suspension | undefined) ?? null;
+  }
+
+  all(): Suspension[] {
+    return this.db.select().from(suspensions).orderBy(asc(suspensions.voidAt)).all();
+  }
+
+  add(s: Suspension): void {
+    this.db.insert(suspensions).values(s).onConflictDoNothing().run();
+  }
+
+  setClockStopped(gameId: number): void {
+    this.db.update(suspensions).set({ clockStopped: true }).where(eq(suspensions.gameId, gameId)).run();
+  }
+
+  remove(gameId: number): void {
+    this.db.delete(suspensions).where(eq(suspensions.gameId, gameId)).run();
+  }
+
+  /** Games still going (lobby, running, post-game), everywhere or in one server. */
+  activeGames(guildId?: string): GamePlace[] {
+    const active = inArray(games.status, [...ACTIVE]);
+    return this.db
+      .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
+      .from(games)
+      .where(guildId === undefined ? active : and(active, eq(games.guildId, guildId)))
+      .orderBy(asc(games.id))
+      .all();
+  }
+
+  /** Games still going in one channel. */
+  activeGamesIn(channelId: string): GamePlace[] {
+    return this.db
+      .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
+      .from(games)
+      .where(and(inArray(games.status, [...ACTIVE]), eq(games.channelId, channelId)))
+      .orderBy(asc(games.id))
+      .all();
+  }
+}
