@@ -507,11 +507,19 @@ export class FakeDiscord {
     return this.state.dmChannelFor(userId).id;
   }
 
-  /** A user writes a plain message (MESSAGE_CREATE goes to sessions with GuildMessages/DirectMessages). */
+  /**
+   * A user writes a plain message (MESSAGE_CREATE goes to sessions with GuildMessages/DirectMessages).
+   * In a server channel he needs View Channel and Send Messages (Send Messages in Threads in a
+   * thread) there, as Discord's client and API require: otherwise this throws 50013.
+   */
   postAsUser(userId: string, channelId: string, content: string): StoredMessage {
     const s = this.state;
     const u = s.requireUser(userId);
     const ch = channelId === 'dm' ? s.dmChannelFor(userId) : s.requireChannel(channelId);
+    if (ch.guildId) {
+      const need = Perm.ViewChannel | (ch.thread ? Perm.SendMessagesInThreads : Perm.SendMessages);
+      if ((s.channelPermissions(ch, userId) & need) !== need) throw Errors.missingPermissions();
+    }
     return s.createMessage(ch, { content }, { author: u.api });
   }
 
