@@ -470,6 +470,16 @@ export class FakeDiscord {
     this.state.notify();
   }
 
+  /** Time a member out until `until` (ISO date; null ends it), as a moderator would (emits GUILD_MEMBER_UPDATE). */
+  setMemberTimeout(guildId: string, userId: string, until: string | null): void {
+    const g = this.state.requireGuild(guildId);
+    const m = g.members.get(userId);
+    if (!m) throw new Error(`fake: ${userId} is not a member of ${guildId}`);
+    m.communicationDisabledUntil = until;
+    this.state.emitMemberUpdate(g, m);
+    this.state.notify();
+  }
+
   /** Set the permissions of the bot's managed role (emits GUILD_ROLE_UPDATE). Base = @everyone | bot role. */
   setBotPermissions(guildId: string, permissions: bigint): void {
     const g = this.state.requireGuild(guildId);
