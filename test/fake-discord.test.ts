@@ -32,6 +32,7 @@ import {
 import {
   DEFAULT_BOT_PERMISSIONS,
   FakeDiscord,
+  Perm,
   type FakeChannelInfo,
   type FakeGuildInfo,
   type FakeUserInfo,
@@ -614,6 +615,42 @@ describe('FakeDiscord: more REST surface', () => {
   afterAll(async () => {
     await client?.destroy();
     await fake?.stop();
+  });
+
+  it("effective permissions as Discord computes them: @everyone's overwrite, the roles' together, the member's last; a time-out; a user posts only with Send Messages", () => {
+    const S = Perm.SendMessages;
+    const room = fake.addChannel(guild.id, { name: 'order' });
+    const muted = fake.addRole(guild.id, { name: 'muted' });
+    const speakers = fake.addRole(guild.id, { name: 'speakers' });
+    const can = () => (fake.permissionsIn(room.id, bob.id) & S) === S;
+    expect(can()).toBe(true); // @everyone may write on a fresh server
+    fake.setOverwrite(room.id, { id: guild.everyoneRoleId, type: 0, allow: 0n, deny: S });
+    expect(can()).toBe(false);
+    // The member's roles' overwrites together: their denies, then their allows (an allow wins).
+    fake.setOverwrite(room.id, { id: muted.id, type: 0, allow: 0n, deny: S });
+    fake.setOverwrite(room.id, { id: speakers.id, type: 0, allow: S, deny: 0n });
+    fake.setMemberRoles(guild.id, bob.id, [speakers.id]);
+    expect(can()).toBe(true);
+    fake.setMemberRoles(guild.id, bob.id, [speakers.id, muted.id]);
+    expect(can()).toBe(true);
+    // A mute role alone denies; a member's own allow beats it (which is why the bot never allows).
+    fake.setMemberRoles(guild.id, bob.id, [muted.id]);
+    expect(can()).toBe(false);
+    expect(() => fake.postAsUser(bob.id, room.id, 'hi')).toThrow(/Missing Permissions/);
+    fake.setOverwrite(room.id, { id: bob.id, type: 1, allow: S, deny: 0n });
+    expect(can()).toBe(true);
+    expect(fake.postAsUser(bob.id, room.id, 'hi').content).toBe('hi');
+    // A member's own deny beats every allow of his roles.
+    fake.setMemberRoles(guild.id, bob.id, [speakers.id]);
+    fake.setOverwrite(room.id, { id: bob.id, type: 1, allow: 0n, deny: S });
+    expect(can()).toBe(false);
+    // A time-out leaves only View Channel and Read Message History, whatever the overwrites say.
+    fake.setOverwrite(room.id, { id: bob.id, type: 1, allow: S, deny: 0n });
+    fake.setMemberTimeout(guild.id, bob.id, new Date(Date.now() + 60_000).toISOString());
+    expect(fake.permissionsIn(room.id, bob.id)).toBe(Perm.ViewChannel | Perm.ReadMessageHistory);
+    fake.setMemberTimeout(guild.id, bob.id, new Date(Date.now() - 1000).toISOString());
+    expect(can()).toBe(true);
+    fake.setMemberRoles(guild.id, bob.id, []);
   });
 
   it('channel messages: send, fetch list/single, pins list, reactions, delete, bulk delete', async () => {

@@ -470,6 +470,16 @@ export class FakeDiscord {
     this.state.notify();
   }
 
+  /** Time a member out until `until` (ISO date; null ends it), as a moderator would (emits GUILD_MEMBER_UPDATE). */
+  setMemberTimeout(guildId: string, userId: string, until: string | null): void {
+    const g = this.state.requireGuild(guildId);
+    const m = g.members.get(userId);
+    if (!m) throw new Error(`fake: ${userId} is not a member of ${guildId}`);
+    m.communicationDisabledUntil = until;
+    this.state.emitMemberUpdate(g, m);
+    this.state.notify();
+  }
+
   /** Set the permissions of the bot's managed role (emits GUILD_ROLE_UPDATE). Base = @everyone | bot role. */
   setBotPermissions(guildId: string, permissions: bigint): void {
     const g = this.state.requireGuild(guildId);
@@ -549,11 +559,19 @@ export class FakeDiscord {
     return this.state.dmChannelFor(userId).id;
   }
 
-  /** A user writes a plain message (MESSAGE_CREATE goes to sessions with GuildMessages/DirectMessages). */
+  /**
+   * A user writes a plain message (MESSAGE_CREATE goes to sessions with GuildMessages/DirectMessages).
+   * In a server channel he needs View Channel and Send Messages (Send Messages in Threads in a
+   * thread) there, as Discord's client and API require: otherwise this throws 50013.
+   */
   postAsUser(userId: string, channelId: string, content: string): StoredMessage {
     const s = this.state;
     const u = s.requireUser(userId);
     const ch = channelId === 'dm' ? s.dmChannelFor(userId) : s.requireChannel(channelId);
+    if (ch.guildId) {
+      const need = Perm.ViewChannel | (ch.thread ? Perm.SendMessagesInThreads : Perm.SendMessages);
+      if ((s.channelPermissions(ch, userId) & need) !== need) throw Errors.missingPermissions();
+    }
     return s.createMessage(ch, { content }, { author: u.api });
   }
 

@@ -35,6 +35,19 @@ export interface OutboxRow {
   createdAt: number;
 }
 
+/**
+ * M-1, M-3: the Send Messages deny the bot holds on one member's overwrite in a channel, and the
+ * Send Messages bits (and whether an overwrite existed) before the bot added it (`perm_holds`).
+ */
+export interface PermHold {
+  channelId: string;
+  userId: string;
+  gameId: number;
+  hadAllow: boolean;
+  hadDeny: boolean;
+  existed: boolean;
+}
+
 export interface SlotRow {
   gameId: number;
   key: string;
@@ -200,6 +213,15 @@ export class OutboxStore {
                ON CONFLICT(user_id) DO UPDATE SET ok_at = excluded.ok_at, closed_at = NULL, updated_at = excluded.updated_at`),
       dmClosed: p(`INSERT INTO dm_channels (user_id, closed_at, updated_at) VALUES (@userId, @now, @now)
                    ON CONFLICT(user_id) DO UPDATE SET closed_at = excluded.closed_at, updated_at = excluded.updated_at`),
+      permHolds: p(
+        `SELECT channel_id AS channelId, user_id AS userId, game_id AS gameId, had_allow AS hadAllow, had_deny AS hadDeny, existed
+           FROM perm_holds WHERE channel_id = @channelId`,
+      ),
+      setPermHold: p(`INSERT INTO perm_holds (channel_id, user_id, game_id, had_allow, had_deny, existed, updated_at)
+                      VALUES (@channelId, @userId, @gameId, @hadAllow, @hadDeny, @existed, @now)
+                      ON CONFLICT(channel_id, user_id) DO UPDATE SET game_id = excluded.game_id, had_allow = excluded.had_allow,
+                        had_deny = excluded.had_deny, existed = excluded.existed, updated_at = excluded.updated_at`),
+      dropPermHold: p(`DELETE FROM perm_holds WHERE channel_id = @channelId AND user_id = @userId`),
       rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
       pendingOf: p(
         `SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`,
@@ -479,5 +501,35 @@ export class OutboxStore {
 
   dmClosed(userId: string, now: number): void {
     this.q.dmClosed.run({ userId, now });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The bot's own changes to a channel's member overwrites (M-1, M-3)
+
+  /** Every Send Messages deny the bot holds in a channel, with what was there before it. */
+  permHolds(channelId: string): PermHold[] {
+    return (
+      this.q.permHolds.all({ channelId }) as (Omit<PermHold, 'hadAllow' | 'hadDeny' | 'existed'> & {
+        hadAllow: number;
+        hadDeny: number;
+        existed: number;
+      })[]
+    ).map((r) => ({ ...r, hadAllow: r.hadAllow === 1, hadDeny: r.hadDeny === 1, existed: r.existed === 1 }));
+  }
+
+  /** Records (before the write to Discord) that the bot holds a member's deny, or its new prior bits. */
+  setPermHold(h: PermHold, now: number): void {
+    this.q.setPermHold.run({
+      ...h,
+      hadAllow: h.hadAllow ? 1 : 0,
+      hadDeny: h.hadDeny ? 1 : 0,
+      existed: h.existed ? 1 : 0,
+      now,
+    });
+  }
+
+  /** The bot's deny is taken back (after Discord has the restored overwrite). */
+  dropPermHold(channelId: string, userId: string): void {
+    this.q.dropPermHold.run({ channelId, userId });
   }
 }

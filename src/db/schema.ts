@@ -265,6 +265,31 @@ export const slots = sqliteTable(
   ],
 );
 
+/**
+ * M-1, M-3: the Send Messages deny the bot holds on a member's overwrite in a game channel, with
+ * what that overwrite had before the bot touched it, so that the bot takes back exactly what it
+ * added (never a moderator's deny, never other bits). One row per channel and member while the bot
+ * holds the deny; the game that holds it (a later game in the channel may take it over).
+ */
+export const permHolds = sqliteTable(
+  'perm_holds',
+  {
+    channelId: text('channel_id').notNull(),
+    userId: text('user_id').notNull(),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    /** The overwrite allowed Send Messages before (the bot cleared that allow; it is put back). */
+    hadAllow: integer('had_allow', { mode: 'boolean' }).notNull(),
+    /** The overwrite denied Send Messages before (someone else's deny: never removed). */
+    hadDeny: integer('had_deny', { mode: 'boolean' }).notNull(),
+    /** The member had an overwrite before (else the bot made it, and deletes it when it is empty again). */
+    existed: integer('existed', { mode: 'boolean' }).notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('perm_holds_game').on(t.gameId)],
+);
+
 /** DM channels by user: opened once and reused; when DMs last worked or failed. */
 export const dmChannels = sqliteTable('dm_channels', {
   userId: text('user_id').primaryKey(),

@@ -15,18 +15,14 @@ import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type LostAccess } from './errors';
 import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from '../db/outbox-store';
+import { applySteps, planPerms, type MemberStep, type Overwrite, type Wish } from './perms';
 
 export interface DeliveryLogger {
   warn(msg: string): void;
   error(msg: string, e?: unknown): void;
 }
 
-export interface Overwrite {
-  id: string;
-  type: 0 | 1;
-  allow: string;
-  deny: string;
-}
+export type { Overwrite } from './perms';
 
 export interface DelivererOptions {
   now?: () => number;
@@ -65,7 +61,6 @@ export interface DelivererOptions {
 /** Told after Discord accepted a post, before it is recorded (fault injection in tests: testkit/crash.ts). */
 export type SendWatcher = (how: 'post' | 'followup') => void;
 
-const SEND_MESSAGES = 1n << 11n;
 /**
  * Discord's documented limit on message posts in one channel. The deliverer keeps to it itself,
  * so that a post is never held in discord.js's queue after its payload (with the deadline it
@@ -111,6 +106,8 @@ export class Deliverer {
   private readonly idleWaiters: (() => void)[] = [];
   /** Calls counted by route kind (for the benchmark and tests). */
   readonly counts = new Map<string, number>();
+  /** Per channel, the overwrites before and after the bot's last change of them (see syncPerms). */
+  private readonly lastPerms = new Map<string, { before: string; after: Overwrite[] }>();
   /** Recent post times per channel (see POSTS_PER_WINDOW). */
   private readonly recentPosts = new Map<string, number[]>();
 
@@ -1005,54 +1002,90 @@ export class Deliverer {
     }
   }
 
-  /** M-1, M-3: who may write, in one call that sets the channel's whole list of overwrites. */
+  /**
+   * M-1, M-3: who may write. The bot only adds and takes back its own Send Messages deny on member
+   * overwrites, merged into each member's current overwrite (src/delivery/perms.ts): what it holds
+   * is recorded before it writes (a crash in between is folded in on the next try) and dropped
+   * after Discord has the restored overwrite. With the channel in the gateway cache, one call that
+   * sets the channel's whole list (the other overwrites as they are); without it, the channel is
+   * read first and each changed member's overwrite is written on its own.
+   */
   private async syncPerms(slot: SlotRow): Promise<void> {
-    const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, 'allow' | 'deny' | null> };
-    const current = this.opts.overwrites?.(want.channelId);
+    const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, Wish> };
+    let cached = this.opts.overwrites?.(want.channelId) ?? null;
+    // The cache learns of the bot's own last write from the gateway, a moment after Discord took
+    // it: until then it still shows the list from before, and the list written is taken instead.
+    const last = this.lastPerms.get(want.channelId);
+    if (cached && last) {
+      const seen = canonical(cached);
+      if (seen === last.before) cached = last.after;
+      else this.lastPerms.delete(want.channelId);
+    }
+    let current = cached;
     if (!current) {
-      for (const [userId, mode] of Object.entries(want.members))
-        await this.memberOverwrite(want.channelId, userId, mode);
+      await this.spend(0, slot.updatedAt);
+      this.count('GET /channels/:id');
+      const ch = (await this.rest.get(Routes.channel(want.channelId))) as {
+        permission_overwrites?: { id: string; type: number | string; allow: string; deny: string }[];
+      };
+      current = (ch.permission_overwrites ?? []).map((o) => ({
+        id: o.id,
+        type: Number(o.type) === 1 || o.type === 'member' ? 1 : 0,
+        allow: String(o.allow),
+        deny: String(o.deny),
+      }));
+    }
+    const steps = planPerms(
+      slot.gameId,
+      current,
+      want.members,
+      this.store.permHolds(want.channelId),
+      this.opts.selfId?.() ?? null,
+    );
+    if (steps.length === 0) return;
+    const now = this.now();
+    this.store.transaction(() => {
+      for (const st of steps)
+        if (st.hold)
+          this.store.setPermHold(
+            { channelId: want.channelId, userId: st.userId, gameId: slot.gameId, ...st.hold },
+            now,
+          );
+    });
+    const released = (st: MemberStep) => {
+      if (!st.hold && st.before) this.store.dropPermHold(want.channelId, st.userId);
+    };
+    if (cached) {
+      if (steps.some((st) => st.write !== null)) {
+        await this.spend(0, slot.updatedAt);
+        this.count('PATCH /channels/:id');
+        const after = applySteps(current, steps);
+        await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: after } });
+        this.lastPerms.set(want.channelId, { before: canonical(current), after });
+        if (this.lastPerms.size > 1000) this.lastPerms.delete(this.lastPerms.keys().next().value!);
+      }
+      this.store.transaction(() => steps.forEach(released));
       return;
     }
-    const self = this.opts.selfId?.() ?? null;
-    const next = new Map(current.map((o) => [o.id, { ...o }]));
-    for (const [userId, mode] of Object.entries(want.members)) {
-      if (userId === self) continue;
-      const o = next.get(userId) ?? { id: userId, type: 1 as const, allow: '0', deny: '0' };
-      let allow = BigInt(o.allow) & ~SEND_MESSAGES;
-      let deny = BigInt(o.deny) & ~SEND_MESSAGES;
-      if (mode === 'allow') allow |= SEND_MESSAGES;
-      if (mode === 'deny') deny |= SEND_MESSAGES;
-      if (allow === 0n && deny === 0n) next.delete(userId);
-      else next.set(userId, { id: userId, type: 1, allow: allow.toString(), deny: deny.toString() });
+    for (const st of steps) {
+      if (st.write) await this.memberOverwrite(want.channelId, st.userId, st.write);
+      released(st);
     }
-    const same =
-      current.length === next.size &&
-      current.every((o) => {
-        const n = next.get(o.id);
-        return n && n.allow === o.allow && n.deny === o.deny;
-      });
-    if (same) return;
-    await this.spend(0, slot.updatedAt);
-    this.count('PATCH /channels/:id');
-    await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: [...next.values()] } });
   }
 
-  /** Without the channel in the cache: one overwrite per member. */
-  private async memberOverwrite(channelId: string, userId: string, mode: 'allow' | 'deny' | null): Promise<void> {
-    if (mode === null) {
-      await this.spend(0);
+  /** Without the channel in the cache: one member's overwrite, merged from what was just read. */
+  private async memberOverwrite(channelId: string, userId: string, write: Overwrite | 'delete'): Promise<void> {
+    await this.spend(0);
+    if (write === 'delete') {
       this.count('DELETE /channels/:id/permissions/:oid');
       await this.rest.delete(Routes.channelPermission(channelId, userId)).catch((e: unknown) => {
         if (classify(e) !== 'not-found') throw e;
       });
       return;
     }
-    await this.spend(0);
     this.count('PUT /channels/:id/permissions/:oid');
-    const bits = SEND_MESSAGES.toString();
     await this.rest.put(Routes.channelPermission(channelId, userId), {
-      body: { type: 1, allow: mode === 'allow' ? bits : '0', deny: mode === 'deny' ? bits : '0' },
+      body: { type: write.type, allow: write.allow, deny: write.deny },
     });
   }
 }
@@ -1093,6 +1126,13 @@ export function shiftTimestamps(json: string, deadline: number, shiftMs: number)
   const from = `<t:${Math.floor(deadline / 1000)}:`;
   const to = `<t:${Math.floor((deadline + shiftMs) / 1000)}:`;
   return json.split(from).join(to);
+}
+
+/** A list of overwrites as one string, whatever its order. */
+function canonical(list: readonly Overwrite[]): string {
+  return JSON.stringify(
+    list.map((o) => [o.id, o.type, String(o.allow), String(o.deny)]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+  );
 }
 
 function sleep(ms: number): Promise<void> {

@@ -44,7 +44,11 @@ export class ChannelAccess {
     this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
 
-  /** M-1, M-3: who may write in the game channel, as the desired set of member overwrites. */
+  /**
+   * M-1, M-3: who may write in the game channel, as the desired set of member overwrites. The bot
+   * only takes away (a Send Messages deny) and never allows: a player writes when the channel's own
+   * settings let him and the bot does not deny him, so a mute role or a moderator's deny still holds.
+   */
   permissions(ctx: GameCtx, finished = false): void {
     const caps = this.caps(ctx.game.channelId);
     if (!caps?.manageRoles) {
@@ -63,13 +67,14 @@ export class ChannelAccess {
       }
       return;
     }
-    const members: Record<string, 'allow' | 'deny' | null> = {};
+    const members: Record<string, 'deny' | null> = {};
     const s = ctx.state;
     const writers = s && !finished ? channelWriters(s) : { mode: 'everyone' as const };
     const allowed = new Set(writers.mode === 'seats' ? writers.seats : []);
     // Coarse by default (a speaking order is kept by the turn messages, not by one call per turn):
     // by day the living may write, at night nobody, the dead never, a dead player's last words yes.
-    // A server may enforce the order: then only the speaker (or the open window's players) writes.
+    // A server may enforce the order: then every seat but the speaker's (or the open window's
+    // players') is denied; the speaker is not denied, and writes by the channel's own settings.
     const day =
       s && !finished && s.clock.phase === 'day' && writers.mode !== 'everyone' && !ctx.game.lobby.enforceTurns;
     for (const seat of ctx.seats) {
@@ -77,7 +82,7 @@ export class ChannelAccess {
       else if (day) {
         const p = s!.players[seat.seat - 1]!;
         members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
-      } else members[seat.userId] = allowed.has(seat.seat) ? 'allow' : 'deny';
+      } else members[seat.userId] = allowed.has(seat.seat) ? null : 'deny';
     }
     this.outbox.setSlot(
       ctx.game.id,

@@ -256,21 +256,23 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(thread.locked).toBe(false);
     await d.host('skip', {});
     expect(w.fake.thread(thread.id)!.locked).toBe(true);
-    // Day 1: seat 1 speaks: he alone is allowed, everyone else denied.
+    // Day 1: seat 1 speaks: everyone else is denied; he is not (the bot never allows: he writes by
+    // the channel's own settings).
     expect(w.users.map((_, i) => can(i))).toEqual([true, ...new Array(9).fill(false)]);
-    expect(w.users.map((_, i) => mode(i))).toEqual(['allow', ...new Array(9).fill('deny')]);
+    expect(w.users.map((_, i) => mode(i))).toEqual(['none', ...new Array(9).fill('deny')]);
     await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 3 });
     const mark = w.fake.log.length;
     await d.step({ type: 'player', seat: 1, verb: 'pass' });
     expect(can(0)).toBe(false);
     expect(can(1)).toBe(true);
-    expect(w.users.map((_, i) => mode(i))).toEqual(['deny', 'allow', ...new Array(8).fill('deny')]);
+    expect(w.users.map((_, i) => mode(i))).toEqual(['deny', 'none', ...new Array(8).fill('deny')]);
     // The turn's change is one request carrying the channel's whole list of overwrites.
     const reqs = permRequests(mark);
     expect(reqs.map((e) => `${e.method} ${e.route}`)).toHaveLength(1);
     expect(reqs[0]!.method).toBe('PATCH');
     const sent = (reqs[0]!.body as { permission_overwrites: { id: string }[] }).permission_overwrites.map((o) => o.id);
-    expect(w.users.every((u) => sent.includes(u.id))).toBe(true);
+    // Every player's but the new speaker's: the overwrite the bot made for him held only its deny.
+    expect(w.users.filter((u) => sent.includes(u.id))).toEqual(w.users.filter((_, i) => i !== 1));
     await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 5 });
     for (let seat = 2; seat <= 10; seat++) await d.step({ type: 'player', seat, verb: 'pass' });
     for (let seat = 1; seat <= 10; seat++)

@@ -310,8 +310,14 @@ export class State {
       }
       p = (p & ~deny) | allow;
     }
+    // Discord's order: @everyone's overwrite, then the member's roles' overwrites together (all
+    // their denies, then all their allows), then the member's own overwrite last: a member allow
+    // beats a role's deny (a mute role), a member deny beats every allow.
     const mo = target.overwrites.get(userId);
     if (mo && mo.type === 1) p = (p & ~mo.deny) | mo.allow;
+    // A member in time-out keeps only View Channel and Read Message History (not the owner or an admin).
+    if (member?.communicationDisabledUntil && Date.parse(member.communicationDisabledUntil) > Date.now())
+      p &= Perm.ViewChannel | Perm.ReadMessageHistory;
     if (!(p & Perm.ViewChannel)) return 0n;
     if (!(p & Perm.SendMessages)) {
       p &= ~(Perm.MentionEveryone | Perm.SendTTSMessages | Perm.AttachFiles | Perm.EmbedLinks);
