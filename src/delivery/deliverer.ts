@@ -812,9 +812,21 @@ export class Deliverer {
     await this.spend(level, row.createdAt);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), {
-      body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true },
+      body: { ...this.welcomeNow(row.gameId, key, p.welcome), nonce: nonceOf(row), enforce_nonce: true },
     })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
+  }
+
+  /**
+   * The welcome pings only who is to be in the thread now: a ping in a private thread adds the
+   * user to it, and a seat may have changed hands since the welcome was written.
+   */
+  private welcomeNow(gameId: number, key: string, welcome: Payload): Payload {
+    const slot = this.store.slot(gameId, key);
+    const members = slot ? (JSON.parse(slot.payload) as { members?: string[] }).members : undefined;
+    const allowed = welcome.allowed_mentions as { users?: string[] } | undefined;
+    if (!members || !allowed?.users) return welcome;
+    return { ...welcome, allowed_mentions: { ...allowed, users: allowed.users.filter((u) => members.includes(u)) } };
   }
 
   /** What was applied to the thread (a thread the bot knows nothing of: unknown lock, no members). */
