@@ -294,7 +294,10 @@ describe('async play rules', () => {
   it('M-3: who the spectators are, from the state: never a living player while the game is on', () => {
     const seats = [1, 2, 3].map((seat) => ({ seat, userId: `u${seat}` }));
     const state = (a: boolean[], over = false) =>
-      ({ players: a.map((x, i) => ({ seat: i + 1, alive: x })), result: over ? { winner: 'red' } : null }) as unknown as GameState;
+      ({
+        players: a.map((x, i) => ({ seat: i + 1, alive: x })),
+        result: over ? { winner: 'red' } : null,
+      }) as unknown as GameState;
     expect(spectatorMembers(state([false, true, true]), seats, ['fan', 'u2'])).toEqual(['u1', 'fan']);
     expect(spectatorMembers(state([false, true, true], true), seats, ['fan', 'u2'])).toEqual(['u1', 'fan', 'u2']);
     expect(spectatorMembers(state([true, true, true]), seats, [])).toEqual([]);

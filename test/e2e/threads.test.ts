@@ -188,6 +188,26 @@ describe('the private threads follow the seats (M-2, M-3)', () => {
     expect(puts.length).toBeGreaterThan(6);
   });
 
+  it('M-2, G-4: kiev-12: the prostitute is not in the mafia thread, nor her substitute; a mafia substitute is', async () => {
+    const KIEV: Role[] = ['civilian', 'mafia', 'commissioner', 'civilian', 'doctor', 'don', 'civilian'];
+    KIEV.push('prostitute', 'maniac', 'civilian', 'mafia', 'civilian');
+    const world = (w = await makeWorld({ players: 12, dealer: fixedDealer(KIEV) }));
+    const u = (seat: number) => world.users[seat - 1]!.id;
+    const d = new Driver(world);
+    await d.createAndStart('kiev-12');
+    const g = d.gameId;
+    const mafia = gameThreads(world, g).mafia!;
+    await consistent(world, g, 'the deal');
+    expect(sorted(threadUsers(world, mafia))).toEqual(sorted([u(2), u(6), u(11)]));
+    const nova = world.fake.addUser({ username: 'nova', guilds: [world.guild.id] });
+    await substitute(world, 8, nova.id);
+    expect(threadUsers(world, mafia)).not.toContain(nova.id);
+    const olena = world.fake.addUser({ username: 'olena', guilds: [world.guild.id] });
+    await substitute(world, 11, olena.id);
+    expect(sorted(threadUsers(world, mafia))).toEqual(sorted([u(2), u(6), olena.id]));
+    await consistent(world, g, 'seats 8 and 11 taken over');
+  });
+
   it('M-2: the game ends: the mafia thread is locked and keeps who it holds; the spectators too', async () => {
     const { d, world, mafia, spectators } = await start();
     const u = (seat: number) => world.users[seat - 1]!.id;
