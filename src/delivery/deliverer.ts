@@ -790,10 +790,11 @@ export class Deliverer {
     const members = p.members ?? [];
     for (let i = meta.step ?? 0; i < members.length; i++) {
       const applied = this.applied(row.gameId, key, threadId);
-      await this.memberCall(threadId, members[i]!, p.remove ? 'out' : 'in', level, row.createdAt, applied);
+      const how = p.remove ? 'out' : 'in';
+      const ok = await this.memberCall(threadId, members[i]!, how, level, row.createdAt, applied);
       this.store.transaction(() => {
         const rest = applied.members.filter((u) => u !== members[i]);
-        applied.members = p.remove ? rest : [...rest, members[i]!];
+        applied.members = how === 'in' && ok ? [...rest, members[i]!] : rest;
         this.store.setThreadApplied(row.gameId, key, applied, this.now());
         this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
       });
