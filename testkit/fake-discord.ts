@@ -435,6 +435,8 @@ export class FakeDiscord {
     const s = this.state;
     const g = s.requireGuild(guildId);
     if (!g.members.delete(userId)) return;
+    // Who leaves a server leaves its threads too.
+    for (const ch of s.channels.values()) if (ch.guildId === guildId && ch.thread) ch.thread.members.delete(userId);
     const target = this.state.memberEvents === 'intents' ? { guildId, intent: Intent.GuildMembers } : { guildId };
     s.gateway.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: s.users.get(userId)?.api }, target);
     s.notify();
@@ -739,6 +741,16 @@ export class FakeDiscord {
       autoArchiveDuration: th.thread.autoArchiveDuration,
       members: [...th.thread.members.keys()],
     };
+  }
+
+  /** Who is in a thread now (the bot too, as on Discord), in the order they joined. */
+  threadMembers(threadId: string): string[] {
+    return this.thread(threadId)?.members ?? [];
+  }
+
+  /** Whether a user can read a channel or thread (a private thread: its members, or Manage Threads). */
+  canRead(channelId: string, userId: string): boolean {
+    return (this.permissionsIn(channelId, userId) & Perm.ViewChannel) !== 0n;
   }
 
   channel(channelId: string): FakeChannelInfo | undefined {

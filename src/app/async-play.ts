@@ -43,12 +43,10 @@ export interface AsyncView {
   call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): void;
   /** The spectators' thread of a game that started (where the channel allows one). */
   spectatorsThread(game: GameRow, state: GameState, now: number): void;
-  /** Whether the game has a spectators' thread. */
-  hasSpectators(gameId: number): boolean;
-  /** Users join (or leave) the spectators' thread, if the game has one. */
-  members(game: GameRow, users: string[], remove: boolean, now: number, key?: string): void;
-  /** Whether a user pressed Watch in this game. */
-  watched(gameId: number, userId: string): boolean;
+  /** Who pressed Watch in this game, ever (null: the game has no spectators' thread). */
+  watchers(gameId: number): string[] | null;
+  /** The spectators' thread's desired members (see spectatorMembers) and its watchers, if it exists. */
+  spectators(game: GameRow, members: string[], watchers: string[], now: number): void;
   /** A seat changed hands: the newcomer's welcome (the seat's private history), the old holder's notice. */
   substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): void;
 }
@@ -127,14 +125,28 @@ export class AsyncPlayRules {
 
   /** After the planner (the newcomer's role card goes first; the table's messages before the thread). */
   after(e: GameEffect): void {
-    if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
-    else if (e.kind === 'started') this.view.spectatorsThread(e.game, e.state, this.now());
-    else if (e.kind === 'action') {
-      // M-3: who leaves the table joins the spectators; one brought back (G-7) leaves them.
-      const { left, back } = leftAndBack(e.prev, e.state, this.store.players(e.game.id));
-      if (left.length > 0) this.view.members(e.game, left, false, this.now());
-      if (back.length > 0) this.view.members(e.game, back, true, this.now());
+    if (e.kind === 'started') {
+      this.view.spectatorsThread(e.game, e.state, this.now());
+      return;
     }
+    if (e.kind === 'lobby') return;
+    if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
+    // M-3: the spectators' thread follows who is at the table (only when that may have changed).
+    if (e.kind === 'action' && !tableChanged(e.prev, e.state)) return;
+    this.spectate(e.game, e.kind === 'action' ? e.state : null);
+  }
+
+  /**
+   * M-3: the spectators' thread brought in line with the game as it is now: who left the table and
+   * who watches are in it, no living player (see spectatorMembers). Nothing when there is none.
+   */
+  private spectate(game: GameRow, known: GameState | null, watcher?: string): void {
+    const watchers = this.view.watchers(game.id);
+    if (!watchers) return;
+    const state = known ?? this.service.state(game.id) ?? this.store.getState(game.id);
+    if (!state) return;
+    const all = watcher && !watchers.includes(watcher) ? [...watchers, watcher] : watchers;
+    this.view.spectators(game, spectatorMembers(state, this.store.players(game.id), all), all, this.now());
   }
 
   /** A stage began: in async its deadline leaves quiet hours; its reminders are set. */
@@ -194,8 +206,6 @@ export class AsyncPlayRules {
     if (name && fresh) {
       this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
     }
-    // A living player cannot read the spectators' thread: one who watched before taking the seat leaves it.
-    if (this.view.watched(game.id, to) && state?.players[seat - 1]?.alive) this.view.members(game, [to], true, now);
     for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);
     if (!state) return;
     this.view.substituted(game, state, seat, from, to, now);
@@ -348,7 +358,8 @@ export class AsyncPlayRules {
     if (userId === game.hostId || seated) return { ok: false, code: 'subcall/playing' };
     if (call.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
     // N-13: one who has seen every role in the spectators' thread may not play the game.
-    if (settings.spectatorRoles && this.view.watched(game.id, userId)) return { ok: false, code: 'subcall/watched' };
+    if (settings.spectatorRoles && this.view.watchers(game.id)?.includes(userId))
+      return { ok: false, code: 'subcall/watched' };
     if (settings.autoSubstitute) {
       const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');
       return r.ok ? { ok: true, seated: true } : { ok: false, code: r.code };
@@ -372,8 +383,8 @@ export class AsyncPlayRules {
     if (!state || !playing) return { code: 'subcall/not-running' };
     const seat = this.store.players(game.id).find((p) => p.userId === userId)?.seat;
     if (seat !== undefined && state.players[seat - 1]!.alive && !state.result) return { code: 'spectators/living' };
-    if (!this.view.hasSpectators(game.id)) return { code: 'spectators/none' };
-    this.store.transaction(() => this.view.members(game, [userId], false, this.now(), `watch:${userId}`));
+    if (!this.view.watchers(game.id)) return { code: 'spectators/none' };
+    this.store.transaction(() => this.spectate(game, state, userId));
     this.kick();
     return null;
   }
@@ -384,20 +395,33 @@ export class AsyncPlayRules {
   }
 }
 
-/** M-3: the users who left the table with this change, and those brought back (G-7). */
-export function leftAndBack(
-  prev: GameState,
+/** Whether anyone left the table or came back with this change, or the game ended or resumed. */
+export function tableChanged(prev: GameState, state: GameState): boolean {
+  if (!prev.result !== !state.result) return true;
+  return state.players.some((p) => prev.players[p.seat - 1]?.alive !== p.alive);
+}
+
+/**
+ * M-3 with G-5: who the spectators' thread holds — those who pressed Watch (members not at the
+ * table, or players once the game is over) and the players who have left the table (the users now
+ * holding their seats), never a living player while the game is on: one brought back (G-7) and a
+ * watcher who takes a seat as substitute are taken out. One replaced by a substitute is no longer
+ * a player: he is in it only if he watches. Once the game is over nothing is secret: nobody is
+ * taken out, and the living may watch too.
+ */
+export function spectatorMembers(
   state: GameState,
   seats: readonly { seat: number; userId: string }[],
-): { left: string[]; back: string[] } {
-  const left: string[] = [];
-  const back: string[] = [];
-  for (const p of state.players) {
-    const was = prev.players[p.seat - 1]!.alive;
-    const u = seats.find((s) => s.seat === p.seat)?.userId;
-    if (!u) continue;
-    if (was && !p.alive) left.push(u);
-    else if (!was && p.alive) back.push(u);
+  watchers: readonly string[],
+): string[] {
+  const living = new Set<string>();
+  const out = new Set<string>();
+  for (const s of seats) {
+    const p = state.players[s.seat - 1];
+    if (!p) continue;
+    if (p.alive) living.add(s.userId);
+    else out.add(s.userId);
   }
-  return { left, back };
+  for (const w of watchers) if (state.result || !living.has(w)) out.add(w);
+  return [...out];
 }

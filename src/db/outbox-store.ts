@@ -48,6 +48,14 @@ export interface PermHold {
   existed: boolean;
 }
 
+/** What the deliverer has applied to a private thread (see `thread_sync` in schema.ts). */
+export interface ThreadApplied {
+  threadId: string;
+  /** Locked and archived, open, or unknown (null). */
+  locked: boolean | null;
+  members: string[];
+}
+
 export interface SlotRow {
   gameId: number;
   key: string;
@@ -223,6 +231,13 @@ export class OutboxStore {
                         had_deny = excluded.had_deny, existed = excluded.existed, updated_at = excluded.updated_at`),
       dropPermHold: p(`DELETE FROM perm_holds WHERE channel_id = @channelId AND user_id = @userId`),
       rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
+      threadGet: p(
+        `SELECT thread_id AS threadId, locked, members FROM thread_sync WHERE game_id = @gameId AND slot = @slot`,
+      ),
+      threadSet: p(`INSERT INTO thread_sync (game_id, slot, thread_id, locked, members, updated_at)
+                    VALUES (@gameId, @slot, @threadId, @locked, @members, @now)
+                    ON CONFLICT(game_id, slot) DO UPDATE SET thread_id = excluded.thread_id, locked = excluded.locked,
+                    members = excluded.members, updated_at = excluded.updated_at`),
       pendingOf: p(
         `SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`,
       ),
@@ -402,6 +417,29 @@ export class OutboxStore {
 
   setMeta(id: number, meta: unknown): void {
     this.q.setMeta.run({ id, meta: JSON.stringify(meta) });
+  }
+
+  /**
+   * What the deliverer has applied to a game's thread (its slot `key`): null if nothing is known
+   * for this thread (never synced, or the slot now names another thread).
+   */
+  threadApplied(gameId: number, key: string, threadId: string): ThreadApplied | null {
+    const r = this.q.threadGet.get({ gameId, slot: key }) as
+      { threadId: string; locked: number | null; members: string } | undefined;
+    if (!r || r.threadId !== threadId) return null;
+    return { threadId, locked: r.locked === null ? null : r.locked === 1, members: JSON.parse(r.members) as string[] };
+  }
+
+  /** Records what the deliverer has applied to a game's thread (after each call). */
+  setThreadApplied(gameId: number, key: string, applied: ThreadApplied, now: number): void {
+    this.q.threadSet.run({
+      gameId,
+      slot: key,
+      threadId: applied.threadId,
+      locked: applied.locked === null ? null : applied.locked ? 1 : 0,
+      members: JSON.stringify(applied.members),
+      now,
+    });
   }
 
   /** Gives up on every pending operation of a game to one destination (a DM that cannot be sent). */

@@ -290,6 +290,31 @@ export const permHolds = sqliteTable(
   (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('perm_holds_game').on(t.gameId)],
 );
 
+/**
+ * What the deliverer has applied to a game's private thread (M-2, M-3): its members and its lock.
+ * The thread's slot holds the desired state; the difference between the two is all the deliverer
+ * sends (one call per member in or out). Written after each call, so a crash repeats at most one
+ * (adding or removing a thread member twice does no harm).
+ */
+export const threadSync = sqliteTable(
+  'thread_sync',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    /** The thread's slot: `thread` (the mafia's) or `spectators`. */
+    slot: text('slot').notNull(),
+    /** The thread these apply to (another thread starts from nothing). */
+    threadId: text('thread_id').notNull(),
+    /** Locked and archived (1), open (0), unknown or in between (null). */
+    locked: integer('locked'),
+    /** The members the bot added and has not removed, JSON array of user ids. */
+    members: text('members').notNull().default('[]'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.slot] })],
+);
+
 /** DM channels by user: opened once and reused; when DMs last worked or failed. */
 export const dmChannels = sqliteTable('dm_channels', {
   userId: text('user_id').primaryKey(),

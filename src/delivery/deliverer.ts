@@ -14,7 +14,7 @@
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type LostAccess } from './errors';
-import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow } from '../db/outbox-store';
+import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow, ThreadApplied } from '../db/outbox-store';
 import { applySteps, planPerms, type MemberStep, type Overwrite, type Wish } from './perms';
 
 export interface DeliveryLogger {
@@ -842,9 +842,11 @@ export class Deliverer {
   }
 
   /**
-   * M-2: the private thread, its members and the welcome, resumable step by step after a crash.
-   * The same op serves other private threads of a game (issue 10: the spectators', slot
-   * `spectators`), and adds or removes members of one that exists (no welcome then).
+   * M-2, M-3: a private thread of the game (the mafia's, slot `thread`; the spectators', slot
+   * `spectators`) is made and welcomed here, resumable step by step after a crash. Its members are
+   * its slot's desired state (see syncThread): brought in line right after the thread is made (the
+   * mafia must be in before the night's talk), then whenever the slot changes. Rows written before
+   * membership was desired state list members themselves (added or removed here, and recorded).
    */
   private async thread(
     row: OutboxRow,
@@ -853,14 +855,13 @@ export class Deliverer {
   ): Promise<void> {
     const p = JSON.parse(row.payload) as {
       name: string;
-      members: string[];
+      members?: string[];
       welcome?: Payload;
       slot?: string;
       remove?: boolean;
     };
     const key = p.slot ?? 'thread';
-    // The mafia's thread is theirs for the night; the spectators' can wait for the turns.
-    const level: Level = key === 'thread' ? 1 : 4;
+    const level = threadLevel(key);
     let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId, key) ?? null;
     if (!threadId && !p.welcome) {
       // Members of a thread that was never made (the bot may not make threads there): nothing to do.
@@ -873,31 +874,41 @@ export class Deliverer {
       const th = (await this.rest.post(Routes.threads(channelId), {
         body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 },
       })) as { id: string };
-      threadId = th.id;
+      const id = (threadId = th.id);
       this.store.transaction(() => {
-        this.store.setMeta(row.id, { ...meta, threadId, step: 0 });
-        this.store.sentSlot(row.gameId, key, 0, threadId, threadId);
+        this.store.setMeta(row.id, { ...meta, threadId: id, step: 0 });
+        this.store.sentSlot(row.gameId, key, 0, id, id);
+        // A new private thread is open and holds only the bot.
+        this.store.setThreadApplied(row.gameId, key, { threadId: id, locked: false, members: [] }, this.now());
       });
     }
-    for (let i = meta.step ?? 0; i < p.members.length; i++) {
-      await this.spend(level, row.createdAt);
-      if (p.remove) {
-        this.count('DELETE /channels/:id/thread-members/:uid');
-        await this.rest.delete(Routes.threadMembers(threadId, p.members[i]!));
-      } else {
-        this.count('PUT /channels/:id/thread-members/:uid');
-        await this.rest.put(Routes.threadMembers(threadId, p.members[i]!));
-      }
-      this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
+    const members = p.members ?? [];
+    for (let i = meta.step ?? 0; i < members.length; i++) {
+      const applied = this.applied(row.gameId, key, threadId);
+      const how = p.remove ? 'out' : 'in';
+      const ok = await this.memberCall(threadId, members[i]!, how, level, row.createdAt, applied);
+      this.store.transaction(() => {
+        const rest = applied.members.filter((u) => u !== members[i]);
+        applied.members = how === 'in' && ok ? [...rest, members[i]!] : rest;
+        this.store.setThreadApplied(row.gameId, key, applied, this.now());
+        this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
+      });
     }
     if (!p.welcome) {
       this.store.done(row.id, null, this.now());
       return;
     }
+    try {
+      await this.syncThreadNow(row.gameId, key);
+    } catch (e) {
+      // The welcome goes out anyway; the members are tried again at the slot's next change.
+      if (isTransient(classify(e))) throw e;
+      this.opts.log.warn(`delivery: members of ${key} of game ${row.gameId} failed (${classify(e)})`);
+    }
     await this.spend(level, row.createdAt);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), {
-      body: { ...p.welcome, nonce: nonceOf(row), enforce_nonce: true },
+      body: { ...this.welcomeNow(row.gameId, key, p.welcome), nonce: nonceOf(row), enforce_nonce: true },
     })) as { id: string };
     this.store.done(row.id, msg.id, this.now());
   }
@@ -912,6 +923,128 @@ export class Deliverer {
       this.opts.log.error(`delivery: could not suspend game ${gameId}`, err);
       return false;
     }
+  }
+
+  /**
+   * The welcome pings only who is to be in the thread now: a ping in a private thread adds the
+   * user to it, and a seat may have changed hands since the welcome was written.
+   */
+  private welcomeNow(gameId: number, key: string, welcome: Payload): Payload {
+    const slot = this.store.slot(gameId, key);
+    const members = slot ? (JSON.parse(slot.payload) as { members?: string[] }).members : undefined;
+    const allowed = welcome.allowed_mentions as { users?: string[] } | undefined;
+    if (!members || !allowed?.users) return welcome;
+    return { ...welcome, allowed_mentions: { ...allowed, users: allowed.users.filter((u) => members.includes(u)) } };
+  }
+
+  /** What was applied to the thread (a thread the bot knows nothing of: unknown lock, no members). */
+  private applied(gameId: number, key: string, threadId: string): ThreadApplied {
+    return this.store.threadApplied(gameId, key, threadId) ?? { threadId, locked: null, members: [] };
+  }
+
+  /** The thread's slot brought in line now, unless a sync of it is already on its way. */
+  private async syncThreadNow(gameId: number, key: string): Promise<void> {
+    const k = `${gameId}/${key}`;
+    if (this.busySlot.has(k)) return;
+    const slot = this.store.slot(gameId, key);
+    if (!slot?.messageId || slot.kind !== 'thread') return;
+    this.busySlot.add(k);
+    try {
+      await this.syncThread(slot);
+      this.store.sentSlot(gameId, key, slot.version);
+    } finally {
+      this.busySlot.delete(k);
+    }
+  }
+
+  /**
+   * M-2, M-3: a private thread brought to its slot's desired state ({ locked, members }): only
+   * the members who differ from what was applied are added or removed, each recorded as soon as it
+   * is done. Discord changes the members of an open (not archived) thread only: a locked thread is
+   * opened for the change and locked again.
+   */
+  private async syncThread(slot: SlotRow): Promise<void> {
+    const want = JSON.parse(slot.payload) as { locked: boolean; members?: string[] };
+    const threadId = slot.messageId!;
+    const level = threadLevel(slot.key);
+    const applied = this.applied(slot.gameId, slot.key, threadId);
+    const save = () => this.store.setThreadApplied(slot.gameId, slot.key, applied, this.now());
+    const lock = async (locked: boolean) => {
+      await this.spend(level, slot.updatedAt);
+      this.count('PATCH /channels/:id');
+      await this.rest.patch(Routes.channel(threadId), { body: { locked, archived: locked } });
+      applied.locked = locked;
+      save();
+    };
+    const wanted = want.members ?? null;
+    const out = wanted ? applied.members.filter((u) => !wanted.includes(u)) : [];
+    const into = wanted ? wanted.filter((u) => !applied.members.includes(u)) : [];
+    if (!want.locked && applied.locked !== false) await lock(false);
+    if (out.length + into.length > 0 && applied.locked !== false)
+      await this.unarchive(threadId, level, slot.updatedAt, applied);
+    // Out first: whoever must not read the thread loses it before anyone joins.
+    for (const u of out) {
+      await this.memberCall(threadId, u, 'out', level, slot.updatedAt, applied);
+      applied.members = applied.members.filter((x) => x !== u);
+      save();
+    }
+    for (const u of into) {
+      const added = await this.memberCall(threadId, u, 'in', level, slot.updatedAt, applied);
+      if (!added) continue;
+      applied.members = [...applied.members, u];
+      save();
+    }
+    if (want.locked && applied.locked !== true) await lock(true);
+  }
+
+  /**
+   * Adds a member to a thread or removes him (both are idempotent on Discord's side). A thread
+   * found archived (by Discord, after a week without a message) is opened and the call made again.
+   * False when the user cannot be added (he left the server): he is tried again at the next change.
+   */
+  private async memberCall(
+    threadId: string,
+    userId: string,
+    how: 'in' | 'out',
+    level: Level,
+    since: number,
+    applied: { locked: boolean | null },
+  ): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.spend(level, since);
+        if (how === 'in') {
+          this.count('PUT /channels/:id/thread-members/:uid');
+          await this.rest.put(Routes.threadMembers(threadId, userId));
+        } else {
+          this.count('DELETE /channels/:id/thread-members/:uid');
+          await this.rest.delete(Routes.threadMembers(threadId, userId));
+        }
+        return true;
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        if (code === ARCHIVED && attempt === 0) {
+          await this.unarchive(threadId, level, since, applied);
+          continue;
+        }
+        // 10003: the thread itself is gone (the caller gives up); otherwise the member is unknown.
+        if (classify(e) !== 'not-found' || code === 10003) throw e;
+        return how === 'out';
+      }
+    }
+  }
+
+  /** Opens an archived thread (still locked) so its members can change; locked again after. */
+  private async unarchive(
+    threadId: string,
+    level: Level,
+    since: number,
+    applied: { locked: boolean | null },
+  ): Promise<void> {
+    await this.spend(level, since);
+    this.count('PATCH /channels/:id');
+    await this.rest.patch(Routes.channel(threadId), { body: { archived: false } });
+    applied.locked = null;
   }
 
   private failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): void {
@@ -971,13 +1104,9 @@ export class Deliverer {
         case 'perms':
           await this.syncPerms(slot);
           break;
-        case 'thread': {
-          const { locked } = JSON.parse(slot.payload) as { locked: boolean };
-          await this.spend(1, slot.updatedAt);
-          this.count('PATCH /channels/:id');
-          await this.rest.patch(Routes.channel(slot.messageId!), { body: { locked, archived: locked } });
+        case 'thread':
+          await this.syncThread(slot);
           break;
-        }
       }
       this.store.sentSlot(slot.gameId, slot.key, slot.version);
     } catch (e) {
@@ -1114,6 +1243,14 @@ function enqueue(q: Waiter[], w: Waiter): void {
   }
   if (lo === q.length) q.push(w);
   else q.splice(lo, 0, w);
+}
+
+/** Discord's code for an operation on an archived thread. */
+const ARCHIVED = 50083;
+
+/** The mafia's thread is theirs for the night; the spectators' can wait for the turns. */
+function threadLevel(key: string): Level {
+  return key === 'thread' ? 1 : 4;
 }
 
 /** At most 25 characters, unique per outbox row. */

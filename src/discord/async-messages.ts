@@ -16,6 +16,16 @@ import { channelDest, dmDest, threadOpsDest } from './destinations';
 import { button, mentions, row, seatTag, type GameCtx, type Payload } from './render/common';
 import { stageLine } from './render/game';
 
+/**
+ * The spectators' thread's slot: its desired members (M-3, computed by the rules in
+ * src/app/async-play.ts), and who pressed Watch (kept here, the thread's own record).
+ */
+interface SpectatorsSlot {
+  locked: boolean;
+  members: string[];
+  watchers: string[];
+}
+
 export class AsyncMessages implements AsyncView {
   constructor(
     private readonly outbox: OutboxStore,
@@ -46,27 +56,32 @@ export class AsyncMessages implements AsyncView {
     } else lines.push(t(loc, 'spectators.publicOnly'));
     const welcome: Payload = { content: lines.join('\n'), allowed_mentions: mentions() };
     const name = t(loc, 'spectators.name', { id: game.id });
-    const body = { name, members: [], welcome, slot: 'spectators' };
+    // Made once; who is in it is the slot's desired state (spectators), applied by the deliverer.
+    const body = { name, welcome, slot: 'spectators' };
     const dest = threadOpsDest(game.channelId, 'spectators');
     this.outbox.add(game.id, dest, 'thread', body, now, { meta: { what: 'spectators' }, key: 'spectators' });
-    this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, { locked: false }, now);
+    const payload: SpectatorsSlot = { locked: false, members: [], watchers: [] };
+    this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, payload, now);
     this.outbox.sentSlot(game.id, 'spectators', 1);
   }
 
-  hasSpectators(gameId: number): boolean {
-    return this.outbox.slot(gameId, 'spectators') !== null;
+  watchers(gameId: number): string[] | null {
+    const slot = this.outbox.slot(gameId, 'spectators');
+    if (!slot) return null;
+    const p = JSON.parse(slot.payload) as Partial<SpectatorsSlot>;
+    if (p.watchers) return p.watchers;
+    // A game begun before the watchers were kept in the slot: its Watch rows (`watch:<user>`).
+    return this.outbox
+      .rows(gameId)
+      .filter((r) => r.key?.startsWith('watch:'))
+      .map((r) => r.key!.slice('watch:'.length));
   }
 
-  /** Adds (or removes) members of the spectators' thread, in order after its creation. */
-  members(game: GameRow, users: string[], remove: boolean, now: number, key?: string): void {
-    if (!this.hasSpectators(game.id)) return;
-    const body = { members: users, slot: 'spectators', ...(remove ? { remove: true } : {}) };
-    const dest = threadOpsDest(game.channelId, 'spectators');
-    this.outbox.add(game.id, dest, 'thread', body, now, { meta: { what: 'spectators' }, ...(key ? { key } : {}) });
-  }
-
-  watched(gameId: number, userId: string): boolean {
-    return this.outbox.rows(gameId).some((r) => r.key === `watch:${userId}`);
+  spectators(game: GameRow, members: string[], watchers: string[], now: number): void {
+    const slot = this.outbox.slot(game.id, 'spectators');
+    if (!slot) return;
+    const payload: SpectatorsSlot = { locked: false, members, watchers };
+    this.outbox.setSlot(game.id, 'spectators', 'thread', slot.dest, payload, now);
   }
 
   // -------------------------------------------------------------------------------------------

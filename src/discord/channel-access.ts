@@ -1,6 +1,7 @@
 // Who may write in the game channel (M-1, M-3) and the mafia's private thread (M-2), as desired
-// states in the outbox: the member overwrites the bot sets, the thread, its lock.
+// states in the outbox: the member overwrites the bot sets, the thread, its lock and its members.
 import type { OutboxStore } from '../db/outbox-store';
+import type { GameState } from '../engine/types';
 import { channelWriters, inMafiaCircle, mafiaTalkOpen } from '../engine/view';
 import { t } from '../i18n';
 import { channelDest, threadOpsDest } from './destinations';
@@ -32,15 +33,18 @@ export class ChannelAccess {
       allowed_mentions: mentions(users),
     };
     const now = this.now();
+    // The thread is made once; who is in it is the slot's desired state (threadLock), which the
+    // deliverer applies as soon as the thread exists.
     this.outbox.add(
       ctx.game.id,
       threadOpsDest(ctx.game.channelId),
       'thread',
-      { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), members: users, welcome },
+      { name: t(ctx.pub, 'thread.name', { id: ctx.game.id }), welcome },
       now,
       { meta: { what: 'thread' } },
     );
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, { locked: false }, now);
+    const payload = { locked: false, members: mafiaThreadMembers(s, ctx) };
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, payload, now);
     this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
 
@@ -95,11 +99,34 @@ export class ChannelAccess {
     );
   }
 
-  /** M-2: the mafia thread is open while the mafia may talk. */
+  /**
+   * M-2: the mafia thread is open while the mafia may talk, and holds the living holders of the
+   * mafia's seats (see mafiaThreadMembers). Called after every change of the game (an action, an
+   * undo, a substitution, a transfer, its end): the slot changes only when this does.
+   */
   threadLock(ctx: GameCtx, forceLocked = false): void {
+    const s = ctx.state;
     const slot = this.outbox.slot(ctx.game.id, 'thread');
-    if (!slot) return;
-    const locked = forceLocked || !mafiaTalkOpen(ctx.state!);
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, { locked }, this.now());
+    if (!slot || !s) return;
+    const locked = forceLocked || !mafiaTalkOpen(s);
+    const payload = { locked, members: mafiaThreadMembers(s, ctx) };
+    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, payload, this.now());
   }
+}
+
+/**
+ * M-2 with G-4 and G-5: who may read the mafia's thread — the users now holding the seats of the
+ * mafia's circle (kiev-12's prostitute only where she knows them) who are still at the table. One
+ * who leaves the table takes no further part (G-5) and is taken out; one brought back (G-7) comes
+ * back; a substitute comes in and the one he replaced goes. A host who plays is a player like any.
+ * At the end the thread is locked and keeps who it holds then (nothing secret is left).
+ */
+export function mafiaThreadMembers(s: GameState, ctx: Pick<GameCtx, 'seats'>): string[] {
+  const out: string[] = [];
+  for (const p of s.players) {
+    if (!p.alive || !inMafiaCircle(s, p.role)) continue;
+    const u = ctx.seats.find((x) => x.seat === p.seat)?.userId;
+    if (u) out.push(u);
+  }
+  return out;
 }

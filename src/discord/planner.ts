@@ -4,7 +4,7 @@
 //
 // - One-shot posts (role cards, announcements, check answers) go to the outbox in order.
 // - What the bot keeps editing is a slot with a desired state: the table, the lobby, each stage's
-//   message, each night panel, the channel's permissions, the mafia thread's lock.
+//   message, each night panel, the channel's permissions, the mafia thread's lock and members.
 // - Announcements ride in the next stage's message when there is one (one message per stage).
 // - Nothing public is written for a night action (N-13): not a message, not an edit.
 import type { GameEffect } from '../app/game-service';
@@ -55,6 +55,7 @@ export class Planner {
       case 'transferred':
         planHostNews(this.outbox, this.contexts, e, this.now());
         if (e.kind === 'transferred' && e.game.status === 'lobby') this.lobby(e.game);
+        else if (e.kind === 'transferred') this.access.threadLock(this.contexts.fromRow(e.game));
         return;
       case 'expired':
       case 'cancelled':
@@ -228,10 +229,9 @@ export class Planner {
     // G-7: the table says when the host has stopped the clock.
     const pause = !!state.paused !== !!prev.paused;
     if (morning || over || pause) this.table(ctx);
-    if (stageChanged) {
-      this.access.permissions(ctx);
-      this.access.threadLock(ctx);
-    }
+    if (stageChanged) this.access.permissions(ctx);
+    // M-2, G-5, G-7: the mafia thread's lock, and its members after any change of who is at the table.
+    this.access.threadLock(ctx);
   }
 
   /** The other living shooters see a teammate's pick (the table's "gestures"). */
@@ -316,6 +316,7 @@ export class Planner {
       meta: { seat, what: 'card' },
     });
     this.access.permissions(ctx);
+    this.access.threadLock(ctx); // M-2: the newcomer takes the seat's place in the mafia thread
     this.table(ctx);
   }
 }

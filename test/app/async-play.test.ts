@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { owedSeats } from '../../src/app/async-rules';
-import { AsyncPlayRules, leftAndBack, type AsyncView, type ReminderTo } from '../../src/app/async-play';
+import { AsyncPlayRules, spectatorMembers, type AsyncView, type ReminderTo } from '../../src/app/async-play';
 import { GameService } from '../../src/app/game-service';
 import type { TimerHost } from '../../src/app/scheduler';
 import { AsyncStore, type SubstituteCall } from '../../src/db/async-store';
@@ -39,10 +39,11 @@ class RecordingView implements AsyncView {
   reminded: { to: readonly ReminderTo[]; end: number | null; stage: string }[] = [];
   calls: { call: SubstituteCall; filledBy: string | null; created: boolean }[] = [];
   threads: number[] = [];
-  memberships: { users: string[]; remove: boolean; key?: string }[] = [];
+  /** The spectators' thread's desired members, each time they were set. */
+  memberships: { members: string[]; watchers: string[] }[] = [];
+  /** Whether the game has a spectators' thread, and who watches it. */
+  thread: string[] | null = null;
   welcomed: { seat: Seat; from: string; to: string }[] = [];
-  spectators = false;
-  watchers = new Set<string>();
 
   absent(_g: unknown, _s: GameState, seat: Seat, count: number, key: string): void {
     this.absents.push({ seat, count, key });
@@ -59,14 +60,12 @@ class RecordingView implements AsyncView {
   spectatorsThread(game: { id: number }): void {
     this.threads.push(game.id);
   }
-  hasSpectators(): boolean {
-    return this.spectators;
+  watchers(): string[] | null {
+    return this.thread;
   }
-  members(_g: unknown, users: string[], remove: boolean, _now: number, key?: string): void {
-    this.memberships.push({ users, remove, ...(key ? { key } : {}) });
-  }
-  watched(_id: number, userId: string): boolean {
-    return this.watchers.has(userId);
+  spectators(_g: unknown, members: string[], watchers: string[]): void {
+    this.memberships.push({ members, watchers });
+    this.thread = watchers;
   }
   substituted(_g: unknown, _s: GameState, seat: Seat, from: string, to: string): void {
     this.welcomed.push({ seat, from, to });
@@ -257,21 +256,50 @@ describe('async play rules', () => {
     ).toEqual(['v1']);
   });
 
-  it('Watch: refused to a living player and where there is no thread; the thread membership is keyed', async () => {
+  it('M-3: Watch is refused to a living player and where there is no thread; a watcher is kept once', async () => {
     const t = setup();
     const id = await t.start();
     const game = t.store.getGame(id)!;
     expect(t.rules.watch(game, 'u1')).toEqual({ code: 'spectators/living' });
     expect(t.rules.watch(game, 'fan')).toEqual({ code: 'spectators/none' });
-    t.view.spectators = true;
+    t.view.thread = [];
     expect(t.rules.watch(game, 'fan')).toBeNull();
-    expect(t.view.memberships).toEqual([{ users: ['fan'], remove: false, key: 'watch:fan' }]);
+    expect(t.rules.watch(game, 'fan')).toBeNull();
+    expect(t.view.memberships.at(-1)).toEqual({ members: ['fan'], watchers: ['fan'] });
+    expect(t.view.thread).toEqual(['fan']);
   });
 
-  it('who leaves the table joins the spectators; who is brought back leaves them', () => {
+  it('M-3, G-5, G-7: the spectators follow the table: who leaves joins, who is brought back or seated leaves', async () => {
+    const t = setup();
+    const id = await t.start();
+    t.view.thread = ['fan'];
+    // A substitute who watched takes a living seat: out of the thread, still a watcher (N-13 below).
+    const subbed = await t.service.substitute(id, 5, 'fan', 'host:host', null);
+    expect(subbed.ok).toBe(true);
+    await t.service.idle(id);
+    expect(t.view.memberships.at(-1)).toEqual({ members: [], watchers: ['fan'] });
+    // The host takes seat 1 out of the table (G-5): its player joins; brought back (G-7), he is out again.
+    const out = await t.service.dispatch(id, { kind: 'host-kill', target: 1 }, 'host:host');
+    expect(out.ok).toBe(true);
+    expect(t.view.memberships.at(-1)).toEqual({ members: ['u1'], watchers: ['fan'] });
+    const back = await t.service.dispatch(id, { kind: 'host-revive', target: 1 }, 'host:host');
+    expect(back.ok).toBe(true);
+    expect(t.view.memberships.at(-1)).toEqual({ members: [], watchers: ['fan'] });
+    // An action that moves nobody in or out of the table asks nothing of the thread.
+    const n = t.view.memberships.length;
+    await t.timeout(id);
+    expect(t.view.memberships).toHaveLength(n);
+  });
+
+  it('M-3: who the spectators are, from the state: never a living player while the game is on', () => {
     const seats = [1, 2, 3].map((seat) => ({ seat, userId: `u${seat}` }));
-    const alive = (a: boolean[]) => ({ players: a.map((x, i) => ({ seat: i + 1, alive: x })) }) as unknown as GameState;
-    const changed = leftAndBack(alive([true, true, false]), alive([false, true, true]), seats);
-    expect(changed).toEqual({ left: ['u1'], back: ['u3'] });
+    const state = (a: boolean[], over = false) =>
+      ({
+        players: a.map((x, i) => ({ seat: i + 1, alive: x })),
+        result: over ? { winner: 'red' } : null,
+      }) as unknown as GameState;
+    expect(spectatorMembers(state([false, true, true]), seats, ['fan', 'u2'])).toEqual(['u1', 'fan']);
+    expect(spectatorMembers(state([false, true, true], true), seats, ['fan', 'u2'])).toEqual(['u1', 'fan', 'u2']);
+    expect(spectatorMembers(state([true, true, true]), seats, [])).toEqual([]);
   });
 });

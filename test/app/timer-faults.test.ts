@@ -72,13 +72,10 @@ class View implements AsyncView {
   }
   call(): void {}
   spectatorsThread(): void {}
-  hasSpectators(): boolean {
-    return false;
+  watchers(): string[] | null {
+    return null;
   }
-  members(): void {}
-  watched(): boolean {
-    return false;
-  }
+  spectators(): void {}
   substituted(): void {}
 }
 

@@ -333,6 +333,20 @@ export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl
       }
     }
     const msg = s.createMessage(ch, (body ?? {}) as MessageBody, { files });
+    // Discord adds a user a message pings in a private thread to it, if he can see its channel.
+    if (ch.type === ChannelTypes.PrivateThread && ch.thread && ch.guildId) {
+      const parent = ch.parentId ? s.channels.get(ch.parentId) : undefined;
+      const g = s.guilds.get(ch.guildId);
+      const added = (msg.pinged ?? []).filter(
+        (u) =>
+          !ch.thread!.members.has(u) &&
+          g?.members.has(u) &&
+          parent &&
+          (s.channelPermissions(parent, u) & Perm.ViewChannel) !== 0n,
+      );
+      for (const u of added) ch.thread.members.set(u, isoNow());
+      if (added.length > 0) emitThreadMembers(ch, added, []);
+    }
     if (nonceKey) {
       const now = Date.now();
       if (s.nonces.size > 5000)
