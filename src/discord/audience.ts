@@ -164,12 +164,12 @@ function violation(w: OutboxWrite, to: Audience, ctx: () => GameCtx | null, m: M
         const s = c.state;
         const seat = c.seats.find((x) => x.userId === userId);
         if (!s || !seat || !inMafiaCircle(s, seat.role)) return false;
-        return s.stage.kind === 'over' || s.players[seat.seat - 1]!.alive;
+        return s.result !== null || s.players[seat.seat - 1]!.alive;
       });
     case 'spectators':
       return membersViolation(w, ctx, (c, userId) => {
         const s = c.state;
-        if (!s || s.stage.kind === 'over') return true;
+        if (!s || s.result !== null) return true;
         const seat = c.seats.find((x) => x.userId === userId);
         return !seat || !s.players[seat.seat - 1]!.alive;
       });
