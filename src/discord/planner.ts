@@ -11,7 +11,7 @@ import type { GameEffect } from '../app/game-service';
 import type { GameRow } from '../db/store';
 import type { OutboxStore } from '../db/outbox-store';
 import type { Action, GameEvent, GameState, Seat } from '../engine/types';
-import { mafiaTalkOpen } from '../engine/view';
+import { channelWriters, mafiaTalkOpen } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
@@ -229,7 +229,9 @@ export class Planner {
     // G-7: the table says when the host has stopped the clock.
     const pause = !!state.paused !== !!prev.paused;
     if (morning || over || pause) this.table(ctx);
-    if (stageChanged) this.access.permissions(ctx);
+    // M-1, M-3: who may write, whenever it changes (a new stage, a player who leaves or comes back
+    // mid-stage, a window's pass, a foul that takes a right away); never because of a night action.
+    if (stageChanged || writersKey(prev) !== writersKey(state)) this.access.permissions(ctx);
     // M-2, G-5, G-7: the mafia thread's lock, and its members after any change of who is at the table.
     this.access.threadLock(ctx);
   }
@@ -319,4 +321,9 @@ export class Planner {
     this.access.threadLock(ctx); // M-2: the newcomer takes the seat's place in the mafia thread
     this.table(ctx);
   }
+}
+
+/** Who may write in the channel and who is at the table: a change of either changes the overwrites. */
+function writersKey(s: GameState): string {
+  return `${JSON.stringify(channelWriters(s))}|${s.players.map((p) => (p.alive ? 1 : 0)).join('')}`;
 }
