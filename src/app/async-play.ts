@@ -8,6 +8,7 @@ import type { GameRow, Store } from '../db/store';
 import type { GameState, RefusalCode, Seat } from '../engine/types';
 import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from './async-rules';
 import type { GameEffect, GameService } from './game-service';
+import { playedIn } from './hosts';
 import { inQuietHours } from './quiet-hours';
 import { Scheduler, type TimerHost } from './scheduler';
 import { parseSettings, type ServerSettings } from './settings';
@@ -131,6 +132,9 @@ export class AsyncPlayRules {
     }
     if (e.kind === 'lobby') return;
     if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
+    // Daybreak: the calls for substitutes made during the night are posted now.
+    if (e.kind === 'action' && owedIsSecret(e.prev) && !owedIsSecret(e.state))
+      for (const c of this.astore.openCalls(e.game.id)) this.view.call(e.game, c, null, this.now(), true);
     // M-3: the spectators' thread follows who is at the table (only when that may have changed).
     if (e.kind === 'action' && !tableChanged(e.prev, e.state)) return;
     this.spectate(e.game, e.kind === 'action' ? e.state : null);
@@ -181,10 +185,8 @@ export class AsyncPlayRules {
     const settings = gameSettings(game);
     // Live games are watched by their host in the moment; a speech left to its timer is no absence there.
     if (settings.absentAfter === 0 || prev.pace !== 'async') return;
-    const seats = this.store.players(game.id);
     // N-13: a host who plays must not learn who acts at night from this.
-    const hostPlays = seats.some((s) => s.userId === game.hostId);
-    if (hostPlays && owedIsSecret(prev)) return;
+    if (this.hostPlays(game) && owedIsSecret(prev)) return;
     const now = this.now();
     for (const seat of owedSeats(prev)) {
       if (!prev.players[seat - 1]!.alive) continue; // last words left unsaid: he has left anyway
@@ -212,6 +214,19 @@ export class AsyncPlayRules {
   }
 
   /**
+   * N-13: whether the game's host sits or sat at its table (a seat's holder now, or one substituted
+   * out: app/hosts.ts playedIn): such a host is never told who has not acted at night.
+   */
+  private hostPlays(game: GameRow): boolean {
+    return playedIn(game.hostId, {
+      status: game.status,
+      lobbyMembers: game.lobby.members,
+      seats: this.store.players(game.id),
+      audit: this.store.auditLog(game.id),
+    });
+  }
+
+  /**
    * The server does not auto-end turns: a stage whose time is up while someone still owes an action
    * waits for the host, who is told (once) who is missing. A host who plays is never told who has
    * not acted at night (N-13): the night then ends by its timer as usual.
@@ -222,8 +237,7 @@ export class AsyncPlayRules {
     if (!game || !state || game.status !== 'running' || state.seq !== seq || gameSettings(game).autoEnd) return false;
     const owed = owedSeats(state);
     if (owed.length === 0) return false;
-    const hostPlays = this.store.players(gameId).some((p) => p.userId === game.hostId);
-    if (hostPlays && owedIsSecret(state)) return false;
+    if (this.hostPlays(game) && owedIsSecret(state)) return false;
     this.store.transaction(() => {
       const key = `overdue:${seq}:${this.store.deadlineOf(gameId)?.dueAt ?? 0}`;
       this.view.overdue(game, state, owed, key, this.now());
@@ -316,6 +330,12 @@ export class AsyncPlayRules {
     this.view.call(game, closed, filledBy, this.now(), false);
   }
 
+  /** Whether a substitute call made now waits for the day to be posted (it is night: N-13). */
+  callWaitsForDay(game: GameRow): boolean {
+    const state = this.service.state(game.id) ?? this.store.getState(game.id);
+    return state !== null && owedIsSecret(state);
+  }
+
   /** The host calls for a substitute for a seat (the shell has checked he is the host). */
   callSubstitute(game: GameRow, seat: number): AsyncRefusal | null {
     if (game.status !== 'running') return { code: 'subcall/not-running' };
@@ -324,7 +344,9 @@ export class AsyncPlayRules {
     const now = this.now();
     this.store.transaction(() => {
       const c = this.astore.createCall(game.id, seat, now);
-      this.view.call(game, c, null, now, true);
+      // N-13: at night a call would tell the table that this seat had something to do tonight
+      // (absences at night are night actions left undone): it is posted at daybreak.
+      if (!this.callWaitsForDay(game)) this.view.call(game, c, null, now, true);
     });
     this.kick();
     return null;

@@ -174,6 +174,8 @@ export class AsyncMessages implements AsyncView {
   }
 
   call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): void {
+    // A call made at night is posted at daybreak: one closed before then was never shown.
+    if (!created && !this.outbox.slot(game.id, `subcall:${call.id}`)) return;
     const payload = this.callPayload(game, call, filledBy);
     const opts = created ? { meta: { what: 'subcall' } } : undefined;
     this.outbox.setSlot(game.id, `subcall:${call.id}`, 'message', channelDest(game.channelId), payload, now, opts);

@@ -125,7 +125,8 @@ export class AsyncPlay {
     if (!isHost()) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
     const refused = this.rules.callSubstitute(game, seat);
     if (refused) return this.refuse(i, loc, refused);
-    return this.reply(i, `✅ ${t(loc, 'subcall.posted', { seat })}`);
+    const when = this.rules.callWaitsForDay(game) ? 'subcall.atDaybreak' : 'subcall.posted';
+    return this.reply(i, `✅ ${t(loc, when, { seat })}`);
   }
 
   private async volunteer(

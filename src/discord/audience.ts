@@ -72,6 +72,8 @@ export class AudienceGate {
     private readonly log: AudienceLogger,
     /** Throw on a violation (tests) instead of dropping the row. */
     private readonly strict: boolean,
+    /** Whether a user sits or sat at the game's table (app/hosts.ts playedIn); current seats by default. */
+    private readonly played: (ctx: GameCtx, userId: string) => boolean = (c, u) => c.seats.some((s) => s.userId === u),
   ) {}
 
   /** Plans a change's effects with its moment known (the game service's `around` hook). */
@@ -101,7 +103,7 @@ export class AudienceGate {
     let built: GameCtx | null | undefined;
     const ctx = m?.ctx ?? (() => (built === undefined ? (built = this.contexts.build(w.gameId)) : built));
     const to = audienceOf(w, ctx);
-    const why = violation(w, to, ctx, m);
+    const why = violation(w, to, ctx, m, this.played);
     if (why) {
       const msg = `audience: game ${w.gameId}: ${w.op} ${w.slot?.key ?? w.meta.what ?? ''} to ${w.dest} (${to.kind}): ${why}`;
       if (this.strict) throw new AudienceError(msg);
@@ -130,7 +132,13 @@ export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience 
 }
 
 /** Why this audience may not get this write now, or null. */
-function violation(w: OutboxWrite, to: Audience, ctx: () => GameCtx | null, m: Moment | null): string | null {
+function violation(
+  w: OutboxWrite,
+  to: Audience,
+  ctx: () => GameCtx | null,
+  m: Moment | null,
+  played: (ctx: GameCtx, userId: string) => boolean,
+): string | null {
   const what = w.meta.what ?? '';
   switch (to.kind) {
     case 'public':
@@ -149,8 +157,8 @@ function violation(w: OutboxWrite, to: Audience, ctx: () => GameCtx | null, m: M
     }
     case 'host': {
       const c = ctx();
-      const plays = c?.seats.some((s) => s.userId === to.userId) ?? false;
-      if (plays && OWED_KINDS.has(what) && c?.state?.stage.kind === 'night')
+      const night = c?.state?.stage.kind === 'night' || c?.state?.stage.kind === 'night0';
+      if (c && night && OWED_KINDS.has(what) && played(c, to.userId))
         return 'who owes a night action, to a host who plays';
       return null;
     }

@@ -4,6 +4,7 @@
 import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
+import { playedIn } from '../app/hosts';
 import { Lifecycle } from '../app/lifecycle';
 import type { TimerHost } from '../app/scheduler';
 import { AsyncStore } from '../db/async-store';
@@ -148,7 +149,14 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   });
   const contexts = new Contexts(store, service, config.defaultLocale);
   // Every write to the outbox passes the audience check first (issue 20).
-  const audience = new AudienceGate(contexts, log, config.strictAudience ?? false);
+  const audience = new AudienceGate(contexts, log, config.strictAudience ?? false, (c, userId) =>
+    playedIn(userId, {
+      status: c.game.status,
+      lobbyMembers: c.game.lobby.members,
+      seats: c.seats,
+      audit: store.auditLog(c.game.id),
+    }),
+  );
   outbox.setGuard(audience.guard);
   const notices = new Notices(client.rest, outbox, store, contexts, service, log);
   // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed
@@ -256,7 +264,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       }
       // Its points and ratings no longer count: the rule set's ratings are rebuilt in the background.
       try {
-        onGameAnnulled(store.stats, gameId);
+        onGameAnnulled(store.stats, gameId, {
+          log: (msg, e) => log.error(msg, e),
+          firstDelayMs: config.storageRetryMs ?? 30_000,
+        });
       } catch (e) {
         log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e);
       }

@@ -69,6 +69,8 @@ export const asyncPlayEn = {
   'subcall.closed': 'This call is closed.',
   'subcall.volunteer': 'Volunteer',
   'subcall.pick': 'Host: pick the substitute',
+  'subcall.atDaybreak':
+    'The call for a substitute for seat #{seat} will be posted in the game channel at daybreak: a call at night would tell everyone that this seat had a move to make tonight.',
   'subcall.posted': 'The call for a substitute for seat #{seat} is posted in the game channel.',
   'subcall.thanks': 'Thank you: you are on the list. The host picks the substitute.',
   'subcall.picked': 'Done: {user} takes seat #{seat}.',
@@ -202,6 +204,8 @@ export const asyncPlayUk: Record<Keys, string> = {
   'subcall.closed': 'Пошук заміни закрито.',
   'subcall.volunteer': 'Зголоситися',
   'subcall.pick': 'Ведучий: оберіть заміну',
+  'subcall.atDaybreak':
+    'Оголошення про заміну для місця №{seat} з’явиться в каналі гри на світанку: оголошення вночі підказало б усім, що в цього місця є нічний хід.',
   'subcall.posted': 'Оголошення про заміну для місця №{seat} опубліковано в каналі гри.',
   'subcall.thanks': 'Дякуємо, вас записано. Заміну обере ведучий.',
   'subcall.picked': 'Готово: місце №{seat} займає {user}.',
@@ -332,6 +336,8 @@ export const asyncPlayRu: Record<Keys, string> = {
   'subcall.closed': 'Поиск замены закрыт.',
   'subcall.volunteer': 'Вызваться',
   'subcall.pick': 'Ведущий: выберите замену',
+  'subcall.atDaybreak':
+    'Объявление о замене для места №{seat} появится в канале игры на рассвете: объявление ночью подсказало бы всем, что у этого места есть ночной ход.',
   'subcall.posted': 'Объявление о замене для места №{seat} опубликовано в канале игры.',
   'subcall.thanks': 'Спасибо, вы записаны. Замену выберет ведущий.',
   'subcall.picked': 'Готово: место №{seat} занимает {user}.',

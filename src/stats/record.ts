@@ -264,8 +264,35 @@ export function unbuilt(db: StatsStore): { guildId: string; ruleset: string }[] 
   return out;
 }
 
-/** Issue 11's `onAnnulled(gameId)` hook: the annulled game's server and rule set are recomputed. */
-export function onGameAnnulled(db: StatsStore, gameId: number): void {
+/** How a failed rebuild is told and tried again (issue 20: no background work ends the process). */
+export interface RebuildRetry {
+  log(msg: string, e: unknown): void;
+  /** The first wait before trying again (doubled at each failure in a row, at most `maxDelayMs`). */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+  setTimer?: (fn: () => void, ms: number) => void;
+}
+
+/**
+ * Issue 11's `onAnnulled(gameId)` hook: the annulled game's server and rule set are recomputed. A
+ * rebuild the database fails is logged and tried again later (the flag it left in the database
+ * also has it finished at the next start-up).
+ */
+export function onGameAnnulled(db: StatsStore, gameId: number, retry?: RebuildRetry): void {
   const g = db.gameServerAndRuleset(gameId);
-  if (g) void recomputeInBackground(db, g.guildId, g.ruleset);
+  if (!g) return;
+  const max = retry?.maxDelayMs ?? 300_000;
+  const later = retry?.setTimer ?? ((fn: () => void, ms: number) => void setTimeout(fn, ms).unref());
+  const attempt = (delay: number): void => {
+    // (Through a promise: a read that fails before the rebuild starts is caught the same way.)
+    Promise.resolve()
+      .then(() => recomputeInBackground(db, g.guildId, g.ruleset))
+      .catch((e: unknown) => {
+        if (!retry) return;
+        const secs = Math.round(delay / 1000);
+        retry.log(`stats: rebuilding the ratings after annulling game ${gameId} failed; trying again in ${secs} s`, e);
+        later(() => attempt(Math.min(delay * 2, max)), delay);
+      });
+  };
+  attempt(retry?.firstDelayMs ?? 30_000);
 }

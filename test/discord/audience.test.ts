@@ -96,6 +96,10 @@ describe('what each audience may be sent (issue 20)', () => {
     const w = write({ dest: 'dm:u1', meta: { what: 'overdue' } });
     expect(refused(w, playing)).toThrow(/host who plays/);
     expect(refused(write({ dest: 'dm:host', meta: { what: 'overdue' } }))()).toBeTruthy();
+    // A host who sat at the table and was replaced still knows his seat's side: he plays.
+    const contexts = { fromRow: () => ctx, build: () => ctx } as unknown as Contexts;
+    const replaced = new AudienceGate(contexts, { error: () => undefined }, true, (_c, u) => u === HOST);
+    expect(() => replaced.guard(write({ dest: 'dm:host', meta: { what: 'absent' } }))).toThrow(/host who plays/);
   });
 
   it('the mafia thread takes only living black players who know each other (G-4, M-2, G-5)', () => {

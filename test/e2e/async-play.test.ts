@@ -334,6 +334,43 @@ describe('asynchronous play over days', () => {
   );
 
   it(
+    'N-13: a substitute call the host makes at night is posted at daybreak, not at night (issue 20)',
+    { timeout: 120_000 },
+    async () => {
+      const { d, clock } = await setup(Date.parse('2026-12-01T07:00:00Z'), {
+        reminders: { reminders: 'off' },
+        pings: { pings: 'off' },
+      });
+      const world = w!;
+      const idle = () => world.bot.idle();
+      await d.createAndStart('classic-10', 'async', { night: '1h', discussion: '2h', vote: '2h' });
+      const g = d.gameId;
+      await clock.advanceTo(clock.now() + 1 * H + MIN, idle);
+      expect(await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 2 })).toBe('ok');
+      expect(await d.step({ type: 'player', seat: 3, verb: 'nominate', target: 4 })).toBe('ok');
+      await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
+      await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
+      const flag = d.dmWith(world.host.id, (id) => id === `v1:y:${g}:call:5`)!;
+      expect(flag).not.toBeNull();
+      for (let k = 0; k < 5 && state(world, g).stage.kind !== 'night'; k++)
+        await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
+      expect(state(world, g).stage.kind).toBe('night');
+      const calls = () =>
+        world.fake.publicMessages(world.channel.id).filter((m) => m.content.includes('Seat #5 needs a substitute'));
+      const r = await world.fake.click(world.host.id, flag.message, flag.id);
+      await r.settled();
+      await idle();
+      expect(text(r)).toMatch(/^✅ .*at daybreak/);
+      expect(calls()).toEqual([]);
+      for (let k = 0; k < 5 && state(world, g).stage.kind === 'night'; k++)
+        await clock.advanceTo(clock.now() + 1 * H + MIN, idle);
+      expect(state(world, g).clock.phase).toBe('day');
+      expect(calls()).toHaveLength(1);
+      expect(allComponents(calls()[0]!).some((c) => c.custom_id?.includes(':vol:'))).toBe(true);
+    },
+  );
+
+  it(
     'the first volunteer takes the seat when the server chose so; reminders are off when the server says so',
     { timeout: 120_000 },
     async () => {

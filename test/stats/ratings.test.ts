@@ -17,6 +17,7 @@ import { PAGE_SIZE, profile, top, type StatsFilter } from '../../src/stats/queri
 import {
   interruptedRebuilds,
   isRebuilding,
+  onGameAnnulled,
   rebuildSeason,
   recomputeInBackground,
   recomputeRatings,
@@ -638,5 +639,60 @@ describe('through the game service (the game-closing transaction)', () => {
     expect(rows.find((r) => r.userId === 'u4')).toBeUndefined();
     const rec = gameRecord(db, G, game)!;
     expect(rec.seats.find((x) => x.seat === 4)!.holders!.map((h) => h.userId)).toEqual(['u4', 'sub']);
+  });
+});
+
+describe('a rebuild after an annul that the database fails (issue 20)', () => {
+  it('is logged and tried again later, never left as an unhandled rejection, and ends as a rebuild at once would', async () => {
+    const { store, db } = fresh();
+    const id = putGame(store, 'chnu-2016', 1, [
+      { user: 'a', role: 'civilian', points: 4, outcome: 'win' },
+      { user: 'b', role: 'mafia', points: 0, outcome: 'loss' },
+    ]);
+    putGame(store, 'chnu-2016', 2, [
+      { user: 'a', role: 'mafia', points: 4, outcome: 'win' },
+      { user: 'b', role: 'civilian', points: 0, outcome: 'loss' },
+    ]);
+    store.sqlite.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(id);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // The disk fails twice, then comes back.
+      let failures = 2;
+      const tx = db.transaction.bind(db);
+      db.transaction = (<T>(fn: () => T): T => {
+        if (failures > 0) {
+          failures--;
+          throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+        }
+        return tx(fn);
+      }) as typeof db.transaction;
+      const logged: string[] = [];
+      const timers: { fn: () => void; ms: number }[] = [];
+      onGameAnnulled(db, id, {
+        log: (m) => logged.push(m),
+        firstDelayMs: 1000,
+        setTimer: (fn, ms) => timers.push({ fn, ms }),
+      });
+      for (let k = 0; k < 3; k++) {
+        await new Promise((r) => setTimeout(r, 5));
+        timers.shift()?.fn();
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      expect(logged).toHaveLength(2);
+      expect(logged[0]).toMatch(/annulling game \d+ failed; trying again in 1 s/);
+      expect(logged[1]).toMatch(/trying again in 2 s/);
+      expect(unhandled).toEqual([]);
+      expect(isRebuilding(db, G, 'chnu-2016')).toBe(false);
+      const background = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
+      recomputeRatings(db, G, 'chnu-2016');
+      expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(
+        background,
+      );
+      expect(background.every((r) => r[2] === 1)).toBe(true);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
