@@ -103,7 +103,7 @@ export class AudienceGate {
     let built: GameCtx | null | undefined;
     const ctx = m?.ctx ?? (() => (built === undefined ? (built = this.contexts.build(w.gameId)) : built));
     const to = audienceOf(w, ctx);
-    const why = violation(w, to, ctx, m, this.played);
+    const why = violation(withSlotKind(w), to, ctx, m, this.played);
     if (why) {
       const msg = `audience: game ${w.gameId}: ${w.op} ${w.slot?.key ?? w.meta.what ?? ''} to ${w.dest} (${to.kind}): ${why}`;
       if (this.strict) throw new AudienceError(msg);
@@ -116,6 +116,7 @@ export class AudienceGate {
 
 /** The audience a write reaches, from its destination and meta. */
 export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience {
+  w = withSlotKind(w);
   const d = w.dest;
   if (d.startsWith('ch:')) return { kind: 'public' };
   if (d.startsWith('th:') || d.startsWith('tm:')) {
@@ -129,6 +130,16 @@ export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience 
   if (c && c.game.hostId === userId && !PRIVATE_KINDS.has(w.meta.what ?? '')) return { kind: 'host', userId };
   const held = c?.seats.find((s) => s.userId === userId);
   return held ? { kind: 'seat', seat: held.seat, userId } : { kind: 'member', userId };
+}
+
+/**
+ * A slot's later versions carry no meta: a night panel's kind and seat are in its key
+ * (`panel:<seq>:<seat>`), so its every edit is checked like its first post.
+ */
+function withSlotKind(w: OutboxWrite): OutboxWrite {
+  if (w.op !== 'slot' || w.meta.what !== undefined || !w.slot) return w;
+  const m = /^panel:\d+:(\d+)$/.exec(w.slot.key);
+  return m ? { ...w, meta: { ...w.meta, what: 'panel', seat: Number(m[1]) } } : w;
 }
 
 /** Why this audience may not get this write now, or null. */

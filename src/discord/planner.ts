@@ -189,7 +189,8 @@ export class Planner {
     if ('seat' in action && prev.stage.kind === 'night') {
       const u = userOf(ctx, action.seat);
       const slot = this.outbox.slot(game.id, `panel:${prev.seq}:${action.seat}`);
-      if (u && slot) {
+      // Only the seat's holder's own panel: one the seat had before a substitution is not his.
+      if (u && slot && slot.dest === dmDest(u)) {
         const loc = userLocale(ctx, u);
         const note = confirmation(ctx, loc, action.seat, action, events);
         const payload = stageChanged
@@ -302,6 +303,20 @@ export class Planner {
   private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
     const ctx = this.contexts.fromRow(game);
     const now = this.now();
+    // The seat's open night panel in the old holder's DMs is closed for good: what the seat does
+    // from now on is the newcomer's (he plays it from "My actions"), never shown to the old holder.
+    for (const slot of this.outbox.liveSlots(game.id)) {
+      if (!slot.key.startsWith('panel:') || !slot.key.endsWith(`:${seat}`) || slot.dest !== dmDest(from)) continue;
+      const closed = {
+        content: t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id }),
+        components: [],
+        allowed_mentions: mentions(),
+      };
+      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closed, now, {
+        state: 'closed',
+        meta: { what: 'closed' },
+      });
+    }
     this.outbox.add(
       game.id,
       channelDest(game.channelId),

@@ -61,7 +61,8 @@ export class StageMessages {
         const seat = Number(slot.key.split(':')[2]);
         if ('seat' in action && action.seat === seat && slot.key === `panel:${prev.seq}:${seat}`) continue; // done above
         const u = userOf(ctx, seat);
-        const loc = u ? userLocale(ctx, u) : ctx.pub;
+        if (!u || slot.dest !== dmDest(u)) continue; // closed when the seat changed hands
+        const loc = userLocale(ctx, u);
         this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, {
           state: 'stale',
         });

@@ -76,6 +76,13 @@ describe('what each audience may be sent (issue 20)', () => {
     expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'card' } }))()).toBeTruthy();
   });
 
+  it("a night panel's later versions (no meta) are checked by its key: never to one who no longer holds the seat", () => {
+    const edit = (dest: `dm:${string}`) =>
+      write({ dest, op: 'slot', slot: { key: 'panel:7:4', kind: 'message' }, meta: {} });
+    expect(refused(edit('dm:u5'))).toThrow(/not held/);
+    expect(refused(edit('dm:u4'))()).toEqual({});
+  });
+
   it("a check's answer goes only to a checker, a gesture only to the mafia", () => {
     // TEN: mafia 3 and 8, Don 6, Sheriff 4.
     expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'check' } }))()).toBeTruthy();
