@@ -23,7 +23,10 @@ const FILES: Record<RulesetId, string> = {
 
 /**
  * The fewest calls a game needs (the delivery issue's bound): one DM per role card, per night
- * prompt and per check answer, one channel message per stage or turn, and the result.
+ * prompt and per check answer, one channel message per stage or turn, and the result. Since issue
+ * 20 a night where anyone acts sends every living player a DM at nightfall (the panel, or "nothing
+ * to do tonight"), so that a DM, or one that cannot be delivered, marks nobody: one per living
+ * player on such a night.
  */
 export function lowerBound(initial: GameState, log: { action: Action; at: number }[]): number {
   let s = initial;
@@ -36,8 +39,10 @@ export function lowerBound(initial: GameState, log: { action: Action; at: number
     const next = r.state;
     if (next.seq !== s.seq && next.stage.kind !== 'over') {
       stages++;
-      if (next.stage.kind === 'night')
-        prompts += next.players.filter((p) => seatView(next, p.seat).prompts.length > 0).length;
+      if (next.stage.kind === 'night') {
+        const acting = next.players.filter((p) => seatView(next, p.seat).prompts.length > 0).length;
+        if (acting > 0) prompts += next.players.filter((p) => p.alive).length;
+      }
     }
     s = next;
   }
