@@ -8,7 +8,7 @@ import type { GameRow, Store } from '../db/store';
 import type { GameState, RefusalCode, Seat } from '../engine/types';
 import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from './async-rules';
 import type { GameEffect, GameService } from './game-service';
-import { playedIn } from './hosts';
+import { asVolunteerRefusal, playedIn, playingHostMayCall, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
 import { inQuietHours } from './quiet-hours';
 import { Scheduler, type TimerHost } from './scheduler';
 import { parseSettings, type ServerSettings } from './settings';
@@ -89,6 +89,14 @@ export class AsyncPlayRules {
       faults: d.service.faults,
       what: 'a reminder',
     });
+    // Issue 20: every substitution (whoever makes it) asks who watched and which calls are open.
+    d.service.use({ seating: (gameId) => this.seating(gameId) });
+  }
+
+  /** Who watched the game in its spectators' thread, and its open substitute calls (app/hosts.ts seatBar). */
+  seating(gameId: number): SeatingContext {
+    const calls = this.astore.openCalls(gameId).map((c) => ({ seat: c.seat, volunteers: c.volunteers }));
+    return { watchers: this.view.watchers(gameId) ?? [], calls };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -218,7 +226,12 @@ export class AsyncPlayRules {
    * out: app/hosts.ts playedIn): such a host is never told who has not acted at night.
    */
   private hostPlays(game: GameRow): boolean {
-    return playedIn(game.hostId, {
+    return this.plays(game, game.hostId);
+  }
+
+  /** Whether this member sits or sat at the game's table (app/hosts.ts playedIn). */
+  private plays(game: GameRow, userId: string): boolean {
+    return playedIn(userId, {
       status: game.status,
       lobbyMembers: game.lobby.members,
       seats: this.store.players(game.id),
@@ -336,11 +349,18 @@ export class AsyncPlayRules {
     return state !== null && owedIsSecret(state);
   }
 
-  /** The host calls for a substitute for a seat (the shell has checked he is the host). */
-  callSubstitute(game: GameRow, seat: number): AsyncRefusal | null {
+  /**
+   * The host calls for a substitute for a seat (the shell has checked that `hostId` may host it). A
+   * host who plays may call one only for a seat flagged as absent (app/hosts.ts playingHostMayCall).
+   */
+  callSubstitute(game: GameRow, seat: number, hostId: string): AsyncRefusal | null {
     if (game.status !== 'running') return { code: 'subcall/not-running' };
     if (!this.store.players(game.id).some((p) => p.seat === seat)) return { code: 'seat/unknown' };
     if (this.astore.openCall(game.id, seat)) return { code: 'subcall/open' };
+    if (this.plays(game, hostId)) {
+      const fair = playingHostMayCall((this.astore.holder(game.id, seat)?.flaggedAt ?? null) !== null);
+      if (!fair.ok) return { code: fair.code };
+    }
     const now = this.now();
     this.store.transaction(() => {
       const c = this.astore.createCall(game.id, seat, now);
@@ -375,16 +395,21 @@ export class AsyncPlayRules {
    */
   async volunteer(game: GameRow, call: SubstituteCall, userId: string, name: string): Promise<VolunteerResult> {
     const settings = gameSettings(game);
-    // The host sees every role (his panel): he may not take a seat; players are already seated.
-    const seated = this.store.players(game.id).some((p) => p.userId === userId);
-    if (userId === game.hostId || seated) return { ok: false, code: 'subcall/playing' };
+    // Issue 20: the rule of every substitution (app/hosts.ts seatBar), told before he is listed: no
+    // player, nobody replaced earlier, no host of the game, nobody who watched it.
+    const known = {
+      hostId: (this.store.getGame(game.id) ?? game).hostId,
+      status: game.status,
+      lobbyMembers: game.lobby.members,
+      seats: this.store.players(game.id),
+      audit: this.store.auditLog(game.id),
+    };
+    const bar = seatBar(userId, known, this.seating(game.id), `user:${userId}`);
+    if (bar) return { ok: false, code: SEAT_REFUSAL[bar].volunteer };
     if (call.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
-    // N-13: one who has seen every role in the spectators' thread may not play the game.
-    if (settings.spectatorRoles && this.view.watchers(game.id)?.includes(userId))
-      return { ok: false, code: 'subcall/watched' };
     if (settings.autoSubstitute) {
       const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');
-      return r.ok ? { ok: true, seated: true } : { ok: false, code: r.code };
+      return r.ok ? { ok: true, seated: true } : { ok: false, code: asVolunteerRefusal(r.code) };
     }
     const names = { ...call.names, [userId]: name.slice(0, 60) };
     const next = { ...call, volunteers: [...call.volunteers, userId], names };
@@ -426,8 +451,8 @@ export function tableChanged(prev: GameState, state: GameState): boolean {
 /**
  * M-3 with G-5: who the spectators' thread holds — those who pressed Watch (members not at the
  * table, or players once the game is over) and the players who have left the table (the users now
- * holding their seats), never a living player while the game is on: one brought back (G-7) and a
- * watcher who takes a seat as substitute are taken out. One replaced by a substitute is no longer
+ * holding their seats), never a living player while the game is on: one brought back (G-7) is
+ * taken out (and so would be a watcher at the table, though none may take a seat: app/hosts.ts). One replaced by a substitute is no longer
  * a player: he is in it only if he watches. Once the game is over nothing is secret: nobody is
  * taken out, and the living may watch too.
  */

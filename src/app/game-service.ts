@@ -17,6 +17,7 @@ import type {
   Role,
 } from '../engine/types';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
+import { NO_SEATING, playedIn, playingHostMaySeat, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
 import { KeyedQueue } from './keyed-queue';
 import { Scheduler, TimerFaults, type TimerHost } from './scheduler';
 
@@ -99,6 +100,11 @@ export interface ServiceHooks {
    * fires and only the system acts on it (the lifecycle stops and restarts its clock).
    */
   suspended?(gameId: number): boolean;
+  /**
+   * Issue 20: who watched the game in its spectators' thread and the open substitute calls (async
+   * play), for the rule of who may take a seat (app/hosts.ts seatBar, playingHostMaySeat).
+   */
+  seating?(gameId: number): SeatingContext;
 }
 
 export interface ServiceOptions extends ServiceHooks {
@@ -388,6 +394,13 @@ export class GameService {
     });
   }
 
+  /** What the features know of who may take a seat (the hooks' `seating`, merged). */
+  private seating(gameId: number): SeatingContext {
+    const all = this.hooks.flatMap((h) => (h.seating ? [h.seating(gameId)] : []));
+    if (all.length === 0) return NO_SEATING;
+    return { watchers: all.flatMap((c) => c.watchers), calls: all.flatMap((c) => c.calls) };
+  }
+
   /** A substitute takes over a seat (role, fouls and history stay with the seat). */
   substitute(
     gameId: number,
@@ -404,7 +417,18 @@ export class GameService {
       const seats = this.store.players(gameId);
       const current = seats.find((s) => s.seat === seat);
       if (!current) return { ok: false as const, code: 'seat/unknown' };
-      if (seats.some((s) => s.userId === userId)) return { ok: false as const, code: 'substitute/already-playing' };
+      // Issue 20: one rule for every way a seat changes hands (the host's command, a call's pick,
+      // its first volunteer): nobody who holds or held a seat, hosts or hosted the game, or watched it.
+      const seating = this.seating(gameId);
+      const table = { hostId: game.hostId, status: game.status, lobbyMembers: game.lobby.members, seats };
+      const known = { ...table, audit: this.store.auditLog(gameId) };
+      const bar = seatBar(userId, known, seating, by);
+      if (bar) return { ok: false as const, code: SEAT_REFUSAL[bar].host };
+      // A host who plays gives a seat only to a volunteer of the call open for it (PLAYING_HOST).
+      if (by.startsWith('host:') && playedIn(by.slice('host:'.length), known)) {
+        const fair = playingHostMaySeat(seat, userId, seating);
+        if (!fair.ok) return { ok: false as const, code: fair.code };
+      }
       const now = this.now();
       this.store.transaction(() => {
         this.store.substitute(gameId, seat, userId);

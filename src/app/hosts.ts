@@ -6,7 +6,9 @@
 // the day's clock and gives fouls, but may not rule on results (E-4, F-4, S-4) nor see the night
 // (N-13): `playingHostMay` is the one table every entry point asks (/host, the host panel's
 // buttons, the lobby's Cancel). Annulling a finished game is limited in who and how long after:
-// `mayAnnul`. docs/hosting.md "Fair hosting" has both tables in words.
+// `mayAnnul`. Who may take a seat when one changes hands (/host substitute, a substitute call's
+// pick, its first volunteer) is `seatBar`, asked by the game service for every substitution.
+// docs/hosting.md "Fair hosting" has these rules in words.
 import type { HostVerb, StageKind } from '../engine/types';
 import type { RefusalCode } from '../engine/refusal-codes';
 
@@ -44,12 +46,13 @@ export type HostDeed = HostVerb | 'substitute' | 'cancel' | 'log' | 'annul' | 't
 
 /**
  * When a host who plays may do it:
- * - `always`: in every stage (the clock, fouls, seats, the way out; the log hides the night);
+ * - `always`: in every stage (the clock, fouls, the way out; the log hides the night);
  * - `talk`: only while players talk (speeches, last words, discussion, a shootout's speeches);
  * - `lobby`: only before the game starts;
+ * - `call`: only through a substitute call (`playingHostMaySeat`, `playingHostMayCall`);
  * - `never`.
  */
-export type PlayingHostRule = 'always' | 'talk' | 'lobby' | 'never';
+export type PlayingHostRule = 'always' | 'talk' | 'lobby' | 'call' | 'never';
 
 /**
  * The table (G-7 limited by E-4, F-4, S-4 and N-13 for a host who sits at the table). Every deed
@@ -60,8 +63,9 @@ export const PLAYING_HOST: { readonly [D in HostDeed]: PlayingHostRule } = {
   pause: 'always',
   resume: 'always',
   foul: 'always',
-  // A seat changes hands; the host learns nothing and decides nothing.
-  substitute: 'always',
+  // A seat changes hands: only to a volunteer of a substitute call for that seat, and a call only for
+  // a seat the bot flagged as absent. Freely, he could seat his own second account or push a player out.
+  substitute: 'call',
   // The way out: hand the game to someone who does not play.
   transfer: 'always',
   // The audit log: while the game runs, a taken-back night action is shown to him as "…".
@@ -104,7 +108,8 @@ export function playingHostMay(
   game: { readonly status: string; readonly stage: StageKind | null },
 ): FairVerdict {
   const rule = PLAYING_HOST[deed];
-  if (rule === 'always') return OK;
+  // `call`: the command may be given; the seat and who takes it are checked where they are known.
+  if (rule === 'always' || rule === 'call') return OK;
   const started = game.status !== 'lobby';
   const night = game.stage !== null && NIGHT.has(game.stage);
   if (rule === 'lobby') return started ? no('host/playing-host-result') : OK;
@@ -150,6 +155,102 @@ export function playedIn(
     }
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who may take a seat (every way a seat changes hands: /host substitute, a call's pick, its first volunteer)
+
+/** The game as far as who may take a seat in it is concerned. */
+export interface SeatGame {
+  readonly hostId: string;
+  readonly status: string;
+  readonly lobbyMembers: readonly string[];
+  readonly seats: readonly { readonly userId: string }[];
+  readonly audit: readonly { readonly action: string; readonly detail: string | null }[];
+}
+
+/** What the spectators' thread and the open substitute calls know (asynchronous play). */
+export interface SeatingContext {
+  /** Who pressed Watch in this game, ever. */
+  readonly watchers: readonly string[];
+  /** The open substitute calls: each seat's volunteers. */
+  readonly calls: readonly { readonly seat: number; readonly volunteers: readonly string[] }[];
+}
+
+export const NO_SEATING: SeatingContext = { watchers: [], calls: [] };
+
+/**
+ * Why a member may not take a seat in this game:
+ * - `seated`: he holds a seat now;
+ * - `played`: he held one and was replaced (he saw that seat's card and what it learnt);
+ * - `host`: he hosts or hosted the game (its creator, everyone it was handed to with /host
+ *   transfer), or he is the host giving the command: the host panel shows every role (N-13);
+ * - `watched`: he pressed Watch: the spectators' thread holds the players who left the table, who
+ *   know their cards and what they did at night and may say so there (N-13, even where G-6 keeps the
+ *   cards hidden and the bot shows the thread only public facts); with `spectators roles:true` it
+ *   shows every role.
+ */
+export type SeatBar = 'seated' | 'played' | 'host' | 'watched';
+
+/**
+ * The one rule of who may take a seat when it changes hands (issue 20), null when he may. `by` is
+ * who makes the change (`host:<id>` or `user:<id>`, the actor of the audit log).
+ */
+export function seatBar(userId: string, game: SeatGame, seating: SeatingContext, by: string): SeatBar | null {
+  if (game.seats.some((s) => s.userId === userId)) return 'seated';
+  if (playedIn(userId, { ...game, status: 'running' })) return 'played';
+  if (hosted(userId, game) || by === `host:${userId}`) return 'host';
+  if (seating.watchers.includes(userId)) return 'watched';
+  return null;
+}
+
+/** Whether he hosts the game or hosted it before handing it over (`transfer` in its audit log). */
+function hosted(userId: string, game: SeatGame): boolean {
+  if (game.hostId === userId) return true;
+  return game.audit.some((a) => a.action === 'transfer' && detailOf(a.detail).from === userId);
+}
+
+function detailOf(detail: string | null): { from?: unknown } {
+  if (!detail) return {};
+  try {
+    return JSON.parse(detail) as { from?: unknown };
+  } catch {
+    return {}; // an unreadable detail names nobody
+  }
+}
+
+/** The refusal of a seat bar: told to the host who names the member, or to the volunteer himself. */
+export const SEAT_REFUSAL: {
+  readonly [B in SeatBar]: { readonly host: RefusalCode; readonly volunteer: RefusalCode };
+} = {
+  seated: { host: 'substitute/already-playing', volunteer: 'subcall/playing' },
+  played: { host: 'substitute/played', volunteer: 'subcall/played' },
+  host: { host: 'substitute/host', volunteer: 'subcall/host' },
+  watched: { host: 'substitute/watched', volunteer: 'subcall/watched' },
+};
+
+/** A host's refusal of a seat bar as the volunteer's (his click was refused by the service). */
+export function asVolunteerRefusal(code: RefusalCode): RefusalCode {
+  for (const r of Object.values(SEAT_REFUSAL)) if (r.host === code) return r.volunteer;
+  return code;
+}
+
+/**
+ * A host who plays (`substitute: 'call'`) may give a seat only to one of the volunteers of the
+ * substitute call open for it (async play). Ask only for a host who plays.
+ */
+export function playingHostMaySeat(seat: number, userId: string, seating: SeatingContext): FairVerdict {
+  const call = seating.calls.find((c) => c.seat === seat);
+  return call?.volunteers.includes(userId) ? OK : no('host/playing-host-substitute');
+}
+
+/**
+ * A host who plays may call a substitute only for a seat the bot flagged as absent (it let the
+ * server's `absent` count of owed actions pass in a row; a host who plays counts only day actions):
+ * else a call would push out a player who plays. Ask only for a host who plays.
+ */
+export function playingHostMayCall(flagged: boolean): FairVerdict {
+  return flagged ? OK : no('subcall/playing-host-absent');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -123,7 +123,7 @@ export class AsyncPlay {
 
   private async call(i: Component, loc: Locale, game: GameRow, seat: number, isHost: () => boolean): Promise<void> {
     if (!isHost()) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
-    const refused = this.rules.callSubstitute(game, seat);
+    const refused = this.rules.callSubstitute(game, seat, i.user.id);
     if (refused) return this.refuse(i, loc, refused);
     const when = this.rules.callWaitsForDay(game) ? 'subcall.atDaybreak' : 'subcall.posted';
     return this.reply(i, `✅ ${t(loc, when, { seat })}`);

@@ -80,6 +80,10 @@ export const asyncPlayEn = {
   'refusal.subcall/not-volunteer': 'Pick one of the volunteers.',
   'refusal.subcall/open': 'A call for this seat is already open in the game channel.',
   'refusal.subcall/not-running': 'The game is not running.',
+  'refusal.subcall/played': 'You were replaced in this game, so you cannot take a seat in it again.',
+  'refusal.subcall/host': 'You host this game or hosted it before, so you cannot take a seat in it.',
+  'refusal.subcall/playing-host-absent':
+    'You play in this game, so you may call a substitute only for a player I have reported to you as absent. To call one for another seat, hand the game to a host who is not playing (/host transfer).',
 
   'sub.welcome':
     'You take over seat #{seat} in game #{id}. Your role card is above; what the seat knew so far is on it.',
@@ -123,7 +127,7 @@ export const asyncPlayEn = {
   'refusal.spectators/living':
     'Players at the table cannot watch: the spectators’ thread is for those who left and for onlookers.',
   'refusal.spectators/none': 'This game has no spectators’ thread (the bot may not create private threads here).',
-  'refusal.subcall/watched': 'You watched this game with every role shown, so you cannot take a seat in it.',
+  'refusal.subcall/watched': 'You watched this game in the spectators’ thread, so you cannot take a seat in it.',
   'cmd.settings.autoEnd.name': 'auto_end',
   'cmd.settings.autoEnd.desc': 'At a deadline, end the turn with the rule set’s defaults (off: wait for the host)',
   'cmd.opt.autoEnd.name': 'auto_end',
@@ -215,6 +219,10 @@ export const asyncPlayUk: Record<Keys, string> = {
   'refusal.subcall/not-volunteer': 'Оберіть когось із добровольців.',
   'refusal.subcall/open': 'Для цього місця заміну вже шукають у каналі гри.',
   'refusal.subcall/not-running': 'Гра зараз не йде.',
+  'refusal.subcall/played': 'Вас у цій грі вже замінили, тож знову сісти за її стіл ви не можете.',
+  'refusal.subcall/host': 'Ви ведете або вели цю гру, тож не можете сісти за її стіл.',
+  'refusal.subcall/playing-host-absent':
+    'Ви граєте в цій грі, тож можете покликати заміну лише для гравця, про відсутність якого я вам повідомив. Щоб покликати заміну для іншого місця, передайте гру ведучому, який не грає (/host transfer).',
 
   'sub.welcome': 'Ви займаєте місце №{seat} у грі №{id}. Ваша картка ролі вище; на ній усе, що місце знало досі.',
   'sub.note': 'Записка місця (N-11): №{target}, перевірка в ніч {night} — {answer}.',
@@ -257,7 +265,7 @@ export const asyncPlayUk: Record<Keys, string> = {
   'refusal.spectators/living':
     'Гравці за столом не можуть дивитися: гілка глядачів — для тих, хто вибув, і для сторонніх.',
   'refusal.spectators/none': 'У цієї гри немає гілки глядачів (бот не може створювати тут приватні гілки).',
-  'refusal.subcall/watched': 'Ви дивилися цю гру з відкритими ролями, тож не можете сісти за її стіл.',
+  'refusal.subcall/watched': 'Ви дивилися цю гру в гілці глядачів, тож не можете сісти за її стіл.',
   'cmd.settings.autoEnd.name': 'автозавершення',
   'cmd.settings.autoEnd.desc': 'Після дедлайну завершувати хід за правилами (вимкнено — чекати на ведучого)',
   'cmd.opt.autoEnd.name': 'автозавершення',
@@ -347,6 +355,10 @@ export const asyncPlayRu: Record<Keys, string> = {
   'refusal.subcall/not-volunteer': 'Выберите кого-то из добровольцев.',
   'refusal.subcall/open': 'Для этого места замену уже ищут в канале игры.',
   'refusal.subcall/not-running': 'Игра сейчас не идёт.',
+  'refusal.subcall/played': 'Вас в этой игре уже заменили, поэтому снова сесть за её стол вы не можете.',
+  'refusal.subcall/host': 'Вы ведёте или вели эту игру, поэтому не можете сесть за её стол.',
+  'refusal.subcall/playing-host-absent':
+    'Вы играете в этой игре, поэтому можете позвать замену только для игрока, об отсутствии которого я вам сообщил. Чтобы позвать замену для другого места, передайте игру ведущему, который не играет (/host transfer).',
 
   'sub.welcome':
     'Вы занимаете место №{seat} в игре №{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
@@ -389,7 +401,7 @@ export const asyncPlayRu: Record<Keys, string> = {
   'spectators.added': 'Вы в ветке зрителей игры №{id}.',
   'refusal.spectators/living': 'Игроки за столом не могут смотреть: ветка зрителей — для выбывших и для посторонних.',
   'refusal.spectators/none': 'У этой игры нет ветки зрителей (бот не может создавать здесь приватные ветки).',
-  'refusal.subcall/watched': 'Вы смотрели эту игру с открытыми ролями, поэтому не можете сесть за её стол.',
+  'refusal.subcall/watched': 'Вы смотрели эту игру в ветке зрителей, поэтому не можете сесть за её стол.',
   'cmd.settings.autoEnd.name': 'автозавершение',
   'cmd.settings.autoEnd.desc': 'После дедлайна завершать ход по правилам (выключено — ждать ведущего)',
   'cmd.opt.autoEnd.name': 'автозавершение',

@@ -297,6 +297,10 @@ export const en = {
   'refusal.seat/unknown': 'There is no such seat.',
   'refusal.substitute/bot': 'A bot cannot play.',
   'refusal.substitute/already-playing': 'That user already plays in this game.',
+  'refusal.substitute/played': 'Someone who was replaced in this game cannot take a seat in it again.',
+  'refusal.substitute/host': 'Whoever hosts this game or hosted it before cannot take a seat in it.',
+  'refusal.substitute/watched':
+    'Someone who watched this game in the spectators’ thread cannot take a seat in it: what is said there is not for the players.',
   'refusal.lobby/already-joined': 'You have already joined.',
   'refusal.lobby/not-joined': 'You are not in this lobby.',
   'refusal.lobby/full': 'The lobby is full.',

@@ -163,11 +163,13 @@ export const hostToolkitEn = {
 
   // Refusals
   'refusal.host/playing-host':
-    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions; to have the panel run, hand the game to someone who is not playing with /host transfer.',
+    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions. If you want someone to run the panel, hand the game to a host who is not playing (/host transfer).',
   'refusal.host/playing-host-night':
-    'You play in this game, so the night is not yours to run: it ends on its timer, and you may not shorten it, end it or take back anything done in it. To have the night run, hand the game to someone who is not playing with /host transfer.',
+    'You play in this game, so the night is not yours to run: it ends on its timer, and you may not shorten it, end it or take back anything done in it. If you want someone to run the night, hand the game to a host who is not playing (/host transfer).',
   'refusal.host/playing-host-result':
-    'You play in this game, so you may not make rulings that decide its outcome (the result, who leaves the table, votes, points, the best player, cancelling it). You can still keep time in the speeches and give fouls. For these rulings, hand the game to someone who is not playing with /host transfer.',
+    'You play in this game, so you may not make rulings that decide its outcome (the result, who leaves the table, votes, points, the best player, cancelling it). You can still keep time in the speeches and give fouls. For these rulings, hand the game to a host who is not playing (/host transfer).',
+  'refusal.host/playing-host-substitute':
+    'You play in this game, so you may give a seat only to someone who volunteered when a substitute was called for it. To give it to someone else, hand the game to a host who is not playing (/host transfer).',
   'refusal.host/playing-host-annul':
     'You played in this game, so you may not annul it. Ask a host who did not play, or a member with Manage Server.',
   'refusal.game/paused': 'The game is paused: wait until the host resumes it.',
@@ -358,11 +360,13 @@ export const hostToolkitUk: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії»; щоб панель хтось вів, передайте гру тому, хто не грає: /host transfer.',
+    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії». Якщо потрібно, щоб панель хтось вів, передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-night':
-    'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Щоб ніч хтось вів, передайте гру тому, хто не грає: /host transfer.',
+    'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Якщо потрібно, щоб ніч хтось вів, передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-result':
-    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, кращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Щоб ці рішення ухвалював той, хто не грає, передайте йому гру: /host transfer.',
+    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, кращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Для цих рішень передайте гру ведучому, який не грає (/host transfer).',
+  'refusal.host/playing-host-substitute':
+    'Ви граєте в цій грі, тож можете віддати місце лише тому, хто відгукнувся на оголошення про заміну для цього місця. Щоб віддати його комусь іншому, передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-annul':
     'Ви грали в цій грі, тож не можете її анулювати. Попросіть ведучого, який не грав, або учасника з правом «Керувати сервером».',
   'refusal.game/paused': 'Гра на паузі: зачекайте, доки ведучий її продовжить.',
@@ -552,11 +556,13 @@ export const hostToolkitRu: Record<Keys, string> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия»; чтобы панель кто-то вёл, передайте игру тому, кто не играет: /host transfer.',
+    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия». Если нужно, чтобы панель кто-то вёл, передайте игру ведущему, который не играет (/host transfer).',
   'refusal.host/playing-host-night':
-    'Вы играете в этой игре, поэтому ночь ведёте не вы: она заканчивается по таймеру, и вы не можете её сократить, завершить или откатить что-либо из сделанного в ней. Чтобы ночь кто-то вёл, передайте игру тому, кто не играет: /host transfer.',
+    'Вы играете в этой игре, поэтому ночь ведёте не вы: она заканчивается по таймеру, и вы не можете её сократить, завершить или откатить что-либо из сделанного в ней. Если нужно, чтобы ночь кто-то вёл, передайте игру ведущему, который не играет (/host transfer).',
   'refusal.host/playing-host-result':
-    'Вы играете в этой игре, поэтому не можете принимать решения, от которых зависит её итог (результат, кто покидает стол, голоса, баллы, лучший игрок, отмена игры). Следить за временем речей и давать фолы вы можете. Чтобы эти решения принимал тот, кто не играет, передайте ему игру: /host transfer.',
+    'Вы играете в этой игре, поэтому не можете принимать решения, от которых зависит её итог (результат, кто покидает стол, голоса, баллы, лучший игрок, отмена игры). Следить за временем речей и давать фолы вы можете. Для этих решений передайте игру ведущему, который не играет (/host transfer).',
+  'refusal.host/playing-host-substitute':
+    'Вы играете в этой игре, поэтому можете отдать место только тому, кто откликнулся на объявление о замене для этого места. Чтобы отдать его кому-то другому, передайте игру ведущему, который не играет (/host transfer).',
   'refusal.host/playing-host-annul':
     'Вы играли в этой игре, поэтому не можете её аннулировать. Попросите ведущего, который не играл, или участника с правом «Управлять сервером».',
   'refusal.game/paused': 'Игра на паузе: подождите, пока ведущий её продолжит.',

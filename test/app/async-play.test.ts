@@ -226,14 +226,17 @@ describe('async play rules', () => {
   it('substitute calls: one open call per seat; a volunteer is listed, then picked by the host', async () => {
     const t = setup();
     const id = await t.start();
+    // By day: a call made at night waits for daybreak (N-13).
+    await t.timeout(id);
+    expect(t.service.state(id)!.clock.phase).toBe('day');
     const game = t.store.getGame(id)!;
-    expect(t.rules.callSubstitute(game, 11)).toEqual({ code: 'seat/unknown' });
-    expect(t.rules.callSubstitute(game, 2)).toBeNull();
-    expect(t.rules.callSubstitute(game, 2)).toEqual({ code: 'subcall/open' });
+    expect(t.rules.callSubstitute(game, 11, 'host')).toEqual({ code: 'seat/unknown' });
+    expect(t.rules.callSubstitute(game, 2, 'host')).toBeNull();
+    expect(t.rules.callSubstitute(game, 2, 'host')).toEqual({ code: 'subcall/open' });
     const call = t.view.calls[0]!.call;
     expect(t.view.calls[0]).toMatchObject({ created: true, filledBy: null, call: { seat: 2, status: 'open' } });
     expect(await t.rules.volunteer(game, call, 'u3', 'Three')).toEqual({ ok: false, code: 'subcall/playing' });
-    expect(await t.rules.volunteer(game, call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/playing' });
+    expect(await t.rules.volunteer(game, call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/host' });
     const listed = await t.rules.volunteer(game, call, 'v1', 'Volunteer One');
     const call1 = { volunteers: ['v1'], names: { v1: 'Volunteer One' } };
     expect(listed).toMatchObject({ ok: true, seated: false, call: call1 });
@@ -247,13 +250,92 @@ describe('async play rules', () => {
     expect(t.view.calls.at(-1)).toMatchObject({ filledBy: 'v1', call: { status: 'filled' } });
     expect(t.rules.openCall(id, call.id)).toBeNull();
     expect(t.store.getGame(id)!.lobby.names?.v1).toBe('Volunteer One');
-    // u2 held the seat for no move at all: v1 is its only holder.
+    // u2 held the seat through night 0, v1 from then on.
     expect(
       t.rules
         .holders(id)
         .filter((h) => h.seat === 2)
         .map((h) => h.userId),
-    ).toEqual(['v1']);
+    ).toEqual(['u2', 'v1']);
+  });
+
+  it('N-13: one rule for every way a seat changes hands: no player, nobody replaced, no host, no watcher', async () => {
+    const t = setup();
+    const id = await t.start({ autoSubstitute: false });
+    await t.timeout(id);
+    t.view.thread = []; // the game has a spectators' thread (public facts only: the default)
+    const game = () => t.store.getGame(id)!;
+    const host = (seat: number, user: string, by = 'host:host') => t.service.substitute(id, seat, user, by, null);
+    expect(t.rules.watch(game(), 'fan')).toBeNull();
+    // The host's command: a watcher (even with the roles hidden), a player, the host, the referee himself.
+    expect(await host(3, 'fan')).toEqual({ ok: false, code: 'substitute/watched' });
+    expect(await host(3, 'u4')).toEqual({ ok: false, code: 'substitute/already-playing' });
+    expect(await host(3, 'host')).toEqual({ ok: false, code: 'substitute/host' });
+    expect(await host(3, 'ref', 'host:ref')).toEqual({ ok: false, code: 'substitute/host' });
+    // One replaced out of a seat does not come back into another.
+    expect(await host(2, 'n1')).toEqual({ ok: true });
+    expect(await host(3, 'u2')).toEqual({ ok: false, code: 'substitute/played' });
+    // The volunteer: told the same, in his own words, before he is listed.
+    expect(t.rules.callSubstitute(game(), 3, 'host')).toBeNull();
+    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
+    expect(await t.rules.volunteer(game(), call, 'fan', 'Fan')).toEqual({ ok: false, code: 'subcall/watched' });
+    expect(await t.rules.volunteer(game(), call, 'u2', 'Two')).toEqual({ ok: false, code: 'subcall/played' });
+    expect(await t.rules.volunteer(game(), call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/host' });
+    // The pick: a volunteer who watched after he was listed is refused when picked.
+    expect(await t.rules.volunteer(game(), call, 'late', 'Late')).toMatchObject({ ok: true, seated: false });
+    expect(t.rules.watch(game(), 'late')).toBeNull();
+    expect(await t.rules.pick(game(), t.rules.openCall(id, call.id)!, 'late', 'host')).toEqual({
+      code: 'substitute/watched',
+    });
+    // Who handed the game over hosted it: he may not sit down either.
+    expect(await t.service.transfer(id, 'next', 'host:host', null)).toEqual({ ok: true });
+    expect(await host(3, 'host', 'host:next')).toEqual({ ok: false, code: 'substitute/host' });
+    expect(await host(3, 'next', 'host:ref')).toEqual({ ok: false, code: 'substitute/host' });
+    expect(t.store.players(id).map((p) => p.userId)).toEqual(['u1', 'n1', ...USERS.slice(2)]);
+  });
+
+  it('N-13: the first volunteer is refused the seat on the same rule (auto-substitute)', async () => {
+    const t = setup();
+    const id = await t.start({ autoSubstitute: true });
+    await t.timeout(id);
+    t.view.thread = [];
+    const game = t.store.getGame(id)!;
+    expect(t.rules.watch(game, 'fan')).toBeNull();
+    expect(t.rules.callSubstitute(game, 3, 'host')).toBeNull();
+    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
+    expect(await t.rules.volunteer(game, call, 'fan', 'Fan')).toEqual({ ok: false, code: 'subcall/watched' });
+    expect(await t.rules.volunteer(game, call, 'v', 'V')).toEqual({ ok: true, seated: true });
+    expect(t.store.players(id).find((p) => p.seat === 3)!.userId).toBe('v');
+  });
+
+  it('a host who plays gives a seat only to a volunteer of its call, and calls only for a seat flagged absent', async () => {
+    const t = setup();
+    const id = await t.start();
+    await t.timeout(id);
+    // u1 hosts the game and plays in it (seat 1).
+    expect(await t.service.transfer(id, 'u1', 'host:host', null)).toEqual({ ok: true });
+    const game = () => t.store.getGame(id)!;
+    // Not freely: not his second account, not without a call.
+    expect(await t.service.substitute(id, 4, 'alt', 'host:u1', null)).toEqual({
+      ok: false,
+      code: 'host/playing-host-substitute',
+    });
+    expect(t.rules.callSubstitute(game(), 4, 'u1')).toEqual({ code: 'subcall/playing-host-absent' });
+    // Seat 4 is flagged as absent (the bot's count): he may call; a volunteer is listed.
+    t.astore.flag(id, 4, t.now.t);
+    expect(t.rules.callSubstitute(game(), 4, 'u1')).toBeNull();
+    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
+    const listed = await t.rules.volunteer(game(), call, 'v9', 'Nine');
+    expect(listed).toMatchObject({ ok: true, seated: false });
+    // Still not someone who did not volunteer; the volunteer, by the menu or by the command.
+    expect(await t.service.substitute(id, 4, 'alt', 'host:u1', null)).toEqual({
+      ok: false,
+      code: 'host/playing-host-substitute',
+    });
+    expect(await t.rules.pick(game(), t.rules.openCall(id, call.id)!, 'v9', 'u1')).toBeNull();
+    expect(t.store.players(id).find((p) => p.seat === 4)!.userId).toBe('v9');
+    // A host who does not play is not limited: a referee seats whom he names.
+    expect(await t.service.substitute(id, 5, 'alt', 'host:ref', null)).toEqual({ ok: true });
   });
 
   it('M-3: Watch is refused to a living player and where there is no thread; a watcher is kept once', async () => {
@@ -273,18 +355,23 @@ describe('async play rules', () => {
     const t = setup();
     const id = await t.start();
     t.view.thread = ['fan'];
-    // A substitute who watched takes a living seat: out of the thread, still a watcher (N-13 below).
-    const subbed = await t.service.substitute(id, 5, 'fan', 'host:host', null);
+    // A watcher may not take a seat (N-13: test/app/fair-hosting.test.ts); a newcomer takes seat 5, and the
+    // one he replaced, no longer a player, is not in the thread unless he watches.
+    expect(await t.service.substitute(id, 5, 'fan', 'host:host', null)).toEqual({
+      ok: false,
+      code: 'substitute/watched',
+    });
+    const subbed = await t.service.substitute(id, 5, 'new', 'host:host', null);
     expect(subbed.ok).toBe(true);
     await t.service.idle(id);
-    expect(t.view.memberships.at(-1)).toEqual({ members: [], watchers: ['fan'] });
+    expect(t.view.memberships.at(-1)).toEqual({ members: ['fan'], watchers: ['fan'] });
     // The host takes seat 1 out of the table (G-5): its player joins; brought back (G-7), he is out again.
     const out = await t.service.dispatch(id, { kind: 'host-kill', target: 1 }, 'host:host');
     expect(out.ok).toBe(true);
-    expect(t.view.memberships.at(-1)).toEqual({ members: ['u1'], watchers: ['fan'] });
+    expect(t.view.memberships.at(-1)).toEqual({ members: ['u1', 'fan'], watchers: ['fan'] });
     const back = await t.service.dispatch(id, { kind: 'host-revive', target: 1 }, 'host:host');
     expect(back.ok).toBe(true);
-    expect(t.view.memberships.at(-1)).toEqual({ members: [], watchers: ['fan'] });
+    expect(t.view.memberships.at(-1)).toEqual({ members: ['fan'], watchers: ['fan'] });
     // An action that moves nobody in or out of the table asks nothing of the thread.
     const n = t.view.memberships.length;
     await t.timeout(id);

@@ -3,10 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANNUL_WINDOW,
+  asVolunteerRefusal,
   mayAnnul,
+  NO_SEATING,
   PLAYING_HOST,
   playedIn,
   playingHostMay,
+  playingHostMayCall,
+  playingHostMaySeat,
+  SEAT_REFUSAL,
+  seatBar,
   type HostDeed,
   type Member,
 } from '../../src/app/hosts';
@@ -60,9 +66,23 @@ describe('what a host who plays may do (G-7 with E-4, F-4, S-4, N-13)', () => {
     }
   });
 
-  it('pause, resume, fouls (F-1), substitutions, the log and transfer: always', () => {
-    for (const deed of ['pause', 'resume', 'foul', 'substitute', 'log', 'transfer'] as const)
+  it('pause, resume, fouls (F-1), the log and transfer: always', () => {
+    for (const deed of ['pause', 'resume', 'foul', 'log', 'transfer'] as const)
       for (const s of ALL) expect(code(deed, running(s))).toBe('ok');
+  });
+
+  it('substitutions only through a substitute call: the command is let through, the seat is checked', () => {
+    expect(PLAYING_HOST.substitute).toBe('call');
+    for (const s of ALL) expect(code('substitute', running(s))).toBe('ok');
+    const seating = { watchers: [], calls: [{ seat: 4, volunteers: ['v1', 'v2'] }] };
+    expect(playingHostMaySeat(4, 'v2', seating)).toEqual({ ok: true });
+    // Not a volunteer (his second account, say), not the seat of the call, no call at all.
+    expect(playingHostMaySeat(4, 'alt', seating)).toEqual({ ok: false, code: 'host/playing-host-substitute' });
+    expect(playingHostMaySeat(5, 'v1', seating)).toEqual({ ok: false, code: 'host/playing-host-substitute' });
+    expect(playingHostMaySeat(4, 'v1', NO_SEATING)).toEqual({ ok: false, code: 'host/playing-host-substitute' });
+    // A call only for a seat flagged as absent: else he would push out a player who plays.
+    expect(playingHostMayCall(true)).toEqual({ ok: true });
+    expect(playingHostMayCall(false)).toEqual({ ok: false, code: 'subcall/playing-host-absent' });
   });
 
   it('S-4 and overrides: no kill, removal, revive, best player, bonus or undo of a vote', () => {
@@ -94,6 +114,58 @@ describe('who plays', () => {
     );
     expect(playedIn('h', { ...base, status: 'lobby', lobbyMembers: ['h'] })).toBe(true);
     expect(playedIn('h', { ...base, lobbyMembers: ['h'] })).toBe(false); // a lobby list after the start is history
+  });
+});
+
+describe('who may take a seat when it changes hands (N-13: one rule for the host, the pick and the volunteer)', () => {
+  const seats = [{ userId: 'a' }, { userId: 'b' }];
+  const game = {
+    hostId: 'host',
+    status: 'running',
+    lobbyMembers: ['old'],
+    seats,
+    audit: [] as { action: string; detail: string | null }[],
+  };
+  const bar = (user: string, g = game, seating = NO_SEATING, by = 'host:referee') => seatBar(user, g, seating, by);
+
+  it('a stranger may; a seat’s holder may not', () => {
+    expect(bar('x')).toBeNull();
+    expect(bar('a')).toBe('seated');
+    // The lobby's list after the start is history: one who joined and was not seated is a stranger.
+    expect(bar('old')).toBeNull();
+  });
+
+  it('nobody who held a seat in this game and was replaced', () => {
+    const audit = [{ action: 'substitute', detail: JSON.stringify({ seat: 1, from: 'gone', to: 'a', moves: 3 }) }];
+    expect(bar('gone', { ...game, audit })).toBe('played');
+  });
+
+  it('nobody who hosts or hosted it, nor the host who gives the command', () => {
+    expect(bar('host')).toBe('host');
+    const audit = [{ action: 'transfer', detail: JSON.stringify({ from: 'first', to: 'host' }) }];
+    expect(bar('first', { ...game, audit })).toBe('host');
+    expect(bar('first')).toBeNull();
+    // A member with Manage Server who does not host this game may be seated by another host, not by himself.
+    expect(bar('referee', game, NO_SEATING, 'host:other')).toBeNull();
+    expect(bar('referee')).toBe('host');
+    expect(bar('v', game, NO_SEATING, 'user:v')).toBeNull(); // a volunteer seats himself
+  });
+
+  it('nobody who watched it in the spectators’ thread, whether or not it showed the roles', () => {
+    expect(bar('fan', game, { watchers: ['fan'], calls: [] })).toBe('watched');
+    expect(bar('fan', game, { watchers: ['other'], calls: [] })).toBeNull();
+  });
+
+  it('each bar has the host’s refusal and the volunteer’s, and a service refusal is told as the volunteer’s', () => {
+    for (const r of Object.values(SEAT_REFUSAL)) expect(asVolunteerRefusal(r.host)).toBe(r.volunteer);
+    expect(asVolunteerRefusal('game/not-running')).toBe('game/not-running');
+    for (const cat of [en, uk, ru])
+      for (const r of Object.values(SEAT_REFUSAL)) {
+        expect(cat[`refusal.${r.host}`]).toBeTruthy();
+        expect(cat[`refusal.${r.volunteer}`]).not.toMatch(
+          /\b[A-Z]-\d+\b|every role shown|відкритими ролями|открытыми ролями/,
+        );
+      }
   });
 });
 
@@ -144,6 +216,8 @@ describe('who may annul a finished game, and until when', () => {
         'refusal.host/playing-host-night',
         'refusal.host/playing-host-result',
         'refusal.host/playing-host-annul',
+        'refusal.host/playing-host-substitute',
+        'refusal.subcall/playing-host-absent',
         'refusal.annul/too-late',
         'refusal.annul/too-late-host',
       ] as const)

@@ -406,7 +406,7 @@ describe('asynchronous play over days', () => {
         .publicMessages(world.channel.id)
         .find((m) => m.content.includes('Seat #5 needs a substitute'))!;
       expect(call.content).toContain('The first volunteer takes the seat.');
-      // With every role shown to spectators, one who watched may not take a seat.
+      // One who watched may not take a seat (whatever the spectators are shown).
       const onlooker = world.fake.addUser({ username: 'ira', guilds: [world.guild.id] });
       await (await world.fake.click(onlooker.id, d.tableMessage(), `v1:y:${g}:watch`)).settled();
       await idle();

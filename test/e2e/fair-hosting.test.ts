@@ -6,8 +6,9 @@
 // after the end for the host, 7 days for Manage Server, and is announced in the game's channel and
 // the server's results channel.
 import { afterEach, describe, expect, it } from 'vitest';
+import { AsyncStore } from '../../src/db/async-store';
 import type { GameState, Role } from '../../src/engine/types';
-import { Perm, type FakeUserInfo, type InteractionResult } from '../../testkit/fake-discord';
+import { allComponents, Perm, type FakeUserInfo, type InteractionResult } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
 import { FakeClock, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
@@ -232,6 +233,85 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
     done(await slash(w!, next.id, 'host', 'end', { winner: 'draw' }));
     expect(state(w!, id).stage.kind).toBe('postGame');
+  });
+});
+
+/** A button click (or a forged one) by a user, settled. */
+async function press(world: World, userId: string, message: Parameters<World['fake']['click']>[1], id: string) {
+  const r = await world.fake.click(userId, message, id, { forge: true });
+  await r.settled();
+  await world.bot.idle();
+  return r;
+}
+
+describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
+  it('nobody who watched the game (its roles hidden), was replaced, or hosts it; a newcomer may', async () => {
+    const { d } = await playingHostGame();
+    const id = d.gameId;
+    const ref = manager(w!, 'referee');
+    // A member watches from the spectators' thread (public facts only: the server's default).
+    const fan = w!.fake.addUser({ username: 'fan', guilds: [w!.guild.id] });
+    expect(text(await press(w!, fan.id, d.tableMessage(), `v1:y:${id}:watch`))).toMatch(/^✅/);
+    const before = snapshot(w!, id);
+    refused(
+      await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(fan.id) }),
+      /watched this game in the spectators’ thread cannot take a seat/,
+    );
+    // The referee who gives the command hosts it now: he may not seat himself.
+    refused(
+      await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(ref.id) }),
+      /Whoever hosts this game or hosted it before cannot take a seat/,
+    );
+    expect(snapshot(w!, id)).toEqual(before);
+    // A newcomer takes seat 5; the player he replaced may not come back into another seat.
+    const newcomer = w!.fake.addUser({ username: 'newcomer', guilds: [w!.guild.id] });
+    done(await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(newcomer.id) }));
+    const after = snapshot(w!, id);
+    refused(
+      await slash(w!, ref.id, 'host', 'substitute', { seat: 7, user: user(w!.users[4]!.id) }),
+      /was replaced in this game cannot take a seat in it again/,
+    );
+    expect(snapshot(w!, id)).toEqual(after);
+    expect(w!.bot.store.players(id).find((p) => p.seat === 5)!.userId).toBe(newcomer.id);
+  });
+
+  it('a host who plays: no seat given freely; a call only for a seat flagged absent, the seat only to its volunteer', async () => {
+    const { d, host } = await playingHostGame();
+    const id = d.gameId;
+    const ref = manager(w!, 'referee');
+    done(await slash(w!, ref.id, 'host', 'skip')); // the night is not his: a referee ends it
+    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    const alt = w!.fake.addUser({ username: 'alt', guilds: [w!.guild.id] });
+    const before = snapshot(w!, id);
+    // Not his second account in seat 5, not a player pushed out by a call.
+    refused(
+      await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(alt.id) }),
+      /You play in this game, so you may give a seat only to someone who volunteered.*\/host transfer/,
+    );
+    refused(
+      await press(w!, host.id, d.tableMessage(), `v1:y:${id}:call:5`),
+      /You play in this game, so you may call a substitute only for a player I have reported to you as absent/,
+    );
+    expect(snapshot(w!, id)).toEqual(before);
+    const calls = () =>
+      w!.fake.publicMessages(w!.channel.id).filter((m) => m.content.includes('Seat #5 needs a substitute'));
+    expect(calls()).toEqual([]);
+    // Seat 5 is flagged as absent (the bot's own count of owed actions let pass): he may call.
+    const astore = new AsyncStore(w!.bot.db.db);
+    astore.flag(id, 5, Date.now());
+    expect(text(await press(w!, host.id, d.tableMessage(), `v1:y:${id}:call:5`))).toMatch(/^✅/);
+    const call = calls()[0]!;
+    const vol = allComponents(call).find((c) => c.custom_id?.includes(':vol:'))!.custom_id!;
+    const taras = w!.fake.addUser({ username: 'taras', guilds: [w!.guild.id] });
+    await press(w!, taras.id, call, vol);
+    expect(astore.openCalls(id).map((c) => c.volunteers)).toEqual([[taras.id]]);
+    // Still only the volunteer, whom he may seat by the command or the call's menu.
+    refused(
+      await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(alt.id) }),
+      /only to someone who volunteered/,
+    );
+    done(await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(taras.id) }));
+    expect(w!.bot.store.players(id).find((p) => p.seat === 5)!.userId).toBe(taras.id);
   });
 });
 

@@ -136,7 +136,7 @@ describe('the private threads follow the seats (M-2, M-3)', () => {
     await consistent(world, g, 'seat 1 killed');
   });
 
-  it('M-3: a watcher who takes a seat leaves the spectators (a black seat: into the mafia thread); the one replaced may watch', async () => {
+  it('M-3: a watcher may not take a seat (N-13); a newcomer in a black seat joins the mafia thread; the one replaced may watch', async () => {
     const { d, world, mafia, spectators } = await start();
     const u = (seat: number) => world.users[seat - 1]!.id;
     const g = d.gameId;
@@ -151,23 +151,33 @@ describe('the private threads follow the seats (M-2, M-3)', () => {
     expect(await watch(ira.id)).toMatch(/^✅/);
     expect(threadUsers(world, spectators)).toEqual([ira.id]);
     await consistent(world, g, 'ira watches');
-    // She takes over seat 8 (mafia): a living player, so out of the spectators, into the mafia's thread.
-    await substitute(world, 8, ira.id);
-    expect(threadUsers(world, spectators)).toEqual([]);
-    expect(world.fake.canRead(spectators, ira.id)).toBe(false);
-    expect(sorted(threadUsers(world, mafia))).toEqual(sorted([u(3), u(6), ira.id]));
-    await consistent(world, g, 'ira takes seat 8');
+    // She watched: she may not take a seat (N-13: the players who left talk there); nothing changes.
+    const refused = await world.fake.slash(world.host.id, world.channel.id, 'host', {
+      sub: 'substitute',
+      options: { seat: 8, user: { type: 6, value: ira.id } } as never,
+    });
+    await refused.settled();
+    await world.bot.idle();
+    expect(text(refused)).toMatch(/^⛔ .*spectators’ thread/);
+    expect(world.bot.store.players(g).find((p) => p.seat === 8)!.userId).toBe(u(8));
+    // A newcomer takes over seat 8 (mafia): into the mafia's thread, never the spectators'.
+    const ola = world.fake.addUser({ username: 'ola', guilds: [world.guild.id] });
+    await substitute(world, 8, ola.id);
+    expect(threadUsers(world, spectators)).toEqual([ira.id]);
+    expect(world.fake.canRead(spectators, ola.id)).toBe(false);
+    expect(sorted(threadUsers(world, mafia))).toEqual(sorted([u(3), u(6), ola.id]));
+    await consistent(world, g, 'ola takes seat 8');
     // The one she replaced is no longer at the table: out of the mafia thread; he may watch.
     expect(world.fake.canRead(mafia, u(8))).toBe(false);
     expect(await watch(u(8))).toMatch(/^✅/);
-    expect(threadUsers(world, spectators)).toEqual([u(8)]);
+    expect(sorted(threadUsers(world, spectators))).toEqual(sorted([ira.id, u(8)]));
     await consistent(world, g, 'the old holder of seat 8 watches');
     // A living player may not watch.
     expect(await watch(u(2))).toMatch(/^⛔/);
-    // Seat 8 leaves the table: ira joins the spectators again (and leaves the mafia thread).
+    // Seat 8 leaves the table: ola joins the spectators (and leaves the mafia thread).
     await host(world, 'kill', { seat: 8 });
-    expect(sorted(threadUsers(world, spectators))).toEqual(sorted([u(8), ira.id]));
-    expect(threadUsers(world, mafia)).not.toContain(ira.id);
+    expect(sorted(threadUsers(world, spectators))).toEqual(sorted([u(8), ira.id, ola.id]));
+    expect(threadUsers(world, mafia)).not.toContain(ola.id);
     await consistent(world, g, 'seat 8 killed');
   });
 

@@ -156,12 +156,13 @@ export class HostCommand {
   ) {
     const user = i.options.getUser('user', true);
     if (user.bot) return refuse(i, t(loc, 'refusal.substitute/bot'));
+    // Who may take the seat (nobody who plays, played, hosts or watched; a host who plays: a
+    // volunteer of the seat's call) is the service's one rule for every substitution (app/hosts.ts).
     const r = await this.service.substitute(game.id, seat, user.id, actor, reason);
-    if (r.ok) {
-      const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
-      const fresh = this.store.getGame(game.id)!;
-      this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
-    }
+    if (!r.ok) return refuse(i, refusalText(loc, r.code));
+    const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
+    const fresh = this.store.getGame(game.id)!;
+    this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
     return this.answer(i, loc, r);
   }
 }
