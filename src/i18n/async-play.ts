@@ -87,7 +87,7 @@ export const asyncPlayEn = {
 
   'sub.welcome':
     'You take over seat #{seat} in game #{id}. Your role card is above; what the seat knew so far is on it.',
-  'sub.note': 'The seat’s note (N-11): #{target} checked on night {night} — {answer}.',
+  'sub.note': 'The seat’s note: #{target} checked on night {night} — {answer}.',
   'sub.yourMove': 'It is your move now: press the button.',
   'sub.leftYou': 'Seat #{seat} of game #{id} has been handed to a substitute: you no longer act for it.',
 
@@ -119,7 +119,7 @@ export const asyncPlayEn = {
   'settings.spectators.off': 'public facts only',
   'spectators.name': 'Game #{id} — spectators',
   'spectators.welcome':
-    '👻 The spectators’ thread of game #{id}: players who left the table and members who watch. Living players cannot read it; talk here, not in the game channel (M-3).',
+    '👻 The spectators’ thread of game #{id}: players who left the table and members who watch. Living players cannot read it; talk here, not in the game channel.',
   'spectators.publicOnly': 'Here you see what the table sees: the roles are shown when the rules show them.',
   'spectators.roles': 'Every role, for spectators only — do not pass it on:',
   'button.watch': 'Watch',
@@ -149,7 +149,7 @@ export const asyncPlayUk: Record<Keys, string> = {
   'cmd.settings.quietHours.name': 'тихі_години',
   'cmd.settings.quietHours.desc': 'Без дедлайнів і нагадувань у ці години (асинхронно); порожньо — вимкнути',
   'cmd.settings.absent.name': 'відсутні',
-  'cmd.settings.absent.desc': 'Сказати ведучому, коли гравець пропустив стільки ходів поспіль',
+  'cmd.settings.absent.desc': 'Сказати ведучому, коли в гравця пропущено стільки ходів поспіль',
   'cmd.settings.autoSubstitute.name': 'автозаміна',
   'cmd.settings.autoSubstitute.desc': 'Перший доброволець одразу сідає на місце',
   'cmd.opt.pings.name': 'згадки',
@@ -186,33 +186,33 @@ export const asyncPlayUk: Record<Keys, string> = {
   'refusal.settings/quiet':
     'Вкажіть разом початок, кінець і часовий пояс (напр. 00:00, 08:00, Europe/Kyiv) або нічого з цього, щоб вимкнути тихі години.',
 
-  'remind.head': '⏰ **Гра №{id}** — {stage}',
+  'remind.head': '⏰ **Гра #{id}** — {stage}',
   'remind.vote': 'Ви ще не проголосували.',
   'remind.speak': 'Ваша черга говорити: коли закінчите, натисніть «Дякую».',
-  'remind.window': 'Ви ще не сказали, що закінчили (висуньте кандидата, якщо хочете, і натисніть «Готово»).',
+  'remind.window': 'Ви ще не сказали, що закінчили (виставте кандидатуру, якщо хочете, і натисніть «Готово»).',
   'remind.night': 'Ви ще не зробили свій нічний хід.',
   'remind.other': 'У цьому етапі від вас ще чекають ходу.',
   'remind.open': 'Мої дії',
 
-  'absent.flag': '⚠️ **Гра №{id}**: {seat} пропустив {count} ходів поспіль (голосування, промови, нічні ходи).',
+  'absent.flag': '⚠️ **Гра #{id}**: {seat} — пропущено ходів поспіль: {count} (голосування, промови, нічні ходи).',
   'absent.hint': 'Можна покликати заміну: зголоситися на місце можуть учасники сервера, які не грають у цій грі.',
-  'absent.call': 'Покликати заміну для №{seat}',
+  'absent.call': 'Покликати заміну для #{seat}',
 
   'subcall.text':
-    '🔁 **Місцю №{seat} потрібна заміна** (гра №{id}). Зголоситися може будь-хто з сервера, хто не грає в цій грі.',
+    '🔁 **Місцю #{seat} потрібна заміна** (гра #{id}). Зголоситися може будь-хто з сервера, хто не грає в цій грі.',
   'subcall.hostPicks': 'Ведучий обере одного з добровольців.',
   'subcall.auto': 'Місце займе перший доброволець.',
   'subcall.volunteers': 'Добровольці: {who}',
   'subcall.noVolunteers': 'Добровольців поки немає.',
-  'subcall.filled': '✅ Місце №{seat} займає {user}.',
+  'subcall.filled': '✅ Місце #{seat} займає {user}.',
   'subcall.closed': 'Пошук заміни закрито.',
   'subcall.volunteer': 'Зголоситися',
   'subcall.pick': 'Ведучий: оберіть заміну',
   'subcall.atDaybreak':
-    'Оголошення про заміну для місця №{seat} з’явиться в каналі гри на світанку: оголошення вночі підказало б усім, що в цього місця є нічний хід.',
-  'subcall.posted': 'Оголошення про заміну для місця №{seat} опубліковано в каналі гри.',
+    'Оголошення про заміну для місця #{seat} з’явиться в каналі гри на світанку: оголошення вночі підказало б усім, що в цього місця є нічний хід.',
+  'subcall.posted': 'Оголошення про заміну для місця #{seat} опубліковано в каналі гри.',
   'subcall.thanks': 'Дякуємо, вас записано. Заміну обере ведучий.',
-  'subcall.picked': 'Готово: місце №{seat} займає {user}.',
+  'subcall.picked': 'Готово: місце #{seat} займає {user}.',
   'refusal.subcall/playing': 'Ви вже граєте в цій грі.',
   'refusal.subcall/closed': 'Пошук заміни вже закрито.',
   'refusal.subcall/already': 'Ви вже зголосилися.',
@@ -224,13 +224,13 @@ export const asyncPlayUk: Record<Keys, string> = {
   'refusal.subcall/playing-host-absent':
     'Ви граєте в цій грі, тож можете покликати заміну лише для гравця, про відсутність якого я вам повідомив. Щоб покликати заміну для іншого місця, передайте гру ведучому, який не грає (/host transfer).',
 
-  'sub.welcome': 'Ви займаєте місце №{seat} у грі №{id}. Ваша картка ролі вище; на ній усе, що місце знало досі.',
-  'sub.note': 'Записка місця (N-11): №{target}, перевірка в ніч {night} — {answer}.',
+  'sub.welcome': 'Ви займаєте місце #{seat} у грі #{id}. Ваша картка ролі вище; на ній усе, що місце знало досі.',
+  'sub.note': 'Записка місця: #{target}, перевірка в ніч {night} — {answer}.',
   'sub.yourMove': 'Зараз ваш хід: натисніть кнопку.',
-  'sub.leftYou': 'Місце №{seat} у грі №{id} передано заміні: ви більше не ходите за нього.',
+  'sub.leftYou': 'Місце #{seat} у грі #{id} передано заміні: ви більше не ходите за нього.',
 
   'button.soFar': 'Гра досі',
-  'sofar.title': 'Гра №{id}: що було досі',
+  'sofar.title': 'Гра #{id}: що було досі',
   'sofar.nothing': 'Публічно поки нічого не сталося.',
   'sofar.day': '**День {n}**',
   'sofar.night': '**Ніч {n}**',
@@ -238,7 +238,7 @@ export const asyncPlayUk: Record<Keys, string> = {
   'sofar.now': 'Зараз: {stage}',
   'sofar.cut': '… (старіші події пропущено)',
   'sofar.subsHead': '**Заміни**',
-  'sofar.subs': 'Місце №{seat}: {who}',
+  'sofar.subs': 'Місце #{seat}: {who}',
 
   'lobby.composition': 'Ролі: {roles}',
   'lobby.timers': 'Таймери: {timers}',
@@ -255,13 +255,13 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.spectators': 'Глядачі',
   'settings.spectators.on': 'бачать усі ролі',
   'settings.spectators.off': 'лише публічні факти',
-  'spectators.name': 'Гра №{id} — глядачі',
+  'spectators.name': 'Гра #{id} — глядачі',
   'spectators.welcome':
-    '👻 Гілка глядачів гри №{id}: гравці, які вибули, і ті, хто дивиться. Живі гравці її не бачать; говоріть тут, а не в каналі гри (M-3).',
+    '👻 Гілка глядачів гри #{id}: гравці, які вибули, і ті, хто дивиться. Живі гравці її не бачать; говоріть тут, а не в каналі гри.',
   'spectators.publicOnly': 'Тут видно те саме, що й за столом: ролі відкриваються тоді, коли їх відкривають правила.',
   'spectators.roles': 'Усі ролі, лише для глядачів — нікому не передавайте:',
   'button.watch': 'Дивитися',
-  'spectators.added': 'Ви в гілці глядачів гри №{id}.',
+  'spectators.added': 'Ви в гілці глядачів гри #{id}.',
   'refusal.spectators/living':
     'Гравці за столом не можуть дивитися: гілка глядачів — для тих, хто вибув, і для сторонніх.',
   'refusal.spectators/none': 'У цієї гри немає гілки глядачів (бот не може створювати тут приватні гілки).',
@@ -274,7 +274,7 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.autoEnd.on': 'хід завершується за правилами',
   'settings.autoEnd.off': 'ведучому повідомляють, він вирішує',
   'overdue.host':
-    '⏳ **Гра №{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
+    '⏳ **Гра #{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
 };
 
 export const asyncPlayRu: Record<Keys, string> = {
@@ -285,7 +285,7 @@ export const asyncPlayRu: Record<Keys, string> = {
   'cmd.settings.quietHours.name': 'тихие_часы',
   'cmd.settings.quietHours.desc': 'Без дедлайнов и напоминаний в эти часы (асинхронно); пусто — выключить',
   'cmd.settings.absent.name': 'отсутствующие',
-  'cmd.settings.absent.desc': 'Сообщить ведущему, когда игрок пропустил столько ходов подряд',
+  'cmd.settings.absent.desc': 'Сообщить ведущему, когда у игрока пропущено столько ходов подряд',
   'cmd.settings.autoSubstitute.name': 'автозамена',
   'cmd.settings.autoSubstitute.desc': 'Первый доброволец сразу садится на место',
   'cmd.opt.pings.name': 'упоминания',
@@ -322,33 +322,33 @@ export const asyncPlayRu: Record<Keys, string> = {
   'refusal.settings/quiet':
     'Укажите вместе начало, конец и часовой пояс (напр. 00:00, 08:00, Europe/Kyiv) или ничего из этого, чтобы выключить тихие часы.',
 
-  'remind.head': '⏰ **Игра №{id}** — {stage}',
+  'remind.head': '⏰ **Игра #{id}** — {stage}',
   'remind.vote': 'Вы ещё не проголосовали.',
   'remind.speak': 'Ваша очередь говорить: когда закончите, нажмите «Спасибо».',
-  'remind.window': 'Вы ещё не сказали, что закончили (выдвиньте кандидата, если хотите, и нажмите «Готово»).',
+  'remind.window': 'Вы ещё не сказали, что закончили (выставьте кандидатуру, если хотите, и нажмите «Готово»).',
   'remind.night': 'Вы ещё не сделали свой ночной ход.',
   'remind.other': 'В этом этапе от вас ещё ждут хода.',
   'remind.open': 'Мои действия',
 
-  'absent.flag': '⚠️ **Игра №{id}**: {seat} пропустил {count} ходов подряд (голосования, речи, ночные ходы).',
+  'absent.flag': '⚠️ **Игра #{id}**: {seat} — пропущено ходов подряд: {count} (голосования, речи, ночные ходы).',
   'absent.hint': 'Можно позвать замену: вызваться на место могут участники сервера, которые не играют в этой игре.',
-  'absent.call': 'Позвать замену для №{seat}',
+  'absent.call': 'Позвать замену для #{seat}',
 
   'subcall.text':
-    '🔁 **Месту №{seat} нужна замена** (игра №{id}). Вызваться может любой участник сервера, который не играет в этой игре.',
+    '🔁 **Месту #{seat} нужна замена** (игра #{id}). Вызваться может любой участник сервера, который не играет в этой игре.',
   'subcall.hostPicks': 'Ведущий выберет одного из добровольцев.',
   'subcall.auto': 'Место займёт первый доброволец.',
   'subcall.volunteers': 'Добровольцы: {who}',
   'subcall.noVolunteers': 'Добровольцев пока нет.',
-  'subcall.filled': '✅ Место №{seat} занимает {user}.',
+  'subcall.filled': '✅ Место #{seat} занимает {user}.',
   'subcall.closed': 'Поиск замены закрыт.',
   'subcall.volunteer': 'Вызваться',
   'subcall.pick': 'Ведущий: выберите замену',
   'subcall.atDaybreak':
-    'Объявление о замене для места №{seat} появится в канале игры на рассвете: объявление ночью подсказало бы всем, что у этого места есть ночной ход.',
-  'subcall.posted': 'Объявление о замене для места №{seat} опубликовано в канале игры.',
+    'Объявление о замене для места #{seat} появится в канале игры на рассвете: объявление ночью подсказало бы всем, что у этого места есть ночной ход.',
+  'subcall.posted': 'Объявление о замене для места #{seat} опубликовано в канале игры.',
   'subcall.thanks': 'Спасибо, вы записаны. Замену выберет ведущий.',
-  'subcall.picked': 'Готово: место №{seat} занимает {user}.',
+  'subcall.picked': 'Готово: место #{seat} занимает {user}.',
   'refusal.subcall/playing': 'Вы уже играете в этой игре.',
   'refusal.subcall/closed': 'Поиск замены уже закрыт.',
   'refusal.subcall/already': 'Вы уже вызвались.',
@@ -361,13 +361,13 @@ export const asyncPlayRu: Record<Keys, string> = {
     'Вы играете в этой игре, поэтому можете позвать замену только для игрока, об отсутствии которого я вам сообщил. Чтобы позвать замену для другого места, передайте игру ведущему, который не играет (/host transfer).',
 
   'sub.welcome':
-    'Вы занимаете место №{seat} в игре №{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
-  'sub.note': 'Записка места (N-11): №{target}, проверка в ночь {night} — {answer}.',
+    'Вы занимаете место #{seat} в игре #{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
+  'sub.note': 'Записка места: #{target}, проверка в ночь {night} — {answer}.',
   'sub.yourMove': 'Сейчас ваш ход: нажмите кнопку.',
-  'sub.leftYou': 'Место №{seat} в игре №{id} передано замене: вы больше не ходите за него.',
+  'sub.leftYou': 'Место #{seat} в игре #{id} передано замене: вы больше не ходите за него.',
 
   'button.soFar': 'Игра до сих пор',
-  'sofar.title': 'Игра №{id}: что было до сих пор',
+  'sofar.title': 'Игра #{id}: что было до сих пор',
   'sofar.nothing': 'Публично пока ничего не произошло.',
   'sofar.day': '**День {n}**',
   'sofar.night': '**Ночь {n}**',
@@ -375,7 +375,7 @@ export const asyncPlayRu: Record<Keys, string> = {
   'sofar.now': 'Сейчас: {stage}',
   'sofar.cut': '… (более ранние события опущены)',
   'sofar.subsHead': '**Замены**',
-  'sofar.subs': 'Место №{seat}: {who}',
+  'sofar.subs': 'Место #{seat}: {who}',
 
   'lobby.composition': 'Роли: {roles}',
   'lobby.timers': 'Таймеры: {timers}',
@@ -392,13 +392,13 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.spectators': 'Зрители',
   'settings.spectators.on': 'видят все роли',
   'settings.spectators.off': 'только публичные факты',
-  'spectators.name': 'Игра №{id} — зрители',
+  'spectators.name': 'Игра #{id} — зрители',
   'spectators.welcome':
-    '👻 Ветка зрителей игры №{id}: выбывшие игроки и те, кто смотрит. Живые игроки её не видят; говорите здесь, а не в канале игры (M-3).',
+    '👻 Ветка зрителей игры #{id}: выбывшие игроки и те, кто смотрит. Живые игроки её не видят; говорите здесь, а не в канале игры.',
   'spectators.publicOnly': 'Здесь видно то же, что и за столом: роли открываются тогда, когда их открывают правила.',
   'spectators.roles': 'Все роли, только для зрителей — никому не передавайте:',
   'button.watch': 'Смотреть',
-  'spectators.added': 'Вы в ветке зрителей игры №{id}.',
+  'spectators.added': 'Вы в ветке зрителей игры #{id}.',
   'refusal.spectators/living': 'Игроки за столом не могут смотреть: ветка зрителей — для выбывших и для посторонних.',
   'refusal.spectators/none': 'У этой игры нет ветки зрителей (бот не может создавать здесь приватные ветки).',
   'refusal.subcall/watched': 'Вы смотрели эту игру в ветке зрителей, поэтому не можете сесть за её стол.',
@@ -410,5 +410,5 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.autoEnd.on': 'ход завершается по правилам',
   'settings.autoEnd.off': 'ведущему сообщают, он решает',
   'overdue.host':
-    '⏳ **Игра №{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
+    '⏳ **Игра #{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
 };

@@ -23,8 +23,8 @@ export const hostToolkitEn = {
   'cmd.opt.game.desc': 'Game number (default: the game in this channel)',
   'cmd.opt.duration.name': 'duration',
   'cmd.opt.duration.desc': 'How much, e.g. 30s, 2m, 1h; negative to shorten: -30s',
-  'cmd.opt.member.name': 'member',
-  'cmd.opt.member.desc': 'The new host',
+  'cmd.opt.newHost.name': 'member',
+  'cmd.opt.newHost.desc': 'The new host',
   'cmd.opt.role.name': 'role',
   'cmd.opt.role.desc': 'The role (leave empty to clear)',
   'cmd.opt.channel.name': 'channel',
@@ -85,7 +85,7 @@ export const hostToolkitEn = {
   'event.shortened': '⏱️ The host took {delta} off this stage.',
   'event.revived': '↩️ {seat} is back at the table (host ruling).',
   'event.undone': '↩️ The host took back the last action.',
-  'dm.shotUndone': '↩️ The host took back {seat}’s aim: he picks again.',
+  'dm.shotUndone': '↩️ The host took back {seat}’s aim: the target is open again.',
   'event.annulled':
     '🚫 Game #{id} was annulled by {by}: it stays in the archive, but its points no longer count and the ratings are recalculated without it.',
   'event.annulledResults':
@@ -181,7 +181,7 @@ export const hostToolkitEn = {
   'refusal.revive/at-table': 'That player is at the table.',
   'refusal.revive/not-by-host': 'Only a player who left by a host ruling (kill or removal) can be brought back.',
   'refusal.undo/stage-closed': 'The last action closed its stage (or the timer did): it can no longer be taken back.',
-  'refusal.undo/foul': 'A foul cannot be taken back (F-1).',
+  'refusal.undo/foul': 'A foul cannot be taken back.',
   'refusal.undo/left-table': 'Someone left the table by that action: use /host revive instead.',
   'refusal.undo/answer-given': 'That check was already answered: it cannot be taken back.',
   'refusal.undo/nothing': 'There is nothing to take back.',
@@ -222,11 +222,11 @@ export const hostToolkitUk: Record<Keys, string> = {
   'cmd.host.panel.name': 'панель',
   'cmd.host.panel.desc': 'Панель ведучого: усі місця, очікувані дії, втручання (бачите лише ви)',
   'cmd.opt.game.name': 'гра',
-  'cmd.opt.game.desc': 'Номер гри (типово: гра в цьому каналі)',
+  'cmd.opt.game.desc': 'Номер гри (за замовчуванням: гра в цьому каналі)',
   'cmd.opt.duration.name': 'тривалість',
   'cmd.opt.duration.desc': 'Скільки, напр. 30s, 2m, 1h; від’ємне, щоб скоротити: -30s',
-  'cmd.opt.member.name': 'учасник',
-  'cmd.opt.member.desc': 'Новий ведучий',
+  'cmd.opt.newHost.name': 'учасник',
+  'cmd.opt.newHost.desc': 'Новий ведучий',
   'cmd.opt.role.name': 'роль',
   'cmd.opt.role.desc': 'Роль (залиште порожнім, щоб прибрати)',
   'cmd.opt.channel.name': 'канал',
@@ -252,7 +252,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'cmd.settings.resultsChannel.name': 'канал_результатів',
   'cmd.settings.resultsChannel.desc': 'Публікувати бали кожної завершеної гри ще й у цьому каналі',
   'cmd.settings.reset.name': 'скинути',
-  'cmd.settings.reset.desc': 'Повернути всі налаштування до типових',
+  'cmd.settings.reset.desc': 'Повернути всі налаштування до значень за замовчуванням',
 
   'settings.title': 'Налаштування мафії на цьому сервері',
   'settings.language': 'Мова',
@@ -285,7 +285,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'event.shortened': '⏱️ Ведучий скоротив цей етап на {delta}.',
   'event.revived': '↩️ {seat} знову за столом (рішення ведучого).',
   'event.undone': '↩️ Ведучий скасував останню дію.',
-  'dm.shotUndone': '↩️ Ведучий скасував приціл {seat}: він обирає знову.',
+  'dm.shotUndone': '↩️ Ведучий скасував приціл {seat}: ціль можна обрати знову.',
   'event.annulled':
     '🚫 Гру #{id} анульовано за рішенням {by}: вона лишається в архіві, але її бали більше не зараховуються, а рейтинги перераховано без неї.',
   'event.annulledResults':
@@ -307,7 +307,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'button.prev': '◀ Назад',
   'button.next': 'Далі ▶',
   'action.pass': 'кінець виступу',
-  'action.nominate': 'висунення',
+  'action.nominate': 'виставлення',
   'action.vote': 'голос',
   'action.voteAll': 'голос «вибувають усі?»',
   'action.shoot': 'постріл',
@@ -318,7 +318,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'action.kill': 'постріл маніяка',
   'action.skip': 'пропуск',
   'action.take': 'дон забирає з собою',
-  'action.guess': 'найкращий хід',
+  'action.guess': 'кращий хід',
   'action.best': 'голос за найкращого',
   'action.host-best': 'найкращий гравець від ведучого',
   'action.host-bonus': 'бонус ведучого',
@@ -364,7 +364,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.host/playing-host-night':
     'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Якщо потрібно, щоб ніч хтось вів, передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-result':
-    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, кращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Для цих рішень передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, найкращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Для цих рішень передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-substitute':
     'Ви граєте в цій грі, тож можете віддати місце лише тому, хто відгукнувся на оголошення про заміну для цього місця. Щоб віддати його комусь іншому, передайте гру ведучому, який не грає (/host transfer).',
   'refusal.host/playing-host-annul':
@@ -377,9 +377,9 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.extend/no-timer': 'У цього етапу немає таймера.',
   'refusal.revive/at-table': 'Цей гравець і так за столом.',
   'refusal.revive/not-by-host':
-    'Повернути можна лише гравця, який вибув за рішенням ведучого (вбитий або вилучений ведучим).',
+    'Повернути можна лише гравця, який вибув за рішенням ведучого (убивство чи видалення рішенням ведучого).',
   'refusal.undo/stage-closed': 'Остання дія закрила свій етап (або це зробив таймер): скасувати її вже не можна.',
-  'refusal.undo/foul': 'Фол скасувати не можна (F-1).',
+  'refusal.undo/foul': 'Фол скасувати не можна.',
   'refusal.undo/left-table': 'Через цю дію хтось вибув з-за столу: скористайтеся /host revive.',
   'refusal.undo/answer-given': 'На цю перевірку вже відповіли: скасувати її не можна.',
   'refusal.undo/nothing': 'Немає чого скасовувати.',
@@ -393,7 +393,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.annul/too-late': 'Ця гра закінчилася понад 7 днів тому: анулювати її вже не можна.',
   'refusal.transfer/same-host': 'Цей учасник уже веде цю гру.',
   'refusal.transfer/bot': 'Бот не може бути ведучим.',
-  'refusal.create/ruleset-needed': 'Оберіть правила (або задайте типові: /mafia settings ruleset).',
+  'refusal.create/ruleset-needed': 'Оберіть правила (або задайте правила за замовчуванням: /mafia settings ruleset).',
   'refusal.settings/invalid': 'Не збережено: {field} — {problem}.',
   'refusal.settings/timer':
     'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів (пишіть 90s, 15m, 12h або 2d).',
@@ -421,8 +421,8 @@ export const hostToolkitRu: Record<Keys, string> = {
   'cmd.opt.game.desc': 'Номер игры (по умолчанию: игра в этом канале)',
   'cmd.opt.duration.name': 'длительность',
   'cmd.opt.duration.desc': 'Сколько, напр. 30s, 2m, 1h; отрицательное, чтобы сократить: -30s',
-  'cmd.opt.member.name': 'участник',
-  'cmd.opt.member.desc': 'Новый ведущий',
+  'cmd.opt.newHost.name': 'участник',
+  'cmd.opt.newHost.desc': 'Новый ведущий',
   'cmd.opt.role.name': 'роль',
   'cmd.opt.role.desc': 'Роль (оставьте пустым, чтобы убрать)',
   'cmd.opt.channel.name': 'канал',
@@ -481,7 +481,7 @@ export const hostToolkitRu: Record<Keys, string> = {
   'event.shortened': '⏱️ Ведущий сократил этот этап на {delta}.',
   'event.revived': '↩️ {seat} снова за столом (решение ведущего).',
   'event.undone': '↩️ Ведущий отменил последнее действие.',
-  'dm.shotUndone': '↩️ Ведущий отменил прицел {seat}: он выбирает заново.',
+  'dm.shotUndone': '↩️ Ведущий отменил прицел {seat}: цель можно выбрать заново.',
   'event.annulled':
     '🚫 Игра #{id} аннулирована по решению {by}: она остаётся в архиве, но её баллы больше не засчитываются, а рейтинги пересчитаны без неё.',
   'event.annulledResults':
@@ -575,7 +575,7 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.revive/not-by-host':
     'Вернуть можно только игрока, выбывшего по решению ведущего (убитого или удалённого ведущим).',
   'refusal.undo/stage-closed': 'Последнее действие закрыло свой этап (или это сделал таймер): отменить его уже нельзя.',
-  'refusal.undo/foul': 'Фол отменить нельзя (F-1).',
+  'refusal.undo/foul': 'Фол отменить нельзя.',
   'refusal.undo/left-table': 'Из-за этого действия кто-то выбыл из-за стола: воспользуйтесь /host revive.',
   'refusal.undo/answer-given': 'На эту проверку уже ответили: отменить её нельзя.',
   'refusal.undo/nothing': 'Нечего отменять.',

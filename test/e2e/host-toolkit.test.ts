@@ -445,7 +445,7 @@ describe('the host panel', () => {
         .filter((c) => /aims at|took back/.test(c)),
     ).toEqual([
       `#3 <@${shooter}> aims at #1 <@${w!.users[0]!.id}>.`,
-      `↩️ The host took back #3 <@${shooter}>’s aim: he picks again.`,
+      `↩️ The host took back #3 <@${shooter}>’s aim: the target is open again.`,
     ]);
     expect(await step(d, { type: 'player', seat: 3, verb: 'shoot', target: 1 })).toBe('ok');
     // N-13: no public message ever named a role or showed the panel.

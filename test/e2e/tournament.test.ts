@@ -133,7 +133,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const early = await world.fake.click(world.host.id, board(), `v1:t:${tid}:draw`);
     await early.settled();
     expect(early.content).toBe(
-      `⛔ The draw needs tables of 10 (T-1): with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`,
+      `⛔ The draw needs tables of 10: with 19 registered, add 1 more or remove 9 (the last to register: ${last9}).`,
     );
     expect((await world.fake.click(users[2]!.id, board(), `v1:t:${tid}:draw`)).content).toMatch(
       /^⛔ Only the head host/,
@@ -341,7 +341,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(finalists).toEqual(expect.arrayContaining([P.id, Q.id]));
     const announced = world.fake
       .publicMessages(world.channel.id)
-      .find((m) => (m.content ?? '').startsWith('**Spring Cup: the final (T-2).**'))!;
+      .find((m) => (m.content ?? '').startsWith('**Spring Cup: the final.**'))!;
     expect(announced.content).toContain(`<@${Q.id}> — 18 pts, best player ×2`);
     expect(announced.content).toContain(`<@${P.id}> — 15 pts, best player ×0`);
     expect((await slash(world.host.id, 'final')).content).toBe('⛔ The final has already been announced.');

@@ -70,7 +70,7 @@ function hostToolkitSubcommands(b: SlashCommandBuilder) {
   b.addSubcommand((s) => reasonOption(hostSub(s, 'annul')));
   b.addSubcommand((s) => {
     hostSub(s, 'transfer');
-    s.addUserOption((o) => loc(o, 'opt.member').setRequired(true));
+    s.addUserOption((o) => loc(o, 'opt.newHost').setRequired(true));
     return reasonOption(s);
   });
   b.addSubcommand((s) => hostSub(s, 'panel'));
