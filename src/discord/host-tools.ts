@@ -24,6 +24,7 @@ import { refusalText } from './render/words';
 import { hostPanel } from './render/host-panel';
 import { refuse, say, toReply, type Component, type Replyable } from './reply';
 import { auditText } from './render/audit';
+import { parseSignedDuration } from './duration';
 
 /** Subcommands this module answers (the others are commands/host.ts's). */
 export const TOOLKIT_SUBS = [
@@ -107,15 +108,6 @@ export function pageLines(lines: readonly string[], budget: number, perPage = LO
   }
   if (page.length > 0) pages.push(page);
   return pages;
-}
-
-/** "30s", "-1m", "+2h", "1d" -> seconds (negative to shorten); null when malformed. */
-export function parseSignedDuration(raw: string): number | null {
-  const m = /^\s*([+-]?)\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
-  if (!m) return null;
-  const unit = (m[3] ?? '').toLowerCase();
-  const n = Number(m[2]) * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
-  return m[1] === '-' ? -n : n;
 }
 
 /** The member behind an interaction, as the host rule needs him (roles from the payload). */

@@ -206,6 +206,7 @@ export function resultPayload(tour: TournamentRow, table: readonly StandingRow[]
           name: tour.name,
           user: `<@${winners[0]!.player}>`,
           points: winners[0]!.points,
+          count: winners[0]!.points,
           best: winners[0]!.bestPlayer,
         })
       : t(loc, 'tour.winners', { name: tour.name, users: winners.map((w) => `<@${w.player}>`).join(', ') });

@@ -2,6 +2,8 @@
 // "Game so far" summary and the lobby's composition. en defines the keys; uk and ru have them all
 // (spread into en.ts, uk.ts and ru.ts).
 
+import type { Entry } from './entry';
+
 export const asyncPlayEn = {
   'cmd.settings.pings.name': 'pings',
   'cmd.settings.pings.desc': 'Ping the players a stage waits for when it begins',
@@ -55,7 +57,10 @@ export const asyncPlayEn = {
   'remind.other': 'You still have something to do in this stage.',
   'remind.open': 'Open my actions',
 
-  'absent.flag': '⚠️ **Game #{id}**: {seat} has let {count} owed actions in a row pass (votes, speeches, night moves).',
+  'absent.flag': {
+    one: '⚠️ **Game #{id}**: {seat} has let {count} owed action pass (a vote, a speech or a night move).',
+    other: '⚠️ **Game #{id}**: {seat} has let {count} owed actions in a row pass (votes, speeches, night moves).',
+  },
   'absent.hint': 'You may call a substitute: members who are not in the game can volunteer for the seat.',
   'absent.call': 'Call a substitute for #{seat}',
 
@@ -137,11 +142,11 @@ export const asyncPlayEn = {
   'settings.autoEnd.off': 'the host is told and decides',
   'overdue.host':
     '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. `/host skip` ends it with the rule set’s defaults, `/host extend` gives more time, or call a substitute.',
-} as const;
+} as const satisfies Record<string, Entry>;
 
 type Keys = keyof typeof asyncPlayEn;
 
-export const asyncPlayUk: Record<Keys, string> = {
+export const asyncPlayUk: Record<Keys, Entry> = {
   'cmd.settings.pings.name': 'згадки',
   'cmd.settings.pings.desc': 'Згадувати гравців, на яких чекає етап, коли він починається',
   'cmd.settings.reminders.name': 'нагадування',
@@ -178,7 +183,12 @@ export const asyncPlayUk: Record<Keys, string> = {
   'settings.quietHours': 'Тихі години',
   'settings.quietHoursValue': '{start}–{end} ({tz})',
   'settings.absent': 'Відсутні гравці',
-  'settings.absentValue': 'ведучому скажуть після {count} пропусків поспіль',
+  'settings.absentValue': {
+    one: 'ведучому скажуть після {count} пропуску поспіль',
+    few: 'ведучому скажуть після {count} пропусків поспіль',
+    many: 'ведучому скажуть після {count} пропусків поспіль',
+    other: 'ведучому скажуть після {count} пропуску поспіль',
+  },
   'settings.absentNever': 'не позначаються',
   'settings.autoSubstitute': 'Пошук заміни',
   'settings.autoSubstitute.on': 'сідає перший доброволець',
@@ -194,7 +204,12 @@ export const asyncPlayUk: Record<Keys, string> = {
   'remind.other': 'У цьому етапі від вас ще чекають ходу.',
   'remind.open': 'Мої дії',
 
-  'absent.flag': '⚠️ **Гра #{id}**: {seat} — пропущено ходів поспіль: {count} (голосування, промови, нічні ходи).',
+  'absent.flag': {
+    one: '⚠️ **Гра #{id}**: {seat} — пропущено {count} хід поспіль (голосування, промови, нічні ходи).',
+    few: '⚠️ **Гра #{id}**: {seat} — пропущено {count} ходи поспіль (голосування, промови, нічні ходи).',
+    many: '⚠️ **Гра #{id}**: {seat} — пропущено {count} ходів поспіль (голосування, промови, нічні ходи).',
+    other: '⚠️ **Гра #{id}**: {seat} — пропущено {count} ходу поспіль (голосування, промови, нічні ходи).',
+  },
   'absent.hint': 'Можна покликати заміну: зголоситися на місце можуть учасники сервера, які не грають у цій грі.',
   'absent.call': 'Покликати заміну для #{seat}',
 
@@ -277,7 +292,7 @@ export const asyncPlayUk: Record<Keys, string> = {
     '⏳ **Гра #{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
 };
 
-export const asyncPlayRu: Record<Keys, string> = {
+export const asyncPlayRu: Record<Keys, Entry> = {
   'cmd.settings.pings.name': 'упоминания',
   'cmd.settings.pings.desc': 'Упоминать игроков, которых ждёт этап, когда он начинается',
   'cmd.settings.reminders.name': 'напоминания',
@@ -314,7 +329,12 @@ export const asyncPlayRu: Record<Keys, string> = {
   'settings.quietHours': 'Тихие часы',
   'settings.quietHoursValue': '{start}–{end} ({tz})',
   'settings.absent': 'Отсутствующие игроки',
-  'settings.absentValue': 'ведущему сообщат после {count} пропусков подряд',
+  'settings.absentValue': {
+    one: 'ведущему сообщат после {count} пропуска подряд',
+    few: 'ведущему сообщат после {count} пропусков подряд',
+    many: 'ведущему сообщат после {count} пропусков подряд',
+    other: 'ведущему сообщат после {count} пропуска подряд',
+  },
   'settings.absentNever': 'не отмечаются',
   'settings.autoSubstitute': 'Поиск замены',
   'settings.autoSubstitute.on': 'садится первый доброволец',
@@ -330,7 +350,12 @@ export const asyncPlayRu: Record<Keys, string> = {
   'remind.other': 'В этом этапе от вас ещё ждут хода.',
   'remind.open': 'Мои действия',
 
-  'absent.flag': '⚠️ **Игра #{id}**: {seat} — пропущено ходов подряд: {count} (голосования, речи, ночные ходы).',
+  'absent.flag': {
+    one: '⚠️ **Игра #{id}**: {seat} — пропущен {count} ход подряд (голосования, речи, ночные ходы).',
+    few: '⚠️ **Игра #{id}**: {seat} — пропущено {count} хода подряд (голосования, речи, ночные ходы).',
+    many: '⚠️ **Игра #{id}**: {seat} — пропущено {count} ходов подряд (голосования, речи, ночные ходы).',
+    other: '⚠️ **Игра #{id}**: {seat} — пропущено {count} хода подряд (голосования, речи, ночные ходы).',
+  },
   'absent.hint': 'Можно позвать замену: вызваться на место могут участники сервера, которые не играют в этой игре.',
   'absent.call': 'Позвать замену для #{seat}',
 

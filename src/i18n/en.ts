@@ -5,9 +5,9 @@ import { asyncPlayEn } from './async-play';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
+import type { Entry } from './entry';
 import type { HostVerb, PlayerActionKind, RefusalCode } from '../engine/types';
 
-type Entry = string | { one: string; few?: string; many?: string; other: string };
 /**
  * Keys the code builds from an action kind or a refusal code: each must have its text (uk and ru
  * have every key of en), so a new action or refusal code does not compile without them.
@@ -279,7 +279,7 @@ export const en = {
   'refusal.create/ruleset': 'Unknown rule set.',
   'refusal.create/pace': 'The pace is live or async.',
   'refusal.create/timer':
-    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
+    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days. Write a number and a unit: 90s, 15m, 12h, 2d or 1h 30m (words work too: 15 min, 2 hours); a number alone means seconds.',
   'refusal.create/busy': 'A game is already open in this channel.',
   'refusal.create/options': 'These settings are not valid.',
   'refusal.settings/permission': 'Only members with Manage Server may change the settings.',

@@ -1,6 +1,8 @@
 // The host's toolkit and the server settings (issue 11): en defines the keys, uk and ru have them
 // all (spread into en.ts, uk.ts and ru.ts).
 
+import type { Entry } from './entry';
+
 export const hostToolkitEn = {
   // Commands
   'cmd.host.pause.name': 'pause',
@@ -176,7 +178,8 @@ export const hostToolkitEn = {
   'refusal.game/other-server': 'There is no game with that number on this server.',
   'refusal.pause/already': 'The game is already paused.',
   'refusal.resume/not-paused': 'The game is not paused.',
-  'refusal.extend/bad-duration': 'Give a duration such as 30s, 2m or -1m (at most 7 days).',
+  'refusal.extend/bad-duration':
+    'Give a duration to add, or with a minus one to take off: 30s, 2m, +1h, -1m or 1h 30m (words work too: 2 min; at most 7 days).',
   'refusal.extend/no-timer': 'This stage has no timer to move.',
   'refusal.revive/at-table': 'That player is at the table.',
   'refusal.revive/not-by-host': 'Only a player who left by a host ruling (kill or removal) can be brought back.',
@@ -198,19 +201,19 @@ export const hostToolkitEn = {
   'refusal.create/ruleset-needed': 'Choose a rule set (or set a default one with /mafia settings ruleset).',
   'refusal.settings/invalid': 'Not saved: {field} — {problem}.',
   'refusal.settings/timer':
-    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days (use 90s, 15m, 12h or 2d).',
+    'Option {option}: “{value}” is not a duration between 5 seconds and 30 days. Write a number and a unit: 90s, 15m, 12h, 2d or 1h 30m (words work too: 15 min, 2 hours); a number alone means seconds.',
   'refusal.settings/channel': 'Choose a text channel of this server.',
-} as const;
+} as const satisfies Record<string, Entry>;
 
 type Keys = keyof typeof hostToolkitEn;
 
-export const hostToolkitUk: Record<Keys, string> = {
+export const hostToolkitUk: Record<Keys, Entry> = {
   'cmd.host.pause.name': 'пауза',
   'cmd.host.pause.desc': 'Зупинити годинник (таймери стоять до продовження)',
   'cmd.host.resume.name': 'продовжити',
   'cmd.host.resume.desc': 'Знову запустити годинник',
   'cmd.host.extend.name': 'подовжити',
-  'cmd.host.extend.desc': 'Дати поточному етапу чи виступу більше часу (або менше: -30s)',
+  'cmd.host.extend.desc': 'Дати поточному етапу чи виступу більше часу (або менше: -30с)',
   'cmd.host.revive.name': 'повернути',
   'cmd.host.revive.desc': 'Повернути гравця, який вибув за рішенням ведучого',
   'cmd.host.undo.name': 'відкотити',
@@ -224,7 +227,7 @@ export const hostToolkitUk: Record<Keys, string> = {
   'cmd.opt.game.name': 'гра',
   'cmd.opt.game.desc': 'Номер гри (за замовчуванням: гра в цьому каналі)',
   'cmd.opt.duration.name': 'тривалість',
-  'cmd.opt.duration.desc': 'Скільки, напр. 30s, 2m, 1h; від’ємне, щоб скоротити: -30s',
+  'cmd.opt.duration.desc': 'Скільки, напр. 30с, 2хв, 1год; з мінусом, щоб скоротити: -30с',
   'cmd.opt.newHost.name': 'учасник',
   'cmd.opt.newHost.desc': 'Новий ведучий',
   'cmd.opt.role.name': 'роль',
@@ -373,7 +376,8 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.game/other-server': 'На цьому сервері немає гри з таким номером.',
   'refusal.pause/already': 'Гра вже на паузі.',
   'refusal.resume/not-paused': 'Гра не на паузі.',
-  'refusal.extend/bad-duration': 'Вкажіть тривалість, наприклад 30s, 2m або -1m (не більше 7 днів).',
+  'refusal.extend/bad-duration':
+    'Вкажіть, скільки часу додати, або з мінусом — скільки забрати: 30с, 2хв, +1год, -1хв чи 1год 30хв (можна й словами: 2 хвилини; не більше 7 днів).',
   'refusal.extend/no-timer': 'У цього етапу немає таймера.',
   'refusal.revive/at-table': 'Цей гравець і так за столом.',
   'refusal.revive/not-by-host':
@@ -396,17 +400,17 @@ export const hostToolkitUk: Record<Keys, string> = {
   'refusal.create/ruleset-needed': 'Оберіть правила (або задайте правила за замовчуванням: /mafia settings ruleset).',
   'refusal.settings/invalid': 'Не збережено: {field} — {problem}.',
   'refusal.settings/timer':
-    'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів (пишіть 90s, 15m, 12h або 2d).',
+    'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів. Напишіть число й одиницю: 90с, 15хв, 12год, 2д чи 1год 30хв (можна й словами: 15 хвилин, 2 години, або латиницею: 15m, 12h); число без одиниці — це секунди.',
   'refusal.settings/channel': 'Оберіть текстовий канал цього сервера.',
 };
 
-export const hostToolkitRu: Record<Keys, string> = {
+export const hostToolkitRu: Record<Keys, Entry> = {
   'cmd.host.pause.name': 'пауза',
   'cmd.host.pause.desc': 'Остановить часы (таймеры стоят до продолжения)',
   'cmd.host.resume.name': 'продолжить',
   'cmd.host.resume.desc': 'Снова запустить часы',
   'cmd.host.extend.name': 'продлить',
-  'cmd.host.extend.desc': 'Дать текущему этапу или выступлению больше времени (или меньше: -30s)',
+  'cmd.host.extend.desc': 'Дать текущему этапу или выступлению больше времени (или меньше: -30с)',
   'cmd.host.revive.name': 'вернуть',
   'cmd.host.revive.desc': 'Вернуть игрока, выбывшего по решению ведущего',
   'cmd.host.undo.name': 'откатить',
@@ -420,7 +424,7 @@ export const hostToolkitRu: Record<Keys, string> = {
   'cmd.opt.game.name': 'игра',
   'cmd.opt.game.desc': 'Номер игры (по умолчанию: игра в этом канале)',
   'cmd.opt.duration.name': 'длительность',
-  'cmd.opt.duration.desc': 'Сколько, напр. 30s, 2m, 1h; отрицательное, чтобы сократить: -30s',
+  'cmd.opt.duration.desc': 'Сколько, напр. 30с, 2мин, 1ч; с минусом, чтобы сократить: -30с',
   'cmd.opt.newHost.name': 'участник',
   'cmd.opt.newHost.desc': 'Новый ведущий',
   'cmd.opt.role.name': 'роль',
@@ -569,7 +573,8 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.game/other-server': 'На этом сервере нет игры с таким номером.',
   'refusal.pause/already': 'Игра уже на паузе.',
   'refusal.resume/not-paused': 'Игра не на паузе.',
-  'refusal.extend/bad-duration': 'Укажите длительность, например 30s, 2m или -1m (не больше 7 дней).',
+  'refusal.extend/bad-duration':
+    'Укажите, сколько времени добавить, или с минусом — сколько убрать: 30с, 2мин, +1ч, -1мин или 1ч 30мин (можно и словами: 2 минуты; не больше 7 дней).',
   'refusal.extend/no-timer': 'У этого этапа нет таймера.',
   'refusal.revive/at-table': 'Этот игрок и так за столом.',
   'refusal.revive/not-by-host':
@@ -592,6 +597,6 @@ export const hostToolkitRu: Record<Keys, string> = {
   'refusal.create/ruleset-needed': 'Выберите правила (или задайте правила по умолчанию: /mafia settings ruleset).',
   'refusal.settings/invalid': 'Не сохранено: {field} — {problem}.',
   'refusal.settings/timer':
-    'Параметр {option}: «{value}» — не длительность от 5 секунд до 30 дней (пишите 90s, 15m, 12h или 2d).',
+    'Параметр {option}: «{value}» — не длительность от 5 секунд до 30 дней. Напишите число и единицу: 90с, 15мин, 12ч, 2д или 1ч 30мин (можно и словами: 15 минут, 2 часа, или латиницей: 15m, 12h); число без единицы — это секунды.',
   'refusal.settings/channel': 'Выберите текстовый канал этого сервера.',
 };

@@ -1,4 +1,6 @@
 // Catalog entries of ratings and /stats (issue 12), spread into en.ts, uk.ts and ru.ts.
+import type { Entry } from './entry';
+
 export const statsEn = {
   // Commands
   'cmd.stats.player.name': 'player',
@@ -55,7 +57,10 @@ export const statsEn = {
   'st.top.line': '**{place}.** {user} — {points} pts · games: {games} · wins: {wins} · best player: {best}',
   'st.top.lineElo': '**{place}.** {user} — Elo {elo} · games: {games}',
   'st.top.you': 'You',
-  'st.top.footer': 'Page {page} of {pages} · {total} players',
+  'st.top.footer': {
+    one: 'Page {page} of {pages} · {count} player',
+    other: 'Page {page} of {pages} · {count} players',
+  },
   'st.top.empty': 'No counted games in {ruleset} ({period}) yet.',
   'st.btn.prev': 'Previous',
   'st.btn.next': 'Next',
@@ -137,7 +142,7 @@ export const statsEn = {
 
   // Refusals
   'st.refusal.period':
-    'I do not understand the period "{value}": use all, a number of days (30 or 30d) or a season name.',
+    'I do not understand the period "{value}": use all, a number of days (30, 30d or 30 days) or a season name.',
   'st.refusal.noSeason': 'This server has no season named "{name}".',
   'st.refusal.game': 'There is no finished game #{id} on this server.',
   'st.refusal.bot': 'Bots do not play, so they have no record.',
@@ -155,19 +160,20 @@ export const statsEn = {
   'st.season.badDate': 'Dates are written YYYY-MM-DD, for example 2026-09-01.',
   'st.season.order': 'A season cannot end before it starts.',
   'st.season.alreadyEnded': 'Season "{name}" has already ended.',
-  'st.rating.show':
-    "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {min} moves.",
+  'st.rating.show': {
+    one: "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {count} move.",
+    other:
+      "Elo: winners gain {win} × the losing side's chance, losers lose {loss} × their own side's chance; everyone starts at {start} and never drops below it. A game counts from {count} moves.",
+  },
   'st.rating.saved': 'Saved, and the ratings were recomputed.',
   'st.rating.saving':
     'Saved. The ratings are being recomputed in the background; /stats shows them again in a minute or two.',
   'st.refusal.rebuilding': 'The ratings of this rule set are being recomputed; try again in a minute.',
   'st.rating.bad':
     'Factors must be between 0 and 100, the start rating between 0 and 10000, the minimum moves between 0 and 10000.',
-} as const;
+} as const satisfies Record<string, Entry>;
 
-type Shape = {
-  readonly [K in keyof typeof statsEn]: string | { one: string; few?: string; many?: string; other: string };
-};
+type Shape = { readonly [K in keyof typeof statsEn]: Entry };
 
 export const statsUk: Shape = {
   'cmd.stats.player.name': 'гравець',
@@ -179,7 +185,7 @@ export const statsUk: Shape = {
   'cmd.opt.member.name': 'учасник',
   'cmd.opt.member.desc': 'Чия картка (за замовчуванням — ваша)',
   'cmd.opt.period.name': 'період',
-  'cmd.opt.period.desc': 'all, кількість днів (30 або 30d) або назва сезону',
+  'cmd.opt.period.desc': 'all, кількість днів (30 або 30д) або назва сезону',
   'cmd.opt.by.name': 'за',
   'cmd.opt.by.desc': 'Рахувати за балами чи за Ело',
   'cmd.opt.gameId.name': 'номер',
@@ -227,7 +233,12 @@ export const statsUk: Shape = {
   'st.top.line': '**{place}.** {user} — балів: {points} · ігор: {games} · перемог: {wins} · найкращий гравець: {best}',
   'st.top.lineElo': '**{place}.** {user} — Ело {elo} · ігор: {games}',
   'st.top.you': 'Ви',
-  'st.top.footer': 'Сторінка {page} з {pages} · гравців: {total}',
+  'st.top.footer': {
+    one: 'Сторінка {page} з {pages} · {count} гравець',
+    few: 'Сторінка {page} з {pages} · {count} гравці',
+    many: 'Сторінка {page} з {pages} · {count} гравців',
+    other: 'Сторінка {page} з {pages} · {count} гравця',
+  },
   'st.top.empty': 'У «{ruleset}» ({period}) ще немає зарахованих ігор.',
   'st.btn.prev': 'Назад',
   'st.btn.next': 'Далі',
@@ -315,7 +326,8 @@ export const statsUk: Shape = {
   'st.item.bonus': 'бонус',
   'st.item.cap': 'обмеження 5',
 
-  'st.refusal.period': 'Не розумію період «{value}»: напишіть all, кількість днів (30 або 30d) або назву сезону.',
+  'st.refusal.period':
+    'Не розумію період «{value}»: напишіть all, кількість днів (30, 30д або 30 днів) або назву сезону.',
   'st.refusal.noSeason': 'На цьому сервері немає сезону «{name}».',
   'st.refusal.game': 'На цьому сервері немає завершеної гри #{id}.',
   'st.refusal.bot': 'Боти не грають, тож статистики в них немає.',
@@ -332,8 +344,13 @@ export const statsUk: Shape = {
   'st.season.badDate': 'Дати пишуться як РРРР-ММ-ДД, наприклад 2026-09-01.',
   'st.season.order': 'Сезон не може закінчитися раніше, ніж почався.',
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершився.',
-  'st.rating.show':
-    'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {min} ходів.',
+  'st.rating.show': {
+    one: 'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {count} ходу.',
+    few: 'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {count} ходів.',
+    many: 'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {count} ходів.',
+    other:
+      'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {count} ходу.',
+  },
   'st.rating.saved': 'Збережено, рейтинги перераховано.',
   'st.rating.saving': 'Збережено. Рейтинги перераховуються у фоні; /stats знову покаже їх за хвилину-дві.',
   'st.refusal.rebuilding': 'Рейтинги цих правил саме перераховуються; спробуйте за хвилину.',
@@ -350,7 +367,7 @@ export const statsRu: Shape = {
   'cmd.opt.member.name': 'участник',
   'cmd.opt.member.desc': 'Чья карточка (по умолчанию — ваша)',
   'cmd.opt.period.name': 'период',
-  'cmd.opt.period.desc': 'all, число дней (30 или 30d) или название сезона',
+  'cmd.opt.period.desc': 'all, число дней (30 или 30д) или название сезона',
   'cmd.opt.by.name': 'по',
   'cmd.opt.by.desc': 'Считать по баллам или по Эло',
   'cmd.opt.gameId.name': 'номер',
@@ -398,7 +415,12 @@ export const statsRu: Shape = {
   'st.top.line': '**{place}.** {user} — баллов: {points} · игр: {games} · побед: {wins} · лучший игрок: {best}',
   'st.top.lineElo': '**{place}.** {user} — Эло {elo} · игр: {games}',
   'st.top.you': 'Вы',
-  'st.top.footer': 'Страница {page} из {pages} · игроков: {total}',
+  'st.top.footer': {
+    one: 'Страница {page} из {pages} · {count} игрок',
+    few: 'Страница {page} из {pages} · {count} игрока',
+    many: 'Страница {page} из {pages} · {count} игроков',
+    other: 'Страница {page} из {pages} · {count} игрока',
+  },
   'st.top.empty': 'В «{ruleset}» ({period}) ещё нет засчитанных игр.',
   'st.btn.prev': 'Назад',
   'st.btn.next': 'Дальше',
@@ -481,7 +503,8 @@ export const statsRu: Shape = {
   'st.item.bonus': 'бонус',
   'st.item.cap': 'ограничение 5',
 
-  'st.refusal.period': 'Не понимаю период «{value}»: напишите all, число дней (30 или 30d) или название сезона.',
+  'st.refusal.period':
+    'Не понимаю период «{value}»: напишите all, число дней (30, 30д или 30 дней) или название сезона.',
   'st.refusal.noSeason': 'На этом сервере нет сезона «{name}».',
   'st.refusal.game': 'На этом сервере нет завершённой игры #{id}.',
   'st.refusal.bot': 'Боты не играют, поэтому статистики у них нет.',
@@ -498,8 +521,13 @@ export const statsRu: Shape = {
   'st.season.badDate': 'Даты пишутся как ГГГГ-ММ-ДД, например 2026-09-01.',
   'st.season.order': 'Сезон не может закончиться раньше, чем начался.',
   'st.season.alreadyEnded': 'Сезон «{name}» уже завершился.',
-  'st.rating.show':
-    'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {min} ходов.',
+  'st.rating.show': {
+    one: 'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {count} хода.',
+    few: 'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {count} ходов.',
+    many: 'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {count} ходов.',
+    other:
+      'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {count} хода.',
+  },
   'st.rating.saved': 'Сохранено, рейтинги пересчитаны.',
   'st.rating.saving': 'Сохранено. Рейтинги пересчитываются в фоне; /stats снова покажет их через минуту-другую.',
   'st.refusal.rebuilding': 'Рейтинги этих правил сейчас пересчитываются; попробуйте через минуту.',

@@ -1,6 +1,8 @@
 // Tournaments (RULES T-1..T-4): the catalog entries of /tournament, its messages and refusals.
 // Spread into en.ts, uk.ts and ru.ts.
 
+import type { Entry } from './entry';
+
 export const tournamentEn = {
   'tour.board.title': '🏆 {name} (tournament #{id})',
   'tour.board.meta': 'Rule set: {ruleset} · head host: {host}',
@@ -49,7 +51,10 @@ export const tournamentEn = {
   'tour.finalists': '**{name}: the final.** The ten best after the qualifiers:',
   'tour.finalist': '{n}. {user} — {points} pts, best player ×{best}',
   'tour.lot': 'Level after every tie-break at the cut: {among}. Drawn by lot for the final: {chosen}.',
-  'tour.winner': '🏆 **{name} is over. The winner is {user}**: {points} points over all games, best player ×{best}.',
+  'tour.winner': {
+    one: '🏆 **{name} is over. The winner is {user}**: {points} point over all games, best player ×{best}.',
+    other: '🏆 **{name} is over. The winner is {user}**: {points} points over all games, best player ×{best}.',
+  },
   'tour.winners': '🏆 **{name} is over.** Level after every tie-break, first place is shared: {users}.',
   'tour.seeStandings': 'Full standings: `/tournament standings`.',
   'tour.standings.title': 'Standings: {name}',
@@ -132,10 +137,9 @@ export const tournamentEn = {
   'cmd.opt.page.desc': 'Page of the standings',
   'cmd.opt.csv.name': 'csv',
   'cmd.opt.csv.desc': 'Attach every game’s points as CSV',
-} as const;
+} as const satisfies Record<string, Entry>;
 
 type Keys = keyof typeof tournamentEn;
-type Entry = string | { one: string; few?: string; many?: string; other: string };
 
 export const tournamentUk: Record<Keys, Entry> = {
   'tour.board.title': '🏆 {name} (турнір #{id})',

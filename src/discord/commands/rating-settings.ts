@@ -63,7 +63,7 @@ export class RatingSettingsCommand {
         win: fmt(next.elo.win),
         loss: fmt(next.elo.loss),
         start: fmt(next.elo.start),
-        min: next.minMoves,
+        count: next.minMoves,
       });
       return void (await say(changed ? `${t(loc, finished ? 'st.rating.saved' : 'st.rating.saving')}\n${show}` : show));
     }

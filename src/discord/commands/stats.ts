@@ -24,6 +24,7 @@ import { decodeStatsId, type StatsId, type StatsPeriodCode } from '../custom-id'
 import { gameView, playerView, topView, type Reply } from '../render/stats';
 import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discordjs/builders';
 import { choice, loc, rulesetChoices } from './builder';
+import { parseDays } from '../duration';
 
 export class StatsCommands {
   constructor(
@@ -47,9 +48,8 @@ export class StatsCommands {
   ): { code: StatsPeriodCode } | { error: string; value: string } {
     const v = (raw ?? '').trim();
     if (v === '' || /^all$/i.test(v)) return { code: 'a' };
-    const days = /^(\d{1,9})\s*d?$/i.exec(v);
-    if (days) {
-      const n = Number(days[1]);
+    const n = parseDays(v);
+    if (n !== null) {
       return n >= 1 && n <= 3650 ? { code: `d${n}` } : { error: 'period', value: v };
     }
     const season = seasonByName(this.db, guildId, v);

@@ -2,6 +2,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { Timers } from '../../engine/types';
 import { TIMER_OPTIONS, type TimerOption } from './builder';
+import { parseDuration } from '../duration';
 
 /**
  * The timer options of a slash command (`night:90s`, …) over `base`: 5 s to 30 days each, or the
@@ -31,12 +32,3 @@ export const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
   last_words: ['lastWords'],
   shootout: ['shootout'],
 };
-
-/** "90", "90s", "15m", "12h", "2d" -> seconds; null when malformed. */
-export function parseDuration(raw: string): number | null {
-  const m = /^\s*(\d{1,7})\s*([smhd]?)\s*$/i.exec(raw);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = (m[2] ?? '').toLowerCase();
-  return n * (unit === 'd' ? 86_400 : unit === 'h' ? 3_600 : unit === 'm' ? 60 : 1);
-}

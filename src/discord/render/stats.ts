@@ -99,7 +99,7 @@ export function topView(
       {
         title: t(loc, by === 'elo' ? 'st.top.titleElo' : 'st.top.title', { ruleset: rs, period: periodText }),
         description: lines.join('\n'),
-        footer: { text: t(loc, 'st.top.footer', { page: page.page + 1, pages: page.pages, total: page.total }) },
+        footer: { text: t(loc, 'st.top.footer', { page: page.page + 1, pages: page.pages, count: page.total }) },
       },
     ],
     components: publish ? [] : [showRow(view, loc, page.pages > 1 ? pager(view, page.page, page.pages, loc) : [])],
