@@ -158,10 +158,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     }),
   );
   outbox.setGuard(audience.guard);
-  const notices = new Notices(client.rest, outbox, store, contexts, service, log);
   // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed
   // or voided (app/lifecycle.ts); the gateway and the deliverer's failures tell (discord/lifecycle.ts).
   const lstore = new LifecycleStore(db.db);
+  const notices = new Notices(client.rest, outbox, store, contexts, service, log, (id) => lstore.get(id) !== null);
   const lifecycle = new Lifecycle({
     store,
     lstore,
