@@ -505,6 +505,16 @@ export class FakeDiscord {
     this.state.notify();
   }
 
+  /**
+   * Set an overwrite in Discord's own state only, without its CHANNEL_UPDATE: a bot's gateway cache
+   * does not know of it (a moderator's change whose event has not reached the bot yet).
+   */
+  setOverwriteQuietly(channelId: string, ow: OverwriteInfo): void {
+    const ch = this.state.requireChannel(channelId);
+    ch.overwrites.set(ow.id, { ...ow });
+    this.state.notify();
+  }
+
   /** Delete a channel as an admin would (emits CHANNEL_DELETE). */
   deleteChannel(channelId: string): void {
     removeChannel(this.state, this.state.requireChannel(channelId));

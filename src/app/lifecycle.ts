@@ -10,6 +10,13 @@
 // part that already follows a paused game (reminders, the stage's message, the replay) follows a
 // suspended one too. What the players and the host read is written by a LifecycleView (the shell)
 // inside the change's transaction. No discord.js here: the shell detects and calls in.
+//
+// Who may write (M-1, M-3) outlives a void: the game's end asks for every Send Messages deny it
+// holds (`perm_holds`) to be given back, but its channel is out of reach then (or the bot has lost
+// Manage Roles), so the holds stay. The `perms` slot is therefore not given up with the game's
+// messages, and whenever the channel is in reach again (the gateway's review, and at start-up) an
+// ended game that still holds denies there has its wish set again (restorePerms): the deliverer
+// then gives back exactly what the holds say. Without it the players would stay muted for good.
 import type { Suspension, LifecycleStore } from '../db/lifecycle-store';
 import type { OutboxStore } from '../db/outbox-store';
 import type { LostReason } from '../db/schema';
@@ -40,6 +47,11 @@ export interface LifecycleView {
   resumed(game: GameRow, s: Suspension, now: number): void;
   /** The game was voided: the host, by DM. */
   voided(game: GameRow, s: Suspension, now: number): void;
+  /**
+   * An ended game still holds Send Messages denies in its channel: its wish (the `perms` slot) is
+   * set to nothing again, as a new version. False when a version is already on its way.
+   */
+  restorePerms(game: GameRow, now: number): boolean;
 }
 
 export interface LifecycleLogger {
@@ -63,7 +75,12 @@ export class Lifecycle {
   readonly scheduler: Scheduler;
 
   constructor(private readonly d: LifecycleDeps) {
-    this.scheduler = new Scheduler((gameId) => void this.voidGame(gameId), d.now, d.timers);
+    // Issue 20: the game service's guard (a storage failure is logged, tried again later with a
+    // growing delay, told to the host once per episode, never the end of the process).
+    this.scheduler = new Scheduler((gameId) => this.voidGame(gameId), d.now, d.timers, {
+      faults: d.service.faults,
+      what: 'the void of a suspended game',
+    });
   }
 
   isSuspended(gameId: number): boolean {
@@ -163,7 +180,11 @@ export class Lifecycle {
       await service.extendDeadline(gameId, r.state.seq, r.state.deadline + s.extraMs);
   }
 
-  /** The period is over and access did not return: the game is voided (cancelled, never rated). */
+  /**
+   * The period is over and access did not return: the game is voided (cancelled, never rated).
+   * Run by the void timer, whose guard takes a failure (a throw, a rejection): it is logged, the
+   * host told once, and the void tried again after the guard's delay.
+   */
   async voidGame(gameId: number): Promise<void> {
     const s = this.d.lstore.get(gameId);
     if (!s) return;
@@ -172,30 +193,56 @@ export class Lifecycle {
       this.scheduler.arm(gameId, 0, s.voidAt);
       return;
     }
-    try {
-      // The cancel's own transaction gives up what was held and tells the host (see plan).
-      const r = await this.d.service.cancel(gameId, 'system', null);
-      if (!r.ok) this.forget(gameId, now);
-      else this.d.log.warn(`lifecycle: game ${gameId} voided (${s.reason})`);
-    } catch (e) {
-      this.d.log.error(`lifecycle: could not void game ${gameId}; trying again in a minute`, e);
-      this.scheduler.arm(gameId, 0, now + 60_000);
-    }
+    // The cancel's own transaction gives up what was held and tells the host (see plan).
+    const r = await this.d.service.cancel(gameId, 'system', null);
+    if (!r.ok) this.forget(gameId, this.d.now());
+    else this.d.log.warn(`lifecycle: game ${gameId} voided (${s.reason})`);
   }
 
   /** A suspension whose game ended otherwise: what it held is given up. */
   private forget(gameId: number, now: number): void {
-    this.d.store.transaction(() => this.end(gameId, now));
+    const s = this.d.lstore.get(gameId);
+    const game = this.d.store.getGame(gameId);
+    this.d.store.transaction(() => this.end(gameId, game?.channelId ?? null, s?.reason ?? null, now));
     this.scheduler.disarm(gameId);
   }
 
-  /** In a transaction: the game's held rows are given up, its messages left alone, the row removed. */
-  private end(gameId: number, now: number): void {
+  /**
+   * In a transaction: the game's held rows are given up, its messages left alone, the row removed.
+   * Its `perms` slot stays: its last wish (nothing, at the end) is tried when the suspension is
+   * gone, and set again whenever the channel is in reach later (restorePerms). Only a deleted
+   * channel takes its overwrites with it: then the game's holds there are dropped too. (Its
+   * threads' lock and members are given up: they decide nobody's writing in the channel.)
+   */
+  private end(gameId: number, channelId: string | null, reason: LostReason | null, now: number): void {
     const { outbox, lstore } = this.d;
     outbox.dropHeld(gameId, 'void', now);
+    const deleted = reason === 'channel-deleted';
     // Its channel is out of reach: the closed versions of its messages are not even tried.
-    for (const slot of outbox.gameSlots(gameId)) if (slot.state !== 'gone') outbox.setState(gameId, slot.key, 'gone');
+    for (const slot of outbox.gameSlots(gameId))
+      if (slot.state !== 'gone' && (slot.kind !== 'perms' || deleted)) outbox.setState(gameId, slot.key, 'gone');
+    if (deleted && channelId !== null)
+      for (const h of outbox.permHolds(channelId)) if (h.gameId === gameId) outbox.dropPermHold(channelId, h.userId);
     lstore.remove(gameId);
+  }
+
+  /**
+   * The channel of a game that has ended is in reach again (the shell has checked that the bot may
+   * manage its permissions), and the game still holds Send Messages denies there: they are given
+   * back (the `perms` wish set again, for the deliverer). True when a new version was written (the
+   * caller cues the deliverer).
+   */
+  restorePerms(gameId: number): boolean {
+    const { store, view } = this.d;
+    const game = store.getGame(gameId);
+    if (!game || ACTIVE.has(game.status)) return false;
+    const now = this.d.now();
+    let wrote = false;
+    store.transaction(() => {
+      wrote = view.restorePerms(game, now);
+    });
+    if (wrote) this.d.log.warn(`lifecycle: game ${gameId} (${game.status}): its denies in the channel are given back`);
+    return wrote;
   }
 
   /**
@@ -214,7 +261,7 @@ export class Lifecycle {
     const s = this.d.lstore.get(gameId);
     if (!s) return;
     const now = this.d.now();
-    this.end(gameId, now);
+    this.end(gameId, e.game.channelId, s.reason, now);
     if (e.kind === 'cancelled' && e.by === 'system') this.d.view.voided(e.game, s, now);
     this.scheduler.disarm(gameId);
   }

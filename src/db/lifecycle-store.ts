@@ -1,8 +1,10 @@
 // The SQL of a game's lifecycle (issue 20): the games suspended because their channel, or the
-// bot's access to it, is lost; and the games of a server that are still going.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+// bot's access to it, is lost; the games of a server that are still going; and the games that
+// have ended but still hold a Send Messages deny in their channel (`perm_holds`: the restore could
+// not be made then, the channel was out of reach).
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { games, suspensions, type LostReason } from './schema';
+import { games, permHolds, suspensions, type LostReason } from './schema';
 
 export interface Suspension {
   gameId: number;
@@ -72,6 +74,23 @@ export class LifecycleStore {
       .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
       .from(games)
       .where(and(inArray(games.status, [...ACTIVE]), eq(games.channelId, channelId)))
+      .orderBy(asc(games.id))
+      .all();
+  }
+
+  /**
+   * Games that have ended (neither lobby, running nor post-game) and still hold a member's Send
+   * Messages deny in their channel: everywhere, in one server, or in one channel.
+   */
+  endedWithHolds(where: { guildId?: string; channelId?: string } = {}): GamePlace[] {
+    const conds = [notInArray(games.status, [...ACTIVE]), eq(permHolds.channelId, games.channelId)];
+    if (where.guildId !== undefined) conds.push(eq(games.guildId, where.guildId));
+    if (where.channelId !== undefined) conds.push(eq(games.channelId, where.channelId));
+    return this.db
+      .selectDistinct({ id: games.id, guildId: games.guildId, channelId: games.channelId })
+      .from(permHolds)
+      .innerJoin(games, eq(games.id, permHolds.gameId))
+      .where(and(...conds))
       .orderBy(asc(games.id))
       .all();
   }

@@ -15,7 +15,7 @@ import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type LostAccess } from './errors';
 import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow, ThreadApplied } from '../db/outbox-store';
-import { applySteps, planPerms, type MemberStep, type Overwrite, type Wish } from './perms';
+import { applySteps, planPerms, type Overwrite, type Wish } from './perms';
 
 export interface DeliveryLogger {
   warn(msg: string): void;
@@ -46,8 +46,6 @@ export interface DelivererOptions {
   lost?: (gameId: number, dest: Dest, how: LostAccess) => boolean;
   /** A permanent failure, once per operation: the place to tell the host or the player. */
   onPermanent?: (row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure) => void;
-  /** The channel's current permission overwrites (from the gateway cache), or null if unknown. */
-  overwrites?: (channelId: string) => Overwrite[] | null;
   /** The thread id of a game's mafia thread, once it exists. */
   threadOf?: (gameId: number, slot?: string) => string | null;
   /** The bot's id, to avoid touching its own overwrite. */
@@ -106,8 +104,6 @@ export class Deliverer {
   private readonly idleWaiters: (() => void)[] = [];
   /** Calls counted by route kind (for the benchmark and tests). */
   readonly counts = new Map<string, number>();
-  /** Per channel, the overwrites before and after the bot's last change of them (see syncPerms). */
-  private readonly lastPerms = new Map<string, { before: string; after: Overwrite[] }>();
   /** Recent post times per channel (see POSTS_PER_WINDOW). */
   private readonly recentPosts = new Map<string, number[]>();
 
@@ -1135,35 +1131,37 @@ export class Deliverer {
    * M-1, M-3: who may write. The bot only adds and takes back its own Send Messages deny on member
    * overwrites, merged into each member's current overwrite (src/delivery/perms.ts): what it holds
    * is recorded before it writes (a crash in between is folded in on the next try) and dropped
-   * after Discord has the restored overwrite. With the channel in the gateway cache, one call that
-   * sets the channel's whole list (the other overwrites as they are); without it, the channel is
-   * read first and each changed member's overwrite is written on its own.
+   * after Discord has the restored overwrite.
+   *
+   * The channel's overwrites are read from Discord (GET) right before every write, never taken from
+   * the gateway cache: the cache may not have heard yet of a moderator's change (or of the bot's
+   * own last write), and a list written from it would undo that change. Both calls are paid for
+   * before the read, so the write follows it at once. One changed member: his own overwrite alone
+   * is written (PUT, or DELETE of one the bot made); more: the channel's whole list in one PATCH,
+   * every other overwrite as just read. A wish with no deny, of a game that holds none here, needs
+   * neither call. (Design notes: who may write, in docs/architecture.md.)
    */
   private async syncPerms(slot: SlotRow): Promise<void> {
     const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, Wish> };
-    let cached = this.opts.overwrites?.(want.channelId) ?? null;
-    // The cache learns of the bot's own last write from the gateway, a moment after Discord took
-    // it: until then it still shows the list from before, and the list written is taken instead.
-    const last = this.lastPerms.get(want.channelId);
-    if (cached && last) {
-      const seen = canonical(cached);
-      if (seen === last.before) cached = last.after;
-      else this.lastPerms.delete(want.channelId);
+    const denies = Object.values(want.members).some((x) => x === 'deny');
+    if (!denies && !this.store.permHolds(want.channelId).some((h) => h.gameId === slot.gameId)) return;
+    await this.spend(0, slot.updatedAt);
+    await this.spend(0, slot.updatedAt);
+    this.count('GET /channels/:id');
+    let ch: { permission_overwrites?: { id: string; type: number | string; allow: string; deny: string }[] };
+    try {
+      ch = (await this.rest.get(Routes.channel(want.channelId))) as typeof ch;
+    } catch (e) {
+      this.refund();
+      throw e;
     }
-    let current = cached;
-    if (!current) {
-      await this.spend(0, slot.updatedAt);
-      this.count('GET /channels/:id');
-      const ch = (await this.rest.get(Routes.channel(want.channelId))) as {
-        permission_overwrites?: { id: string; type: number | string; allow: string; deny: string }[];
-      };
-      current = (ch.permission_overwrites ?? []).map((o) => ({
-        id: o.id,
-        type: Number(o.type) === 1 || o.type === 'member' ? 1 : 0,
-        allow: String(o.allow),
-        deny: String(o.deny),
-      }));
-    }
+    const current: Overwrite[] = (ch.permission_overwrites ?? []).map((o) => ({
+      id: o.id,
+      type: Number(o.type) === 1 || o.type === 'member' ? 1 : 0,
+      allow: String(o.allow),
+      deny: String(o.deny),
+    }));
+    // The holds as they are now (read after the channel: a crash's record is folded in).
     const steps = planPerms(
       slot.gameId,
       current,
@@ -1171,6 +1169,8 @@ export class Deliverer {
       this.store.permHolds(want.channelId),
       this.opts.selfId?.() ?? null,
     );
+    const writes = steps.filter((st) => st.write !== null);
+    if (writes.length === 0) this.refund();
     if (steps.length === 0) return;
     const now = this.now();
     this.store.transaction(() => {
@@ -1181,30 +1181,20 @@ export class Deliverer {
             now,
           );
     });
-    const released = (st: MemberStep) => {
-      if (!st.hold && st.before) this.store.dropPermHold(want.channelId, st.userId);
-    };
-    if (cached) {
-      if (steps.some((st) => st.write !== null)) {
-        await this.spend(0, slot.updatedAt);
-        this.count('PATCH /channels/:id');
-        const after = applySteps(current, steps);
-        await this.rest.patch(Routes.channel(want.channelId), { body: { permission_overwrites: after } });
-        this.lastPerms.set(want.channelId, { before: canonical(current), after });
-        if (this.lastPerms.size > 1000) this.lastPerms.delete(this.lastPerms.keys().next().value!);
-      }
-      this.store.transaction(() => steps.forEach(released));
-      return;
+    if (writes.length === 1) await this.memberOverwrite(want.channelId, writes[0]!.userId, writes[0]!.write!);
+    else if (writes.length > 1) {
+      this.count('PATCH /channels/:id');
+      await this.rest.patch(Routes.channel(want.channelId), {
+        body: { permission_overwrites: applySteps(current, steps) },
+      });
     }
-    for (const st of steps) {
-      if (st.write) await this.memberOverwrite(want.channelId, st.userId, st.write);
-      released(st);
-    }
+    this.store.transaction(() => {
+      for (const st of steps) if (!st.hold && st.before) this.store.dropPermHold(want.channelId, st.userId);
+    });
   }
 
-  /** Without the channel in the cache: one member's overwrite, merged from what was just read. */
+  /** One member's overwrite, merged from what was just read (its share of the budget already taken). */
   private async memberOverwrite(channelId: string, userId: string, write: Overwrite | 'delete'): Promise<void> {
-    await this.spend(0);
     if (write === 'delete') {
       this.count('DELETE /channels/:id/permissions/:oid');
       await this.rest.delete(Routes.channelPermission(channelId, userId)).catch((e: unknown) => {
@@ -1263,13 +1253,6 @@ export function shiftTimestamps(json: string, deadline: number, shiftMs: number)
   const from = `<t:${Math.floor(deadline / 1000)}:`;
   const to = `<t:${Math.floor((deadline + shiftMs) / 1000)}:`;
   return json.split(from).join(to);
-}
-
-/** A list of overwrites as one string, whatever its order. */
-function canonical(list: readonly Overwrite[]): string {
-  return JSON.stringify(
-    list.map((o) => [o.id, o.type, String(o.allow), String(o.deny)]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
-  );
 }
 
 function sleep(ms: number): Promise<void> {

@@ -17,7 +17,7 @@ import { OutboxStore } from '../db/outbox-store';
 import type { Locale } from '../i18n';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { AsyncPlay } from './async-play';
-import { channelCaps, channelOverwrites } from './channel-caps';
+import { channelCaps } from './channel-caps';
 import { ClickAnswers } from './click-answers';
 import { Contexts } from './context';
 import { AudienceGate } from './audience';
@@ -158,10 +158,10 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     }),
   );
   outbox.setGuard(audience.guard);
-  const notices = new Notices(client.rest, outbox, store, contexts, service, log);
   // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed
   // or voided (app/lifecycle.ts); the gateway and the deliverer's failures tell (discord/lifecycle.ts).
   const lstore = new LifecycleStore(db.db);
+  const notices = new Notices(client.rest, outbox, store, contexts, service, log, (id) => lstore.get(id) !== null);
   const lifecycle = new Lifecycle({
     store,
     lstore,
@@ -182,7 +182,6 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),
     lost: (gameId, dest, how) => watch.lost(gameId, dest, how, store.getGame(gameId)),
-    overwrites: (channelId) => channelOverwrites(client, channelId),
     threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),

@@ -1,7 +1,10 @@
 // Issue 20, the shell's side of a game's lifecycle: what the gateway says about a game's channel
 // and server (a channel deleted or changed, roles changed, the bot removed or added back, the
 // guilds at start-up), and what a failed call on the channel says (the deliverer's `lost`), turned
-// into suspend and resume calls of app/lifecycle.ts; and what the host and the table read.
+// into suspend and resume calls of app/lifecycle.ts; and what the host and the table read. The
+// same review gives back the Send Messages denies an ended game still holds in a channel that is in
+// reach again (app/lifecycle.ts restorePerms): a game voided while out of reach, or one that ended
+// while the bot lacked Manage Roles.
 //
 // A guild that is unavailable (an outage: GUILD_DELETE with `unavailable: true`, which discord.js
 // emits as guildUnavailable, not guildDelete) says nothing about access: no game is suspended for it.
@@ -12,6 +15,7 @@ import type { Dest, OutboxStore } from '../db/outbox-store';
 import type { GameRow } from '../db/store';
 import type { LostAccess } from '../delivery/errors';
 import { t } from '../i18n';
+import { channelCaps } from './channel-caps';
 import { userLocale, type Contexts } from './context';
 import { channelDest, dmDest } from './destinations';
 import { mentions } from './render/common';
@@ -96,6 +100,22 @@ export class LifecycleMessages implements LifecycleView {
       { key: `life:voided:${s.since}`, meta: { what: 'notice' }, free: true },
     );
   }
+
+  restorePerms(game: GameRow, now: number): boolean {
+    const cur = this.outbox.slot(game.id, 'perms');
+    if (cur && cur.state !== 'gone' && cur.sentVersion < cur.version) return false;
+    // The wish of a game that has ended: nothing (the deliverer gives back every deny it holds).
+    // `again` makes it a new version even when the last one was the same wish, tried and failed.
+    return this.outbox.setSlot(
+      game.id,
+      'perms',
+      'perms',
+      channelDest(game.channelId),
+      { channelId: game.channelId, members: {}, again: now },
+      now,
+      { messageId: game.channelId, state: 'live' },
+    );
+  }
 }
 
 export interface WatchLogger {
@@ -111,8 +131,12 @@ export class LifecycleWatch {
     private readonly log: WatchLogger,
   ) {}
 
-  /** Each game is suspended if its channel is out of reach, and resumed if it is back. */
-  review(places: readonly GamePlace[], kick: () => void): void {
+  /**
+   * Each game is suspended if its channel is out of reach, and resumed if it is back. Each ended
+   * game that still holds Send Messages denies (`ended`) has them given back once its channel is in
+   * reach and the bot may manage its permissions there.
+   */
+  review(places: readonly GamePlace[], kick: () => void, ended: readonly GamePlace[] = []): void {
     for (const g of places) {
       try {
         const access = accessOf(this.client, g.guildId, g.channelId);
@@ -124,12 +148,22 @@ export class LifecycleWatch {
         this.log.error(`lifecycle: could not review game ${g.id}`, e);
       }
     }
-    if (places.length > 0) kick();
+    let restored = false;
+    for (const g of ended) {
+      try {
+        if (accessOf(this.client, g.guildId, g.channelId) !== 'ok') continue;
+        if (channelCaps(this.client, g.channelId)?.manageRoles !== true) continue;
+        if (this.lifecycle.restorePerms(g.id)) restored = true;
+      } catch (e) {
+        this.log.error(`lifecycle: could not give back the denies of game ${g.id}`, e);
+      }
+    }
+    if (places.length > 0 || restored) kick();
   }
 
-  /** Every game still going (at start-up, once the guilds are ready). */
+  /** Every game still going, and every ended game still holding denies (at start-up, once the guilds are ready). */
   reviewAll(kick: () => void): void {
-    this.review(this.lstore.activeGames(), kick);
+    this.review(this.lstore.activeGames(), kick, this.lstore.endedWithHolds());
   }
 
   /**
@@ -153,16 +187,19 @@ export class LifecycleWatch {
   /** The gateway events that change whether the bot can reach a game's channel. */
   listen(alive: () => boolean, kick: () => void): void {
     const c = this.client;
-    const review = (places: () => GamePlace[]) => {
+    const review = (places: () => [GamePlace[], GamePlace[]]) => {
       if (!alive()) return;
       try {
-        this.review(places(), kick);
+        const [active, ended] = places();
+        this.review(active, kick, ended);
       } catch (e) {
         this.log.error('lifecycle: a gateway event could not be handled', e);
       }
     };
-    const channel = (id: string) => review(() => this.lstore.activeGamesIn(id));
-    const guild = (id: string) => review(() => this.lstore.activeGames(id));
+    const channel = (id: string) =>
+      review(() => [this.lstore.activeGamesIn(id), this.lstore.endedWithHolds({ channelId: id })]);
+    const guild = (id: string) =>
+      review(() => [this.lstore.activeGames(id), this.lstore.endedWithHolds({ guildId: id })]);
     c.on(Events.ChannelDelete, (ch) => channel(ch.id));
     c.on(Events.ChannelUpdate, (_old, ch) => channel(ch.id));
     // The bot was removed (discord.js emits guildDelete only then; an outage is guildUnavailable).

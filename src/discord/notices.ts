@@ -33,6 +33,8 @@ export class Notices {
     private readonly contexts: Contexts,
     private readonly service: GameService,
     private readonly log: NoticeLogger,
+    /** Whether a game is suspended (issue 20: its channel is gone or out of the bot's reach). */
+    private readonly suspended: (gameId: number) => boolean = () => false,
   ) {}
 
   permanent(row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure): void {
@@ -79,7 +81,11 @@ export class Notices {
     }
   }
 
-  /** The database failed: the host is told directly (the outbox itself may not be writable). */
+  /**
+   * The database failed: the host is told directly (the outbox itself may not be writable), in the
+   * game's channel. Not for a suspended game: its channel is gone or out of reach (issue 20), so
+   * the failure is only logged (the guard that called this has logged it too).
+   */
   async storageFailed(gameId: number, e: unknown, defaultLocale: Locale): Promise<void> {
     let game: GameRow | null;
     try {
@@ -88,8 +94,20 @@ export class Notices {
       return;
     }
     if (!game) return;
-    const loc = uiOf(game).locale ?? defaultLocale;
     const why = String((e as { code?: string }).code ?? (e as Error).message ?? 'error').slice(0, 80);
+    let suspended = false;
+    try {
+      suspended = this.suspended(gameId);
+    } catch {
+      // Not known (the database fails under this too): the post is tried; a channel out of reach refuses it.
+    }
+    if (suspended) {
+      this.log.warn(
+        `game ${gameId}: storage error (${why}); the game is suspended (its channel out of reach), so nothing is posted there`,
+      );
+      return;
+    }
+    const loc = uiOf(game).locale ?? defaultLocale;
     const content = t(loc, 'delivery.storage', { id: gameId, why });
     try {
       const body = { content, allowed_mentions: { parse: [], users: [game.hostId] } };

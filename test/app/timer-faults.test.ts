@@ -7,8 +7,9 @@
 //
 // The timers: the stage timer (also end to end in test/e2e/delivery.test.ts, a read-only database
 // during a timer), the reminder timer of asynchronous play, the sweep (a due deadline without a
-// timer, the expiry of lobbies). Substitute calls and tournaments have no timers of their own: a
-// tournament's games run on stage timers. The deliverer's own timer: test/delivery/storage-faults.test.ts.
+// timer, the expiry of lobbies), the void timer of a suspended game (app/lifecycle.ts). Substitute
+// calls and tournaments have no timers of their own: a tournament's games run on stage timers. The
+// deliverer's own timer: test/delivery/storage-faults.test.ts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,9 +18,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AsyncPlayRules, type AsyncView, type ReminderTo } from '../../src/app/async-play';
 import { owedSeats } from '../../src/app/async-rules';
 import { GameService } from '../../src/app/game-service';
+import { Lifecycle, type LifecycleView } from '../../src/app/lifecycle';
 import type { TimerHost } from '../../src/app/scheduler';
 import { AsyncStore } from '../../src/db/async-store';
 import { openDatabase, type OpenDb } from '../../src/db/client';
+import { LifecycleStore } from '../../src/db/lifecycle-store';
+import { OutboxStore } from '../../src/db/outbox-store';
 import { Store } from '../../src/db/store';
 import type { GameState, Role } from '../../src/engine/types';
 
@@ -150,7 +154,7 @@ function setup() {
       await service.idle();
     }
   }
-  return { store, astore, service, rules, view, now, errors, told, stageTimers, reminderTimers, start, settle };
+  return { db, store, astore, service, rules, view, now, errors, told, stageTimers, reminderTimers, start, settle };
 }
 
 type T = ReturnType<typeof setup>;
@@ -368,6 +372,79 @@ describe('timers survive storage failures (issue 20)', () => {
     await t.settle();
     expectAlive(t);
     expect(t.store.getGame(lobby.id)!.status).toBe('expired');
+    expect(t.service.faults.failures).toBe(0);
+    expect(t.errors).toHaveLength(2);
+  });
+
+  it('the void of a suspended game: logged, tried again later and later, the host told once; the game is voided once the disk is back', async () => {
+    const t = setup();
+    const id = await t.start('live');
+    const voidTimers = new LoopTimers();
+    const voided: number[] = [];
+    const view: LifecycleView = {
+      suspended: () => {},
+      resumed: () => {},
+      voided: (game) => void voided.push(game.id),
+      restorePerms: () => false,
+    };
+    const logged: string[] = [];
+    const lifecycle = new Lifecycle({
+      store: t.store,
+      lstore: new LifecycleStore(t.db.db),
+      outbox: new OutboxStore(t.db.db),
+      service: t.service,
+      view,
+      now: () => t.now.t,
+      log: { warn: (m) => void logged.push(m), error: (m) => void logged.push(m) },
+      timers: voidTimers,
+    });
+    t.service.use({ plan: (e) => lifecycle.plan(e), suspended: (g) => lifecycle.isSuspended(g) });
+    // The channel is lost: suspended, its clock stopped.
+    expect(lifecycle.suspend(id, 'no-access')).toBe(true);
+    await t.settle();
+    const voidAt = lifecycle.suspension(id)!.voidAt;
+    expect(lifecycle.scheduler.armed(id)).toEqual({ seq: 0, dueAt: voidAt });
+    // The period is over; the disk fails under the cancel, twice.
+    const status = vi.spyOn(t.store, 'setStatus');
+    status.mockImplementationOnce(() => {
+      throw ioError();
+    });
+    status.mockImplementationOnce(() => {
+      throw ioError('SQLITE_BUSY');
+    });
+    t.now.t = voidAt;
+    voidTimers.fireAll();
+    await t.settle();
+    expectAlive(t);
+    expect(voidTimers.uncaught).toEqual([]);
+    expect(t.store.getGame(id)!.status).toBe('running');
+    expect(lifecycle.isSuspended(id)).toBe(true);
+    expect(t.errors).toEqual([
+      expect.stringMatching(
+        /^game \d+: the void of a suspended game failed \(SQLITE_IOERR, 1 in a row\); trying again in 1 s/,
+      ),
+    ]);
+    expect(t.told).toEqual([id]);
+    expect(lifecycle.scheduler.armed(id)).toEqual({ seq: 0, dueAt: t.now.t + RETRY });
+    // The second failure: not told again, and the next try waits twice as long.
+    t.now.t += RETRY;
+    voidTimers.fireAll();
+    await t.settle();
+    expectAlive(t);
+    expect(voidTimers.uncaught).toEqual([]);
+    expect(t.errors[1]).toMatch(/the void of a suspended game failed \(SQLITE_BUSY, 2 in a row\); trying again in 2 s/);
+    expect(t.told).toEqual([id]);
+    expect(lifecycle.scheduler.armed(id)).toEqual({ seq: 0, dueAt: t.now.t + 2 * RETRY });
+    // The disk is back: the game is voided, once, and the host told so.
+    t.now.t += 2 * RETRY;
+    voidTimers.fireAll();
+    await t.settle();
+    expectAlive(t);
+    expect(voidTimers.uncaught).toEqual([]);
+    expect(t.store.getGame(id)!.status).toBe('cancelled');
+    expect(lifecycle.isSuspended(id)).toBe(false);
+    expect(voided).toEqual([id]);
+    expect(lifecycle.scheduler.armed(id)).toBeNull();
     expect(t.service.faults.failures).toBe(0);
     expect(t.errors).toHaveLength(2);
   });

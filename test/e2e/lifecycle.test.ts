@@ -13,7 +13,8 @@ import { LifecycleStore } from '../../src/db/lifecycle-store';
 import { t } from '../../src/i18n';
 import { parseScenario } from '../../src/scenario/parse';
 import { resultOf } from '../../src/scenario/run';
-import { Perm } from '../../testkit/fake-discord';
+import { DEFAULT_BOT_PERMISSIONS, Perm } from '../../testkit/fake-discord';
+import type { OverwriteInfo } from '../../testkit/fake-discord/types';
 import { Driver } from '../../testkit/driver';
 import { compareExpect, OWN_DIR, readJson } from '../../testkit/scenario-files';
 import { botConfig, FakeClock, fixedDealer, makeWorld, type World } from '../../testkit/world';
@@ -30,7 +31,10 @@ afterEach(async () => {
   w = null;
 });
 
-async function setup(userLocale = 'en-US'): Promise<{ world: World; d: Driver; clock: FakeClock }> {
+async function setup(
+  userLocale = 'en-US',
+  prepare: (world: World) => void = () => {},
+): Promise<{ world: World; d: Driver; clock: FakeClock }> {
   const clock = new FakeClock(Date.parse('2027-03-01T10:00:00Z'));
   w = await makeWorld({
     players: sc.roles.length,
@@ -38,6 +42,7 @@ async function setup(userLocale = 'en-US'): Promise<{ world: World; d: Driver; c
     userLocale,
     clock: { now: clock.now, timers: clock },
   });
+  prepare(w);
   const d = new Driver(w);
   await d.createAndStart(sc.ruleset, sc.pace);
   return { world: w, d, clock };
@@ -67,6 +72,7 @@ async function until(pred: () => boolean, what = 'condition'): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
 const dmCount = (world: World) => world.users.map((u) => world.fake.dms(u.id).length);
 const hostDms = (world: World) => world.fake.dms(world.host.id).map((m) => m.content);
 
@@ -124,6 +130,93 @@ describe('a game follows its channel and server (issue 20)', () => {
     expect(world.bot.outbox.rows(g).filter((r) => r.status === 'pending' || r.status === 'held')).toEqual([]);
     expect(world.bot.store.auditLog(g).some((a) => a.action === 'cancel' && a.actorId === 'system')).toBe(true);
     expect(dmCount(world)).toEqual(dms);
+    // The channel took its overwrites with it: nothing is held there any more.
+    expect(world.bot.outbox.permHolds(world.channel.id)).toEqual([]);
+  }, 120_000);
+
+  it("voided while out of reach: once access is back, every player's Send Messages deny is given back and every overwrite is as before the game (M-1, M-3)", async () => {
+    const SEND = Perm.SendMessages;
+    let before: OverwriteInfo[] = [];
+    const { world, d, clock } = await setup('en-US', (wd) => {
+      // A moderator's own overwrite on seat 2 (other bits) and a Send Messages deny on seat 3.
+      wd.fake.setOverwrite(wd.channel.id, {
+        id: wd.users[1]!.id,
+        type: 1,
+        allow: Perm.EmbedLinks,
+        deny: Perm.AttachFiles,
+      });
+      wd.fake.setOverwrite(wd.channel.id, { id: wd.users[2]!.id, type: 1, allow: 0n, deny: SEND });
+      before = wd.fake.overwrites(wd.channel.id);
+    });
+    const g = d.gameId;
+    const ch = world.channel.id;
+    const idle = () => world.bot.idle();
+    const bot = world.fake.botUser.id;
+    const others = () =>
+      world.fake
+        .overwrites(ch)
+        .filter((o) => o.id !== bot)
+        .sort(byId);
+    const can = (i: number) => (world.fake.permissionsIn(ch, world.users[i]!.id) & SEND) === SEND;
+    await idle();
+    // Night 0: the bot denies every player.
+    expect(world.users.map((_, i) => can(i))).toEqual(world.users.map(() => false));
+    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    // A moderator takes View Channel from the bot: suspended; the period passes: voided.
+    world.fake.setOverwrite(ch, { id: bot, type: 1, allow: 0n, deny: Perm.ViewChannel });
+    await until(() => world.bot.lifecycle.isSuspended(g));
+    await idle();
+    const s = new LifecycleStore(world.bot.db.db).get(g)!;
+    expect(s.reason).toBe('no-access');
+    await clock.advanceTo(s.voidAt + MIN, idle);
+    expect(world.bot.store.getGame(g)!.status).toBe('cancelled');
+    // The channel is out of reach: the denies stay, and so does what the bot holds.
+    expect(world.users.map((_, i) => can(i))).toEqual(world.users.map(() => false));
+    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    // Hours later the access is back: the bot gives back exactly what it took.
+    await clock.advanceTo(clock.now() + 5 * H, idle);
+    world.fake.setOverwrite(ch, { id: bot, type: 1, allow: Perm.ViewChannel, deny: 0n });
+    await until(() => world.bot.outbox.permHolds(ch).length === 0, 'the holds given back');
+    await idle();
+    expect(others()).toEqual(before.filter((o) => o.id !== bot).sort(byId));
+    expect(world.users.map((_, i) => can(i))).toEqual(world.users.map((_, i) => i !== 2));
+    // Nothing else of the voided game is posted.
+    expect(world.fake.publicMessages(ch).some((m) => m.content.includes(t('en', 'life.resumed', { id: g })))).toBe(
+      false,
+    );
+  }, 120_000);
+
+  it('a game that ended while the bot could not manage permissions: its denies are given back at the next start once it may again (M-1, M-3)', async () => {
+    const SEND = Perm.SendMessages;
+    let before: OverwriteInfo[] = [];
+    const { world, d, clock } = await setup('en-US', (wd) => {
+      wd.fake.setOverwrite(wd.channel.id, { id: wd.users[4]!.id, type: 1, allow: SEND, deny: Perm.AttachFiles });
+      before = wd.fake.overwrites(wd.channel.id);
+    });
+    const g = d.gameId;
+    const ch = world.channel.id;
+    const idle = () => world.bot.idle();
+    await idle();
+    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    // A moderator takes Manage Roles from the bot; then the host cancels the game.
+    world.fake.setBotPermissions(world.guild.id, DEFAULT_BOT_PERMISSIONS & ~Perm.ManageRoles);
+    await until(() => {
+      const me = world.bot.client.guilds.cache.get(world.guild.id)?.members.me;
+      return me !== undefined && me !== null && !me.permissions.has(Perm.ManageRoles);
+    }, 'the cache to see the role change');
+    await d.slash(world.host.id, 'host', 'cancel');
+    await idle();
+    expect(world.bot.store.getGame(g)!.status).toBe('cancelled');
+    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    // The bot is down while Manage Roles is given back; at its start it gives back what it took.
+    await world.bot.stop();
+    world.fake.setBotPermissions(world.guild.id, DEFAULT_BOT_PERMISSIONS);
+    world.bot = await startBot(
+      botConfig(world.fake, world.dbPath, { dealer: fixedDealer(sc.roles), clock: { now: clock.now, timers: clock } }),
+    );
+    await until(() => world.bot.outbox.permHolds(ch).length === 0, 'the holds given back');
+    await idle();
+    expect(world.fake.overwrites(ch).sort(byId)).toEqual(before.sort(byId));
   }, 120_000);
 
   it('access taken away and given back before the period: the game goes on where it stopped, nobody lost time, and finishes normally (G-7 clock, uk host)', async () => {
