@@ -126,6 +126,7 @@ export const en = {
 
   // Private prompts
   'prompt.title': 'Game #{id}, seat {seat}',
+  'prompt.nightHeadDone': 'night {n}',
   'prompt.nightHead': 'night {n}, ends {time}',
   'prompt.choose': 'Choose below. Your choice is final.',
   'prompt.nothing': 'Nothing for you to do right now.',

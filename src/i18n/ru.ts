@@ -118,6 +118,7 @@ export const ru: Catalog = {
 
   // Private prompts
   'prompt.title': 'Игра #{id}, место {seat}',
+  'prompt.nightHeadDone': 'ночь {n}',
   'prompt.nightHead': 'ночь {n}, заканчивается {time}',
   'prompt.choose': 'Выберите ниже. Выбор окончательный.',
   'prompt.nothing': 'Сейчас от вас ничего не требуется.',

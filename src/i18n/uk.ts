@@ -118,6 +118,7 @@ export const uk: Catalog = {
 
   // Private prompts
   'prompt.title': 'Гра #{id}, місце {seat}',
+  'prompt.nightHeadDone': 'ніч {n}',
   'prompt.nightHead': 'ніч {n}, закінчується {time}',
   'prompt.choose': 'Оберіть нижче. Вибір остаточний.',
   'prompt.nothing': 'Зараз від вас нічого не потрібно.',

@@ -237,7 +237,11 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
   const head =
     s.clock.phase === 'night' && s.stage.kind === 'night'
-      ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
+      ? // Nothing left to do tonight: no countdown (it would read "ended 30 s ago" after the night,
+        // and this version, with no controls, is not edited again).
+        prompts.length === 0
+        ? t(loc, 'prompt.nightHeadDone', { n: s.clock.n })
+        : t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
       : stageLine(ctx, loc);
   const body =
     prompts.length === 0
