@@ -15,7 +15,7 @@ import { channelWriters, mafiaTalkOpen } from '../engine/view';
 import { t } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { mentions, seatTag, userOf, type GameCtx, type Payload } from './render/common';
-import { announcement, pointsPayload, resultEmbed } from './render/news';
+import { announcement, endLine, pointsPayload, resultEmbed } from './render/news';
 import { tablePayload } from './render/game';
 import { checkLine, closedPanel, confirmation, panelPayload, roleCard } from './render/panel';
 import { lobbyPayload } from './render/lobby';
@@ -145,8 +145,11 @@ export class Planner {
       if (ev.to.kind !== 'public') continue;
       // Issue 20: the clock a lost channel stopped is not "the host's pause" (the lifecycle says why).
       if (system && ev.body.type === 'clock') continue;
-      if (ev.body.type === 'game-over') embeds.push(resultEmbed(ctx));
-      else if (ev.body.type === 'points') points = true;
+      if (ev.body.type === 'game-over') {
+        // E-5: the end leads: who won and why first, then the news that led to it, roles and points.
+        lines.unshift(endLine(ctx, ev.body));
+        embeds.push(resultEmbed(ctx));
+      } else if (ev.body.type === 'points') points = true;
       else {
         const line = announcement(ctx, ev.body, events);
         if (line) lines.push(line);
@@ -283,7 +286,9 @@ export class Planner {
     this.lobby(game);
     if (!ctx.state) return;
     for (const slot of this.outbox.liveSlots(game.id))
-      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'closed' });
+      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot, ctx.pub), now, {
+        state: 'closed',
+      });
     this.outbox.add(
       game.id,
       channelDest(game.channelId),

@@ -4,7 +4,7 @@
 import type { OutboxStore, SlotRow } from '../db/outbox-store';
 import type { Action, GameState } from '../engine/types';
 import { seatView } from '../engine/view';
-import { t } from '../i18n';
+import { t, type Locale } from '../i18n';
 import { type Contexts, userLocale } from './context';
 import { disableAll, mentions, userOf, type GameCtx, type Payload } from './render/common';
 import { stagePayload } from './render/game';
@@ -21,41 +21,24 @@ export class StageMessages {
   ) {}
 
   /**
-   * The stage that just ended: its message and night panels lose their controls. That version is
-   * not worth a call of its own (`stale`): the click that ended the stage shows it for free, a
-   * later click on an old control shows it for free too, and the repair after a restart sends it.
+   * The stage that just ended: its message and night panels lose their controls, and its message
+   * loses its countdown and says it is closed. The closing version rides on what happens anyway
+   * where it can (`stale`: the click that ended the stage shows it for free, so does a later click
+   * on an old control, and the repair after a restart). What no click will ever close gets an edit
+   * of its own (`closed`): a night panel still holding controls (a night ends on its timer, N-13),
+   * the post-game vote (it ends on its timer or by the host, S-4), and a stage message whose stage
+   * ended on its timer or by the host. A message with no controls left is not edited.
    */
   closeStage(ctx: GameCtx, prev: GameState, action: Action): void {
     const now = this.now();
+    // The players' own clicks on a stage's message (a turn's "Thank you", the last vote) answer
+    // with its newest version: that stage message is closed for free.
+    const byClick = 'seat' in action && !('system' in action);
     for (const slot of this.outbox.liveSlots(ctx.game.id)) {
       const had = (JSON.parse(slot.payload) as Payload).components ?? [];
       if (had.length === 0) {
         this.outbox.setState(ctx.game.id, slot.key, 'closed'); // no controls to turn off
         continue;
-      }
-      if (
-        slot.key === `stage:${prev.seq}` &&
-        (prev.stage.kind === 'vote' ||
-          prev.stage.kind === 'voteAll' ||
-          prev.stage.kind === 'window' ||
-          prev.stage.kind === 'postGame')
-      ) {
-        // Its "who is still missing" line would be out of date: it says the stage is closed instead.
-        const ended = stagePayload({ ...ctx, state: prev }, null, true);
-        const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
-        if (ended) {
-          const closed = compose(head, ended);
-          this.outbox.setSlot(
-            ctx.game.id,
-            slot.key,
-            'message',
-            slot.dest,
-            { ...closed, components: disableAll(closed.components ?? []) },
-            now,
-            { state: 'stale' },
-          );
-          continue;
-        }
       }
       if (slot.key.startsWith('panel:')) {
         const seat = Number(slot.key.split(':')[2]);
@@ -63,12 +46,28 @@ export class StageMessages {
         const u = userOf(ctx, seat);
         if (!u || slot.dest !== dmDest(u)) continue; // closed when the seat changed hands
         const loc = userLocale(ctx, u);
+        // A panel of a night that just ended is edited: its player did not finish acting, and no
+        // click of his will come to close it ("night N is over", controls off).
         this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, {
-          state: 'stale',
+          state: slot.key.startsWith(`panel:${prev.seq}:`) ? 'closed' : 'stale',
         });
-      } else {
-        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedMessage(slot), now, { state: 'stale' });
+        continue;
       }
+      const own = slot.key === `stage:${prev.seq}`;
+      const ended = own ? stagePayload({ ...ctx, state: prev }, null, true) : null;
+      const closed = ended
+        ? compose(slot.head ? (JSON.parse(slot.head) as Head) : null, ended)
+        : closedMessage(slot, ctx.pub);
+      const free = own && byClick && prev.stage.kind !== 'postGame';
+      this.outbox.setSlot(
+        ctx.game.id,
+        slot.key,
+        'message',
+        slot.dest,
+        { ...closed, components: disableAll(closed.components ?? []) },
+        now,
+        { state: own && !free ? 'closed' : 'stale' },
+      );
     }
   }
   /**
@@ -188,8 +187,19 @@ function compose(head: Head | null, msg: Payload): Payload {
   return out;
 }
 
-/** A stage message once its stage has ended: the same text, every control disabled. */
-export function closedMessage(slot: SlotRow): Payload {
+/**
+ * A stage message once its stage has ended: the same text without its countdown (a relative time
+ * would read "8 s ago"), saying it is closed, every control disabled.
+ */
+export function closedMessage(slot: SlotRow, loc: Locale): Payload {
   const p = JSON.parse(slot.payload) as Payload;
-  return { ...p, components: disableAll(p.components ?? []) };
+  const content = (p.content ?? '').replace(COUNTDOWN, '');
+  return {
+    ...p,
+    content: content.includes(t(loc, 'stage.closed')) ? content : `${content}\n${t(loc, 'stage.closed')}`,
+    components: disableAll(p.components ?? []),
+  };
 }
+
+/** The stage line's " ends <relative> (<date>)" (untilText), whatever the word before it. */
+const COUNTDOWN = / \S+ <t:\d+:R>(?: \(<t:\d+:[a-zA-Z]>\))?/g;

@@ -14,7 +14,7 @@ import {
   teamCount,
   type Tx,
 } from './state';
-import type { Clock, EventBody, GameState, LeaveBy, OutEntry, Seat, Stage, TimerKey, Winner } from './types';
+import type { Clock, EndCause, EventBody, GameState, LeaveBy, OutEntry, Seat, Stage, TimerKey, Winner } from './types';
 
 // ---------------------------------------------------------------------------------------------
 // Entering stages
@@ -397,24 +397,31 @@ export function checkWin(tx: Tx): boolean {
   const black = teamCount(s, 'black');
   const red = teamCount(s, 'red');
   let winner: Winner | null = null;
+  let why: EndCause | null = null;
   if (tx.def.win === 'parity') {
-    if (black === 0) winner = 'red';
-    else if (black >= red) winner = 'black';
-  } else if (black === 0 && red === 0) winner = 'draw';
-  else if (black === 0) winner = 'red';
-  else if (red === 0) winner = 'black';
+    if (black === 0) [winner, why] = ['red', 'no-black'];
+    else if (black >= red) [winner, why] = ['black', 'parity'];
+  } else if (black === 0 && red === 0) [winner, why] = ['draw', 'both-gone'];
+  else if (black === 0) [winner, why] = ['red', 'no-black'];
+  else if (red === 0) [winner, why] = ['black', 'no-red'];
   if (winner === null) return false;
-  finishGame(tx, winner, 'rules');
+  finishGame(tx, winner, 'rules', why);
   return true;
 }
 
 /** E-5: reveal every role, announce the result, open the post-game vote (S-4). */
-export function finishGame(tx: Tx, winner: Winner, reason: 'rules' | 'host' | 'empty-rounds'): void {
+export function finishGame(
+  tx: Tx,
+  winner: Winner,
+  reason: 'rules' | 'host' | 'empty-rounds',
+  why: EndCause | null = null,
+): void {
   const s = tx.s;
   const n = s.players.length;
   s.result = { winner, reason, at: s.clock, points: null, bestPlayer: null };
   s.postGame = { votes: new Array<number>(n).fill(0), hostBest: null, bonus: new Array<number>(n).fill(0) };
-  emit(tx, PUBLIC, { type: 'game-over', winner, reason, roles: s.players.map((p) => p.role) });
+  const left = { red: teamCount(s, 'red'), black: teamCount(s, 'black') };
+  emit(tx, PUBLIC, { type: 'game-over', winner, reason, why, left, roles: s.players.map((p) => p.role) });
   setStage(tx, { kind: 'postGame' });
 }
 

@@ -18,21 +18,63 @@ function blackNamed(s: GameState): number {
   return bm.targets.filter((t) => teamOf(s.players[t - 1]!.role) === 'black').length;
 }
 
-/** S-4 (chnu-2016): 5 or more votes, the host's included; a tie goes to the host's pick. */
-function chnuBestPlayer(s: GameState): Seat | null {
+/** S-4 (chnu-2016): the votes a best player needs, the host's included. */
+export const CHNU_BEST_VOTES = 5;
+
+/** S-4 (kiev-12): the votes a player needs to be placed. */
+export const KIEV_PLACE_VOTES = 2;
+
+/**
+ * S-4: the post-game vote as counted, for telling the table when it closes. `votes` lists every
+ * seat that got a vote (the host's included in chnu-2016: `host` marks it), most votes first.
+ * `outcome` (chnu-2016): `best` someone alone reached the threshold; `tie-host` a tie at or above
+ * it settled by the host's pick; `tie` a tie the host's pick does not settle; `short` nobody
+ * reached it. kiev-12: `placed` somebody has the votes to be placed, `short` nobody. classic-10:
+ * `host` the host named someone, `none` he did not.
+ */
+export interface BestVoteTally {
+  readonly votes: readonly { readonly seat: Seat; readonly votes: number; readonly host: boolean }[];
+  readonly threshold: number;
+  readonly outcome: 'best' | 'tie-host' | 'tie' | 'short' | 'placed' | 'host' | 'none';
+  readonly best: Seat | null;
+}
+
+export function bestVoteTally(s: GameState): BestVoteTally {
   const pg = s.postGame!;
+  const scoring = RULESETS[s.ruleset].scoring;
+  if (scoring === 'classic')
+    return { votes: [], threshold: 0, outcome: pg.hostBest !== null ? 'host' : 'none', best: pg.hostBest };
   const counts = new Array<number>(s.players.length + 1).fill(0);
   for (const v of pg.votes) if (v > 0) counts[v]!++;
-  if (pg.hostBest !== null) counts[pg.hostBest]!++;
-  let max = 0;
-  for (const c of counts) max = Math.max(max, c);
-  if (max < 5) return null;
-  const leaders: Seat[] = [];
-  counts.forEach((c, seat) => {
-    if (c === max) leaders.push(seat);
-  });
-  if (leaders.length === 1) return leaders[0]!;
-  return pg.hostBest !== null && leaders.includes(pg.hostBest) ? pg.hostBest : null;
+  const chnu = scoring === 'chnu';
+  if (chnu && pg.hostBest !== null) counts[pg.hostBest]!++;
+  const votes = s.players
+    .map((p) => ({ seat: p.seat, votes: counts[p.seat]!, host: chnu && pg.hostBest === p.seat }))
+    .filter((r) => r.votes > 0)
+    .sort((a, b) => b.votes - a.votes || a.seat - b.seat);
+  const max = votes[0]?.votes ?? 0;
+  if (!chnu) {
+    const placed = max >= KIEV_PLACE_VOTES;
+    const top = votes.filter((r) => r.votes === max);
+    return {
+      votes,
+      threshold: KIEV_PLACE_VOTES,
+      outcome: placed ? 'placed' : 'short',
+      best: placed && top.length === 1 ? top[0]!.seat : null,
+    };
+  }
+  if (max < CHNU_BEST_VOTES) return { votes, threshold: CHNU_BEST_VOTES, outcome: 'short', best: null };
+  const leaders = votes.filter((r) => r.votes === max).map((r) => r.seat);
+  if (leaders.length === 1) return { votes, threshold: CHNU_BEST_VOTES, outcome: 'best', best: leaders[0]! };
+  // A tie: the one the host voted for; if he voted for neither, nobody.
+  return pg.hostBest !== null && leaders.includes(pg.hostBest)
+    ? { votes, threshold: CHNU_BEST_VOTES, outcome: 'tie-host', best: pg.hostBest }
+    : { votes, threshold: CHNU_BEST_VOTES, outcome: 'tie', best: null };
+}
+
+/** S-4 (chnu-2016): 5 or more votes, the host's included; a tie goes to the host's pick. */
+function chnuBestPlayer(s: GameState): Seat | null {
+  return bestVoteTally(s).best;
 }
 
 function winLoss(s: GameState, role: Role, table: Readonly<Record<string, number>>, items: Items): void {

@@ -298,6 +298,12 @@ export interface PointsBreakdown {
   readonly items: Readonly<Record<string, number>>;
 }
 
+/**
+ * Why the rules ended a game: E-1/E-2 no black player left (`no-black`), E-2 no red player left
+ * (`no-red`), E-1 black as many as red or more (`parity`), E-2 both teams gone at once (`both-gone`).
+ */
+export type EndCause = 'no-black' | 'no-red' | 'parity' | 'both-gone';
+
 export interface GameResult {
   readonly winner: Winner;
   /** How the game ended. */
@@ -406,7 +412,16 @@ export type EventBody =
   | { type: 'host'; action: HostAction }
   | { type: 'clock'; what: 'paused' | 'resumed' | 'extended'; seconds?: number; deadline: number | null }
   | { type: 'revived'; seat: Seat }
-  | { type: 'game-over'; winner: Winner; reason: 'rules' | 'host' | 'empty-rounds'; roles: Role[] }
+  | {
+      type: 'game-over';
+      winner: Winner;
+      reason: 'rules' | 'host' | 'empty-rounds';
+      /** E-1, E-2: which rule ended it (null unless `reason` is 'rules'). */
+      why: EndCause | null;
+      /** The players of each team still at the table when it ended. */
+      left: { red: number; black: number };
+      roles: Role[];
+    }
   | { type: 'best-vote'; seat: Seat }
   | { type: 'points'; points: PointsBreakdown[]; bestPlayer: Seat | null };
 

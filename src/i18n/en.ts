@@ -126,6 +126,7 @@ export const en = {
 
   // Private prompts
   'prompt.title': 'Game #{id}, seat {seat}',
+  'prompt.nightHeadDone': 'night {n}',
   'prompt.nightHead': 'night {n}, ends {time}',
   'prompt.choose': 'Choose below. Your choice is final.',
   'prompt.nothing': 'Nothing for you to do right now.',
@@ -165,8 +166,16 @@ export const en = {
   'window.help': 'Every player may nominate once (Nominate) and say when done (I am done).',
   'window.helpAccusation': 'Every player may accuse once (Nominate) and say when done (I am done).',
   'vote.help': 'One vote each, final. The tally is published when the vote closes.',
-  'post.voteChnu': 'Vote for the best player (you may vote for yourself). The host closes the vote.',
-  'post.voteKiev': 'Vote for the best player (not yourself). The host may add bonuses and closes the vote.',
+  'post.voteChnu': {
+    one: 'Vote for the best player (you may vote for yourself). {count} vote or more, the host’s included, makes the best player (+3); on a tie, the host’s pick decides. The host closes the vote.',
+    other:
+      'Vote for the best player (you may vote for yourself). {count} votes or more, the host’s included, make the best player (+3); on a tie, the host’s pick decides. The host closes the vote.',
+  },
+  'post.voteKiev': {
+    one: 'Vote for the best player (not yourself). Places go by votes, {count} vote or more to be placed: 3, 2 and 1 points. The host may add bonuses and closes the vote.',
+    other:
+      'Vote for the best player (not yourself). Places go by votes, {count} votes or more to be placed: 3, 2 and 1 points. The host may add bonuses and closes the vote.',
+  },
   'post.hostDecides': 'The host names the best player (/host best) and closes the game (/host skip).',
 
   // Events
@@ -201,6 +210,40 @@ export const en = {
   'result.draw': '🤝 Draw',
   'result.byHost': 'The host ended the game.',
   'result.emptyRounds': 'Three rounds without anybody leaving: a draw.',
+  'result.rolesTitle': 'Roles and points',
+  'end.line': '🏆 **{winner}: {why}.**',
+  'end.no-black': 'no black player is left at the table',
+  'end.no-red': 'no red player is left at the table',
+  'end.parity': '{black} black against {red} red at the table',
+  'end.both-gone': 'the last players of both teams left at once',
+  'end.host': 'the host ended the game',
+  'end.empty-rounds': {
+    one: 'for {count} round in a row nobody left the table',
+    other: 'for {count} rounds in a row nobody left the table',
+  },
+  'post.closedLine': 'The best-player vote is closed.',
+  'best.tally': 'Best-player votes: {list}.',
+  'best.tallyNone': 'Nobody got a vote for best player.',
+  'best.hostMark': ' (the host’s included)',
+  'best.entry': { one: '{seat} — {count} vote', other: '{seat} — {count} votes' },
+  'best.outcome.best': {
+    one: '{seat} has {count} vote or more: the best player.',
+    other: '{seat} has {count} votes or more: the best player.',
+  },
+  'best.outcome.tie-host': 'A tie at the top: the host’s pick, {seat}, is the best player.',
+  'best.outcome.tie': 'A tie at the top, and the host voted for neither: no best player.',
+  'best.outcome.short': {
+    one: 'Nobody got {count} vote: no best player.',
+    other: 'Nobody got {count} votes: no best player.',
+  },
+  'best.outcome.placed': {
+    one: 'Places go to those with {count} vote or more: 3, 2 and 1 points.',
+    other: 'Places go to those with {count} votes or more: 3, 2 and 1 points.',
+  },
+  'best.outcome.kievShort': {
+    one: 'Nobody got {count} vote: no places this game.',
+    other: 'Nobody got {count} votes: no places this game.',
+  },
   'result.pointsSoFar': 'Points so far; the best-player vote may still add to them.',
   'points.title': 'Points, game #{id}',
   'points.bestPlayerIs': 'Best player: {seat}.',

@@ -248,7 +248,8 @@ describe('games through Discord (complete games of each rule set, both paces), w
       // A finished game: the final reveal and the points table are in the channel.
       if (state.stage.kind === 'over') {
         const pub = w.fake.publicMessages(w.channel.id);
-        expect(pub.some((m) => /wins|Draw/.test(m.embeds[0]?.title ?? ''))).toBe(true);
+        // E-5: the result leads its message: who won and why, in the first line.
+        expect(pub.some((m) => /^🏆 \*\*(.* wins|Draw): .+\.\*\*$/m.test(m.content.split('\n')[0] ?? ''))).toBe(true);
         expect(pub.some((m) => (m.embeds[0]?.title ?? '').startsWith('Points'))).toBe(true);
       }
       expect(w.fake.unhandled).toEqual([]);

@@ -71,7 +71,14 @@ describe('E-5 the end of the game', () => {
     const over = g.events.find((e) => e.body.type === 'game-over')!;
     expect(over).toEqual({
       to: { kind: 'public' },
-      body: { type: 'game-over', winner: 'black', reason: 'rules', roles: TEN },
+      body: {
+        type: 'game-over',
+        winner: 'black',
+        reason: 'rules',
+        why: 'parity',
+        left: { red: 3, black: 3 },
+        roles: TEN,
+      },
     });
     expect(publicView(g.s).seats.map((x) => x.role)).toEqual(TEN);
     expect(g.s.stage.kind).toBe('postGame');

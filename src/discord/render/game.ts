@@ -4,6 +4,7 @@ import { ButtonStyle } from 'discord-api-types/v10';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { prompts, publicView, seatView } from '../../engine/view';
 import { RULESETS } from '../../engine/rulesets';
+import { CHNU_BEST_VOTES, KIEV_PLACE_VOTES } from '../../engine/scoring';
 import type { Seat } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
 import {
@@ -152,7 +153,10 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
     case 'night0':
     case 'night':
     case 'discussion':
-      return { content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}`, allowed_mentions: mentions() };
+      return {
+        content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}${closed ? `\n${closedLine}` : ''}`,
+        allowed_mentions: mentions(),
+      };
     case 'turns':
     case 'shootout':
     case 'lastWords': {
@@ -194,7 +198,11 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
         st.kind === 'turns' && v.nominations.length > 0
           ? `\n${t(loc, 'table.candidates')}: ${v.nominations.map((nm) => t(loc, 'table.nomination', { target: seatTag(ctx, nm.target), by: `#${nm.by}` })).join(', ')}`
           : '';
-      return { content: `🎤 ${line}${noms}`, components: rows, allowed_mentions: pingsFor(ctx, u ? [seat] : []) };
+      return {
+        content: `🎤 ${line}${noms}${closed ? `\n${closedLine}` : ''}`,
+        components: rows,
+        allowed_mentions: pingsFor(ctx, u ? [seat] : []),
+      };
     }
     case 'window': {
       const waiting = s.players
@@ -257,8 +265,11 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
       const all = s.players.map((p) => p.seat);
       const voted = s.postGame?.votes.filter((x) => x !== 0).length ?? 0;
       return {
-        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu')}${untilText(loc, deadline)}\n${closed ? closedLine : t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
-        components: [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
+        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu', { count: scoring === 'kiev' ? KIEV_PLACE_VOTES : CHNU_BEST_VOTES })}${closed ? '' : untilText(loc, deadline)}\n${closed ? t(loc, 'post.closedLine') : t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
+        // Closed: the menu goes (the final points are out; nothing here may be used any more).
+        components: closed
+          ? []
+          : [row(seatSelect(ctx, { kind: 'act', game: g, seq, verb: 'best' }, t(loc, 'prompt.best'), all))],
         allowed_mentions: mentions(),
       };
     }

@@ -1,6 +1,8 @@
 // What the table is told of events: the announcements (who left, how, the night's result), the
 // result of the game and the points.
 import type { APIEmbed } from 'discord-api-types/v10';
+import { RULESETS } from '../../engine/rulesets';
+import { bestVoteTally } from '../../engine/scoring';
 import { pointsNow } from '../../engine/view';
 import type { EventBody, GameEvent } from '../../engine/types';
 import { hasKey, t, type MessageKey } from '../../i18n';
@@ -90,24 +92,62 @@ export function announcement(ctx: GameCtx, body: EventBody, events: readonly Gam
   }
 }
 
-/** E-5: every role, the result, and who played what. */
+/** E-1..E-5: the first line of the end of a game: who won and why. */
+export function endLine(ctx: GameCtx, body: Extract<EventBody, { type: 'game-over' }>): string {
+  const loc = ctx.pub;
+  const why =
+    body.reason === 'host'
+      ? t(loc, 'end.host')
+      : body.reason === 'empty-rounds'
+        ? t(loc, 'end.empty-rounds', { count: ctx.state?.options.emptyRoundsDraw ?? 3 })
+        : body.why
+          ? t(loc, `end.${body.why}` as MessageKey, { black: body.left.black, red: body.left.red })
+          : '';
+  const winner = t(loc, `winner.${body.winner}` as MessageKey);
+  return why ? t(loc, 'end.line', { winner, why }) : `🏆 **${winner}.**`;
+}
+
+/** E-5: every role and who played what, with the points so far (the first line says who won). */
 export function resultEmbed(ctx: GameCtx): APIEmbed {
   const s = ctx.state!;
   const loc = ctx.pub;
-  const res = s.result!;
   const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
   const lines = s.players.map(
     (p) =>
       `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`,
   );
-  const how =
-    res.reason === 'host' ? t(loc, 'result.byHost') : res.reason === 'empty-rounds' ? t(loc, 'result.emptyRounds') : '';
   return {
-    title: t(loc, `result.${res.winner}` as MessageKey),
-    description: [how, lines.join('\n'), t(loc, 'result.pointsSoFar')].filter(Boolean).join('\n\n'),
+    title: t(loc, 'result.rolesTitle'),
+    description: [lines.join('\n'), t(loc, 'result.pointsSoFar')].join('\n\n'),
     color: GOLD,
     footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
   };
+}
+
+/** S-4: how the post-game vote was counted and what came of it (said when it closes). */
+export function bestVoteLines(ctx: GameCtx): string[] {
+  const s = ctx.state!;
+  const loc = ctx.pub;
+  const tally = bestVoteTally(s);
+  if (tally.outcome === 'host' || tally.outcome === 'none')
+    return [
+      tally.best !== null
+        ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, tally.best) })
+        : t(loc, 'points.noBestPlayer'),
+    ];
+  const list = tally.votes
+    .map(
+      (r) =>
+        `${t(loc, 'best.entry', { seat: seatTag(ctx, r.seat), count: r.votes })}${r.host ? t(loc, 'best.hostMark') : ''}`,
+    )
+    .join(', ');
+  const first = list ? t(loc, 'best.tally', { list }) : t(loc, 'best.tallyNone');
+  const key: MessageKey =
+    tally.outcome === 'short' && RULESETS[s.ruleset].scoring === 'kiev'
+      ? 'best.outcome.kievShort'
+      : `best.outcome.${tally.outcome}`;
+  const seat = tally.best !== null ? seatTag(ctx, tally.best) : '';
+  return [first, t(loc, key, { seat, count: tally.threshold })];
 }
 
 /** S-1..S-4: the points table once the post-game vote has closed. */
@@ -124,14 +164,11 @@ export function pointsPayload(ctx: GameCtx): Payload {
       .join(', ');
     return `**${p.total}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
   });
-  const best = res.bestPlayer
-    ? t(loc, 'points.bestPlayerIs', { seat: seatTag(ctx, res.bestPlayer) })
-    : t(loc, 'points.noBestPlayer');
   return {
     embeds: [
       {
         title: t(loc, 'points.title', { id: ctx.game.id }),
-        description: `${best}\n\n${lines.join('\n')}`,
+        description: `${bestVoteLines(ctx).join('\n')}\n\n${lines.join('\n')}`,
         color: GOLD,
       },
     ],

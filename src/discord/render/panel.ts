@@ -72,6 +72,23 @@ export function checkLine(
   });
 }
 
+/**
+ * N-4..N-6: every answer this seat has had tonight, in order (the Sheriff's "black" and then the
+ * answer to "is it the Don?"): a panel shows them all, so a later answer never replaces an earlier
+ * one. The lines of `note` that repeat one of them are left out of it.
+ */
+function tonightsAnswers(ctx: GameCtx, loc: Locale, seat: Seat, night: number, note: string | null | undefined) {
+  const s = ctx.state!;
+  const answers = s.checks
+    .filter((c) => c.seat === seat && c.at.phase === 'night' && c.at.n === night)
+    .map((c) => `🔎 ${checkLine(ctx, loc, c)}`);
+  const rest = (note ?? '')
+    .split('\n')
+    .filter((l) => l && !answers.includes(l))
+    .join('\n');
+  return { answers, note: rest || null };
+}
+
 /** Where each prompt shows in a player's panel (every player action has a place). */
 export const PROMPT_ORDER: { readonly [K in PromptKind]: number } = {
   shoot: 0,
@@ -220,14 +237,22 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   for (const r of buttonRows(buttons) ?? []) rows.push(r);
   const head =
     s.clock.phase === 'night' && s.stage.kind === 'night'
-      ? t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
+      ? // Nothing left to do tonight: no countdown (it would read "ended 30 s ago" after the night,
+        // and this version, with no controls, is not edited again).
+        prompts.length === 0
+        ? t(loc, 'prompt.nightHeadDone', { n: s.clock.n })
+        : t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
       : stageLine(ctx, loc);
   const body =
     prompts.length === 0
       ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing')
       : t(loc, 'prompt.choose');
+  const said =
+    s.clock.phase === 'night' ? tonightsAnswers(ctx, loc, seat, s.clock.n, note) : { answers: [], note: note ?? null };
   return {
-    content: [note, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
+    content: [said.note, ...said.answers, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body]
+      .filter(Boolean)
+      .join('\n'),
     components: rows.slice(0, 5),
     allowed_mentions: mentions(),
   };
@@ -241,9 +266,11 @@ export function closedPanel(
   night: { clock: { n: number } },
   note: string | null,
 ): Payload {
+  const said = tonightsAnswers(ctx, loc, seat, night.clock.n, note);
   return {
     content: [
-      note,
+      said.note,
+      ...said.answers,
       `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`,
     ]
       .filter(Boolean)
