@@ -25,6 +25,7 @@ try {
     lobbyTtlHours: config.LOBBY_TTL_HOURS,
     logger: consoleLogger(config.LOG_LEVEL),
     ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
+    ...(config.DEV_GUILD_ID ? { commandGuildId: config.DEV_GUILD_ID } : {}),
   });
   metrics?.ready();
 } catch (e) {

@@ -1,6 +1,7 @@
 // The composition root: the whole bot built top to bottom (storage, the Discord client, the game
 // service, delivery, the features, the hooks that tie them to the service, the shell), then the
 // gateway, recovery and shutdown. Nothing is set after construction except the service's hooks.
+import { loadCommandIds } from './command-ids';
 import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
@@ -64,6 +65,8 @@ export interface BotConfig {
    * change (tests), instead of being dropped and logged (production).
    */
   strictAudience?: boolean;
+  /** The server the slash commands are registered in (DEV_GUILD_ID), besides the global ones. */
+  commandGuildId?: string;
 }
 
 /** What `instrument` may hook into. */
@@ -318,6 +321,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(config.token);
   await ready;
+  // Before anything is rendered: the command ids, so texts name commands as clickable mentions.
+  await loadCommandIds(client, config.commandGuildId, log);
 
   // Recovery: overdue deadlines fire in order, pending ones are re-armed; whatever was committed
   // but not yet delivered (a crash between a commit and its messages) is in the outbox and goes

@@ -2,7 +2,7 @@
 // a game, the stage it belongs to and what it does; it never names the acting seat: who acts is
 // always the clicking user, checked against the seat.
 //   v1:l:<game>:<op>                 lobby: join, leave, start, fallback (start with closed DMs), cancel
-//   v1:p:<game>:<panel>              public panels: my role, my actions
+//   v1:p:<game>:<panel>              public panels: my role, my actions, rules (how to play)
 //   v1:a:<game>:<seq>:<verb>[:<arg>] a game action for the stage <seq>
 //   v1:h:<game>:<seq>:<op>[:<page>]  the host panel's controls (ephemeral; checked for the host again)
 //   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>, watch
@@ -11,7 +11,7 @@
 import type { PlayerActionKind } from '../engine/types';
 
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
-export type Panel = 'role' | 'actions';
+export type Panel = 'role' | 'actions' | 'rules';
 /**
  * A player's control: one per player action (the engine's PlayerActionKind), the check with the
  * Commissioner's note, and `menu`, which opens an ephemeral menu (nominate, best move, take) for
@@ -39,7 +39,7 @@ export type TourOp = 'join' | 'leave' | 'draw' | 'final' | 'start' | 'page' | 'c
 const TOUR_OPS: readonly TourOp[] = ['join', 'leave', 'draw', 'final', 'start', 'page', 'csv', 'mine'];
 
 const LOBBY_OPS: readonly LobbyOp[] = ['join', 'leave', 'start', 'fallback', 'cancel'];
-const PANELS: readonly Panel[] = ['role', 'actions'];
+const PANELS: readonly Panel[] = ['role', 'actions', 'rules'];
 /** Every verb (a new player action does not compile without its control's verb here). */
 const VERB_TABLE: { readonly [V in ActVerb]: true } = {
   pass: true,

@@ -88,7 +88,7 @@ export const asyncPlayEn = {
   'refusal.subcall/played': 'You were replaced in this game, so you cannot take a seat in it again.',
   'refusal.subcall/host': 'You host this game or hosted it before, so you cannot take a seat in it.',
   'refusal.subcall/playing-host-absent':
-    'You play in this game, so you may call a substitute only for a player I have reported to you as absent. To call one for another seat, hand the game to a host who is not playing (/host transfer).',
+    'You play in this game, so you may call a substitute only for a player I have reported to you as absent. To call one for another seat, hand the game to a host who is not playing ({cmd:host transfer}).',
 
   'sub.welcome':
     'You take over seat #{seat} in game #{id}. Your role card is above; what the seat knew so far is on it.',
@@ -141,7 +141,7 @@ export const asyncPlayEn = {
   'settings.autoEnd.on': 'the turn ends with the rule set’s defaults',
   'settings.autoEnd.off': 'the host is told and decides',
   'overdue.host':
-    '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. `/host skip` ends it with the rule set’s defaults, `/host extend` gives more time, or call a substitute.',
+    '⏳ **Game #{id}**: {stage} — its time is up, but this server waits for you. Still missing: {who}. {cmd:host skip} ends it with the rule set’s defaults, {cmd:host extend} gives more time, or call a substitute.',
 } as const satisfies Record<string, Entry>;
 
 type Keys = keyof typeof asyncPlayEn;
@@ -237,7 +237,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'refusal.subcall/played': 'Вас у цій грі вже замінили, тож знову сісти за її стіл ви не можете.',
   'refusal.subcall/host': 'Ви ведете або вели цю гру, тож не можете сісти за її стіл.',
   'refusal.subcall/playing-host-absent':
-    'Ви граєте в цій грі, тож можете покликати заміну лише для гравця, про відсутність якого я вам повідомив. Щоб покликати заміну для іншого місця, передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож можете покликати заміну лише для гравця, про відсутність якого я вам повідомив. Щоб покликати заміну для іншого місця, передайте гру ведучому, який не грає ({cmd:host transfer}).',
 
   'sub.welcome': 'Ви займаєте місце #{seat} у грі #{id}. Ваша картка ролі вище; на ній усе, що місце знало досі.',
   'sub.note': 'Записка місця: #{target}, перевірка в ніч {night} — {answer}.',
@@ -289,7 +289,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'settings.autoEnd.on': 'хід завершується за правилами',
   'settings.autoEnd.off': 'ведучому повідомляють, він вирішує',
   'overdue.host':
-    '⏳ **Гра #{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. `/host skip` завершить етап за правилами, `/host extend` дасть більше часу, або покличте заміну.',
+    '⏳ **Гра #{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. {cmd:host skip} завершить етап за правилами, {cmd:host extend} дасть більше часу, або покличте заміну.',
 };
 
 export const asyncPlayRu: Record<Keys, Entry> = {
@@ -383,7 +383,7 @@ export const asyncPlayRu: Record<Keys, Entry> = {
   'refusal.subcall/played': 'Вас в этой игре уже заменили, поэтому снова сесть за её стол вы не можете.',
   'refusal.subcall/host': 'Вы ведёте или вели эту игру, поэтому не можете сесть за её стол.',
   'refusal.subcall/playing-host-absent':
-    'Вы играете в этой игре, поэтому можете позвать замену только для игрока, об отсутствии которого я вам сообщил. Чтобы позвать замену для другого места, передайте игру ведущему, который не играет (/host transfer).',
+    'Вы играете в этой игре, поэтому можете позвать замену только для игрока, об отсутствии которого я вам сообщил. Чтобы позвать замену для другого места, передайте игру ведущему, который не играет ({cmd:host transfer}).',
 
   'sub.welcome':
     'Вы занимаете место #{seat} в игре #{id}. Ваша карточка роли выше; на ней всё, что место знало до сих пор.',
@@ -435,5 +435,5 @@ export const asyncPlayRu: Record<Keys, Entry> = {
   'settings.autoEnd.on': 'ход завершается по правилам',
   'settings.autoEnd.off': 'ведущему сообщают, он решает',
   'overdue.host':
-    '⏳ **Игра #{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. `/host skip` завершит этап по правилам, `/host extend` даст больше времени, или позовите замену.',
+    '⏳ **Игра #{id}**: {stage} — время вышло, но этот сервер ждёт вас. До сих пор не сделали ход: {who}. {cmd:host skip} завершит этап по правилам, {cmd:host extend} даст больше времени, или позовите замену.',
 };

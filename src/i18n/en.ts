@@ -5,6 +5,7 @@ import { asyncPlayEn } from './async-play';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
+import { rulesEn } from './rules';
 import type { Entry } from './entry';
 import type { HostVerb, PlayerActionKind, RefusalCode } from '../engine/types';
 
@@ -40,8 +41,7 @@ export const en = {
     'You play for the mafia. Each night pick a target: the Don decides; without him, the mafia player with the lowest seat.',
   'roleDesc.don.unanimous':
     'You lead the mafia. Each night you shoot with your team (all must agree) and check one seat to find the Sheriff.',
-  'roleDesc.don.decides':
-    'You lead the mafia: your pick is the night shot. If you are voted out by day, you may take one living player with you.',
+  'roleDesc.don.decides': 'You lead the mafia: from night 1 your pick is the night shot.',
   'roleDesc.commissioner':
     'You play for the town. Each night check one seat: red or black. Once per game you may leave a note, read out if you die that night.',
   'roleDesc.doctor':
@@ -55,7 +55,7 @@ export const en = {
   'clock.day': 'day {n}',
   'stage.lobby': 'Waiting for players',
   'stage.until': 'ends {time}',
-  'stage.night0': 'Night 0: the acquaintance night.',
+  'stage.night0': 'Night 0, the acquaintance night: the black players get to know each other; nobody shoots or checks.',
   'stage.night': 'Night {n}: the city sleeps.',
   'stage.speech': 'Day {n}: speech of {who}.',
   'stage.accusation': 'Day {n}: accusations, {who} speaks.',
@@ -542,4 +542,5 @@ export const en = {
   ...asyncPlayEn,
   ...tournamentEn,
   ...statsEn,
+  ...rulesEn,
 } as const satisfies Record<string, Entry> & Record<KindKeys, Entry>;

@@ -66,7 +66,7 @@ export const hostToolkitEn = {
   'settings.speakingOrder': 'Speaking order',
   'settings.resultsChannel': 'Results channel',
   'settings.none': 'none',
-  'settings.rulesetAsk': 'asked at /mafia create',
+  'settings.rulesetAsk': 'asked at {cmd:mafia create}',
   'settings.footer':
     'A game keeps the settings it was created with. Change them with /mafia settings … (Manage Server).',
   'settings.saved': 'Saved.',
@@ -165,13 +165,13 @@ export const hostToolkitEn = {
 
   // Refusals
   'refusal.host/playing-host':
-    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions. If you want someone to run the panel, hand the game to a host who is not playing (/host transfer).',
+    'You play in this game, so the host panel would show you what your seat may not see. Use My role and My actions. If you want someone to run the panel, hand the game to a host who is not playing ({cmd:host transfer}).',
   'refusal.host/playing-host-night':
-    'You play in this game, so the night is not yours to run: it ends on its timer, and you may not shorten it, end it or take back anything done in it. If you want someone to run the night, hand the game to a host who is not playing (/host transfer).',
+    'You play in this game, so the night is not yours to run: it ends on its timer, and you may not shorten it, end it or take back anything done in it. If you want someone to run the night, hand the game to a host who is not playing ({cmd:host transfer}).',
   'refusal.host/playing-host-result':
-    'You play in this game, so you may not make rulings that decide its outcome (the result, who leaves the table, votes, points, the best player, cancelling it). You can still keep time in the speeches and give fouls. For these rulings, hand the game to a host who is not playing (/host transfer).',
+    'You play in this game, so you may not make rulings that decide its outcome (the result, who leaves the table, votes, points, the best player, cancelling it). You can still keep time in the speeches and give fouls. For these rulings, hand the game to a host who is not playing ({cmd:host transfer}).',
   'refusal.host/playing-host-substitute':
-    'You play in this game, so you may give a seat only to someone who volunteered when a substitute was called for it. To give it to someone else, hand the game to a host who is not playing (/host transfer).',
+    'You play in this game, so you may give a seat only to someone who volunteered when a substitute was called for it. To give it to someone else, hand the game to a host who is not playing ({cmd:host transfer}).',
   'refusal.host/playing-host-annul':
     'You played in this game, so you may not annul it. Ask a host who did not play, or a member with Manage Server.',
   'refusal.game/paused': 'The game is paused: wait until the host resumes it.',
@@ -185,11 +185,11 @@ export const hostToolkitEn = {
   'refusal.revive/not-by-host': 'Only a player who left by a host ruling (kill or removal) can be brought back.',
   'refusal.undo/stage-closed': 'The last action closed its stage (or the timer did): it can no longer be taken back.',
   'refusal.undo/foul': 'A foul cannot be taken back.',
-  'refusal.undo/left-table': 'Someone left the table by that action: use /host revive instead.',
+  'refusal.undo/left-table': 'Someone left the table by that action: use {cmd:host revive} instead.',
   'refusal.undo/answer-given': 'That check was already answered: it cannot be taken back.',
   'refusal.undo/nothing': 'There is nothing to take back.',
   'refusal.undo/log-broken': 'The game’s log cannot be replayed: nothing was changed.',
-  'refusal.undo/needs-log': 'Use /host undo.',
+  'refusal.undo/needs-log': 'Use {cmd:host undo}.',
   'refusal.undo/unknown-entry': 'That entry of the log cannot be taken back: nothing was changed.',
   'refusal.annul/already': 'This game is already annulled.',
   'refusal.annul/not-finished': 'Only a finished game can be annulled (end or cancel a running one).',
@@ -198,7 +198,7 @@ export const hostToolkitEn = {
   'refusal.annul/too-late': 'This game ended more than 7 days ago: it can no longer be annulled.',
   'refusal.transfer/same-host': 'That member already hosts this game.',
   'refusal.transfer/bot': 'A bot cannot host.',
-  'refusal.create/ruleset-needed': 'Choose a rule set (or set a default one with /mafia settings ruleset).',
+  'refusal.create/ruleset-needed': 'Choose a rule set (or set a default one with {cmd:mafia settings ruleset}).',
   'refusal.settings/invalid': 'Not saved: {field} — {problem}.',
   'refusal.settings/timer':
     'Option {option}: “{value}” is not a duration between 5 seconds and 30 days. Write a number and a unit: 90s, 15m, 12h, 2d or 1h 30m (words work too: 15 min, 2 hours); a number alone means seconds.',
@@ -268,7 +268,7 @@ export const hostToolkitUk: Record<Keys, Entry> = {
   'settings.speakingOrder': 'Черговість виступів',
   'settings.resultsChannel': 'Канал результатів',
   'settings.none': 'немає',
-  'settings.rulesetAsk': 'питаємо в /mafia create',
+  'settings.rulesetAsk': 'питаємо в {cmd:mafia create}',
   'settings.footer':
     'Гра зберігає налаштування, з якими її створили. Змінити: /mafia settings … (право «Керувати сервером»).',
   'settings.saved': 'Збережено.',
@@ -363,13 +363,13 @@ export const hostToolkitUk: Record<Keys, Entry> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії». Якщо потрібно, щоб панель хтось вів, передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож панель ведучого показала б вам те, чого ваше місце бачити не може. Користуйтеся кнопками «Моя роль» і «Мої дії». Якщо потрібно, щоб панель хтось вів, передайте гру ведучому, який не грає ({cmd:host transfer}).',
   'refusal.host/playing-host-night':
-    'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Якщо потрібно, щоб ніч хтось вів, передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож ніч ведете не ви: вона закінчується за таймером, і ви не можете її скоротити, завершити чи відкотити щось із того, що в ній зроблено. Якщо потрібно, щоб ніч хтось вів, передайте гру ведучому, який не грає ({cmd:host transfer}).',
   'refusal.host/playing-host-result':
-    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, найкращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Для цих рішень передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож не можете ухвалювати рішення, від яких залежить її підсумок (результат, хто залишає стіл, голоси, бали, найкращий гравець, скасування гри). Стежити за часом промов і давати фоли ви можете. Для цих рішень передайте гру ведучому, який не грає ({cmd:host transfer}).',
   'refusal.host/playing-host-substitute':
-    'Ви граєте в цій грі, тож можете віддати місце лише тому, хто відгукнувся на оголошення про заміну для цього місця. Щоб віддати його комусь іншому, передайте гру ведучому, який не грає (/host transfer).',
+    'Ви граєте в цій грі, тож можете віддати місце лише тому, хто відгукнувся на оголошення про заміну для цього місця. Щоб віддати його комусь іншому, передайте гру ведучому, який не грає ({cmd:host transfer}).',
   'refusal.host/playing-host-annul':
     'Ви грали в цій грі, тож не можете її анулювати. Попросіть ведучого, який не грав, або учасника з правом «Керувати сервером».',
   'refusal.game/paused': 'Гра на паузі: зачекайте, доки ведучий її продовжить.',
@@ -384,11 +384,11 @@ export const hostToolkitUk: Record<Keys, Entry> = {
     'Повернути можна лише гравця, який вибув за рішенням ведучого (убивство чи видалення рішенням ведучого).',
   'refusal.undo/stage-closed': 'Остання дія закрила свій етап (або це зробив таймер): скасувати її вже не можна.',
   'refusal.undo/foul': 'Фол скасувати не можна.',
-  'refusal.undo/left-table': 'Через цю дію хтось вибув з-за столу: скористайтеся /host revive.',
+  'refusal.undo/left-table': 'Через цю дію хтось вибув з-за столу: скористайтеся {cmd:host revive}.',
   'refusal.undo/answer-given': 'На цю перевірку вже відповіли: скасувати її не можна.',
   'refusal.undo/nothing': 'Немає чого скасовувати.',
   'refusal.undo/log-broken': 'Журнал гри не відтворюється: нічого не змінено.',
-  'refusal.undo/needs-log': 'Скористайтеся /host undo.',
+  'refusal.undo/needs-log': 'Скористайтеся {cmd:host undo}.',
   'refusal.undo/unknown-entry': 'Цей запис журналу скасувати не можна: нічого не змінено.',
   'refusal.annul/already': 'Цю гру вже анульовано.',
   'refusal.annul/not-finished': 'Анулювати можна лише завершену гру (поточну завершіть або скасуйте).',
@@ -397,7 +397,8 @@ export const hostToolkitUk: Record<Keys, Entry> = {
   'refusal.annul/too-late': 'Ця гра закінчилася понад 7 днів тому: анулювати її вже не можна.',
   'refusal.transfer/same-host': 'Цей учасник уже веде цю гру.',
   'refusal.transfer/bot': 'Бот не може бути ведучим.',
-  'refusal.create/ruleset-needed': 'Оберіть правила (або задайте правила за замовчуванням: /mafia settings ruleset).',
+  'refusal.create/ruleset-needed':
+    'Оберіть правила (або задайте правила за замовчуванням: {cmd:mafia settings ruleset}).',
   'refusal.settings/invalid': 'Не збережено: {field} — {problem}.',
   'refusal.settings/timer':
     'Параметр {option}: «{value}» — не тривалість від 5 секунд до 30 днів. Напишіть число й одиницю: 90с, 15хв, 12год, 2д чи 1год 30хв (можна й словами: 15 хвилин, 2 години, або латиницею: 15m, 12h); число без одиниці — це секунди.',
@@ -465,7 +466,7 @@ export const hostToolkitRu: Record<Keys, Entry> = {
   'settings.speakingOrder': 'Очерёдность выступлений',
   'settings.resultsChannel': 'Канал результатов',
   'settings.none': 'нет',
-  'settings.rulesetAsk': 'спрашиваем в /mafia create',
+  'settings.rulesetAsk': 'спрашиваем в {cmd:mafia create}',
   'settings.footer':
     'Игра сохраняет настройки, с которыми её создали. Изменить: /mafia settings … (право «Управлять сервером»).',
   'settings.saved': 'Сохранено.',
@@ -560,13 +561,13 @@ export const hostToolkitRu: Record<Keys, Entry> = {
   'button.log': 'Журнал',
 
   'refusal.host/playing-host':
-    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия». Если нужно, чтобы панель кто-то вёл, передайте игру ведущему, который не играет (/host transfer).',
+    'Вы играете в этой игре, поэтому панель ведущего показала бы вам то, чего вашему месту видеть нельзя. Пользуйтесь кнопками «Моя роль» и «Мои действия». Если нужно, чтобы панель кто-то вёл, передайте игру ведущему, который не играет ({cmd:host transfer}).',
   'refusal.host/playing-host-night':
-    'Вы играете в этой игре, поэтому ночь ведёте не вы: она заканчивается по таймеру, и вы не можете её сократить, завершить или откатить что-либо из сделанного в ней. Если нужно, чтобы ночь кто-то вёл, передайте игру ведущему, который не играет (/host transfer).',
+    'Вы играете в этой игре, поэтому ночь ведёте не вы: она заканчивается по таймеру, и вы не можете её сократить, завершить или откатить что-либо из сделанного в ней. Если нужно, чтобы ночь кто-то вёл, передайте игру ведущему, который не играет ({cmd:host transfer}).',
   'refusal.host/playing-host-result':
-    'Вы играете в этой игре, поэтому не можете принимать решения, от которых зависит её итог (результат, кто покидает стол, голоса, баллы, лучший игрок, отмена игры). Следить за временем речей и давать фолы вы можете. Для этих решений передайте игру ведущему, который не играет (/host transfer).',
+    'Вы играете в этой игре, поэтому не можете принимать решения, от которых зависит её итог (результат, кто покидает стол, голоса, баллы, лучший игрок, отмена игры). Следить за временем речей и давать фолы вы можете. Для этих решений передайте игру ведущему, который не играет ({cmd:host transfer}).',
   'refusal.host/playing-host-substitute':
-    'Вы играете в этой игре, поэтому можете отдать место только тому, кто откликнулся на объявление о замене для этого места. Чтобы отдать его кому-то другому, передайте игру ведущему, который не играет (/host transfer).',
+    'Вы играете в этой игре, поэтому можете отдать место только тому, кто откликнулся на объявление о замене для этого места. Чтобы отдать его кому-то другому, передайте игру ведущему, который не играет ({cmd:host transfer}).',
   'refusal.host/playing-host-annul':
     'Вы играли в этой игре, поэтому не можете её аннулировать. Попросите ведущего, который не играл, или участника с правом «Управлять сервером».',
   'refusal.game/paused': 'Игра на паузе: подождите, пока ведущий её продолжит.',
@@ -581,11 +582,11 @@ export const hostToolkitRu: Record<Keys, Entry> = {
     'Вернуть можно только игрока, выбывшего по решению ведущего (убитого или удалённого ведущим).',
   'refusal.undo/stage-closed': 'Последнее действие закрыло свой этап (или это сделал таймер): отменить его уже нельзя.',
   'refusal.undo/foul': 'Фол отменить нельзя.',
-  'refusal.undo/left-table': 'Из-за этого действия кто-то выбыл из-за стола: воспользуйтесь /host revive.',
+  'refusal.undo/left-table': 'Из-за этого действия кто-то выбыл из-за стола: воспользуйтесь {cmd:host revive}.',
   'refusal.undo/answer-given': 'На эту проверку уже ответили: отменить её нельзя.',
   'refusal.undo/nothing': 'Нечего отменять.',
   'refusal.undo/log-broken': 'Журнал игры не воспроизводится: ничего не изменено.',
-  'refusal.undo/needs-log': 'Воспользуйтесь /host undo.',
+  'refusal.undo/needs-log': 'Воспользуйтесь {cmd:host undo}.',
   'refusal.undo/unknown-entry': 'Эту запись журнала отменить нельзя: ничего не изменено.',
   'refusal.annul/already': 'Эта игра уже аннулирована.',
   'refusal.annul/not-finished': 'Аннулировать можно только законченную игру (текущую завершите или отмените).',
@@ -594,7 +595,7 @@ export const hostToolkitRu: Record<Keys, Entry> = {
   'refusal.annul/too-late': 'Эта игра закончилась больше 7 дней назад: аннулировать её уже нельзя.',
   'refusal.transfer/same-host': 'Этот участник уже ведёт эту игру.',
   'refusal.transfer/bot': 'Бот не может быть ведущим.',
-  'refusal.create/ruleset-needed': 'Выберите правила (или задайте правила по умолчанию: /mafia settings ruleset).',
+  'refusal.create/ruleset-needed': 'Выберите правила (или задайте правила по умолчанию: {cmd:mafia settings ruleset}).',
   'refusal.settings/invalid': 'Не сохранено: {field} — {problem}.',
   'refusal.settings/timer':
     'Параметр {option}: «{value}» — не длительность от 5 секунд до 30 дней. Напишите число и единицу: 90с, 15мин, 12ч, 2д или 1ч 30мин (можно и словами: 15 минут, 2 часа, или латиницей: 15m, 12h); число без единицы — это секунды.',

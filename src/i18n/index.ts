@@ -19,18 +19,50 @@ const pluralRules: Record<Locale, Intl.PluralRules> = {
 
 export type Params = Record<string, string | number>;
 
-function fill(text: string, params: Params | undefined): string {
-  if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+/**
+ * The ids of the registered slash commands by their (English) top-level name: the shell reads them
+ * from Discord once at start-up (`setCommandIds`), so a catalog text's `{cmd:host skip}` becomes a
+ * command mention, `</host skip:ID>`, which every client shows in its own language and makes
+ * clickable. A command whose id is unknown is written as plain text in the reader's language.
+ */
+const commandIds = new Map<string, string>();
+
+/** Replaces the known command ids (top-level name -> id). */
+export function setCommandIds(ids: Iterable<readonly [string, string]>): void {
+  commandIds.clear();
+  for (const [name, id] of ids) commandIds.set(name, id);
 }
 
-/** The text for `key` in `locale`; plural entries use `params.count`. */
+/** `/host skip` as a command mention, or (its id unknown) as `/ведучий пропустити` in `locale`. */
+export function commandMention(locale: Locale, path: string): string {
+  const words = path.trim().split(/\s+/);
+  const id = commandIds.get(words[0]!);
+  if (id) return `</${words.join(' ')}:${id}>`;
+  const cat = catalogs[locale] as Record<string, Entry | undefined>;
+  // `cmd.host.skip.name`; a subcommand of a group (`/mafia settings ruleset`) is `cmd.settings.ruleset.name`.
+  const names = words.map((w, i) => {
+    const e =
+      cat[`cmd.${words.slice(0, i + 1).join('.')}.name`] ?? (i > 0 ? cat[`cmd.${words[i - 1]}.${w}.name`] : undefined);
+    return typeof e === 'string' ? e : w;
+  });
+  return `/${names.join(' ')}`;
+}
+
+function fill(locale: Locale, text: string, params: Params | undefined): string {
+  const withCommands = text.includes('{cmd:')
+    ? text.replace(/\{cmd:([a-z_ -]+)\}/g, (_, path: string) => commandMention(locale, path))
+    : text;
+  if (!params) return withCommands;
+  return withCommands.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+/** The text for `key` in `locale`; plural entries use `params.count`; `{cmd:…}` is a command mention. */
 export function t(locale: Locale, key: MessageKey, params?: Params): string {
   const entry: Entry = catalogs[locale][key] ?? catalogs.en[key];
-  if (typeof entry === 'string') return fill(entry, params);
+  if (typeof entry === 'string') return fill(locale, entry, params);
   const count = Number(params?.count ?? 0);
   const form = pluralRules[locale].select(count) as keyof PluralForms;
-  return fill(entry[form] ?? entry.other, params);
+  return fill(locale, entry[form] ?? entry.other, params);
 }
 
 /** Whether a key exists (refusal codes map to `refusal.<code>` when the catalog has one). */

@@ -5,6 +5,7 @@ import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
 import { statsRu } from './stats';
+import { rulesRu } from './rules';
 
 export const ru: Catalog = {
   // Rule sets, paces, teams, roles
@@ -32,8 +33,7 @@ export const ru: Catalog = {
     'Вы играете за мафию. Каждую ночь выбирайте цель: решает Дон, а без него — мафиози с наименьшим номером места.',
   'roleDesc.don.unanimous':
     'Вы возглавляете мафию. Каждую ночь стреляете вместе с командой (все должны выбрать одно место) и проверяете одного игрока в поисках Шерифа.',
-  'roleDesc.don.decides':
-    'Вы возглавляете мафию: ваш выбор и есть ночной выстрел. Если днём вас выгонят голосованием, можете забрать с собой одного живого игрока.',
+  'roleDesc.don.decides': 'Вы возглавляете мафию: начиная с первой ночи, ваш выбор и есть ночной выстрел.',
   'roleDesc.commissioner':
     'Вы играете за город. Каждую ночь проверяйте одного игрока: красный он или чёрный. Раз за игру можно оставить записку — её зачитают, если этой ночью вас убьют.',
   'roleDesc.doctor':
@@ -47,7 +47,7 @@ export const ru: Catalog = {
   'clock.day': 'день {n}',
   'stage.lobby': 'Ждём игроков',
   'stage.until': 'заканчивается {time}',
-  'stage.night0': 'Ночь 0: ночь знакомства.',
+  'stage.night0': 'Ночь 0, ночь знакомства: чёрные игроки знакомятся между собой; никто не стреляет и не проверяет.',
   'stage.night': 'Ночь {n}: город спит.',
   'stage.speech': 'День {n}: говорит {who}.',
   'stage.accusation': 'День {n}: обвинения, говорит {who}.',
@@ -574,4 +574,5 @@ export const ru: Catalog = {
   ...asyncPlayRu,
   ...tournamentRu,
   ...statsRu,
+  ...rulesRu,
 };

@@ -154,7 +154,7 @@ export const statsEn = {
   'st.season.list': '**Seasons**',
   'st.season.line': '{name}: {start} – {end}',
   'st.season.open': 'open',
-  'st.season.none': 'No seasons yet: `/mafia settings season action:define name:...` starts one.',
+  'st.season.none': 'No seasons yet: {cmd:mafia settings season} `action:define name:...` starts one.',
   'st.season.exists': 'There is already a season named "{name}".',
   'st.season.needName': 'Give the season a name (up to 40 characters).',
   'st.season.badDate': 'Dates are written YYYY-MM-DD, for example 2026-09-01.',
@@ -167,7 +167,7 @@ export const statsEn = {
   },
   'st.rating.saved': 'Saved, and the ratings were recomputed.',
   'st.rating.saving':
-    'Saved. The ratings are being recomputed in the background; /stats shows them again in a minute or two.',
+    'Saved. The ratings are being recomputed in the background; {cmd:stats} shows them again in a minute or two.',
   'st.refusal.rebuilding': 'The ratings of this rule set are being recomputed; try again in a minute.',
   'st.rating.bad':
     'Factors must be between 0 and 100, the start rating between 0 and 10000, the minimum moves between 0 and 10000.',
@@ -338,7 +338,7 @@ export const statsUk: Shape = {
   'st.season.list': '**Сезони**',
   'st.season.line': '{name}: {start} – {end}',
   'st.season.open': 'триває',
-  'st.season.none': 'Сезонів ще немає: `/mafia settings season action:define name:...` починає сезон.',
+  'st.season.none': 'Сезонів ще немає: {cmd:mafia settings season} `action:define name:...` починає сезон.',
   'st.season.exists': 'Сезон «{name}» уже є.',
   'st.season.needName': 'Дайте сезону назву (до 40 символів).',
   'st.season.badDate': 'Дати пишуться як РРРР-ММ-ДД, наприклад 2026-09-01.',
@@ -352,7 +352,7 @@ export const statsUk: Shape = {
       'Ело: переможці отримують {win} × шанс команди, що програла, ті, хто програв, втрачають {loss} × шанс своєї команди; усі починають з {start} і нижче не падають. Гра зараховується від {count} ходу.',
   },
   'st.rating.saved': 'Збережено, рейтинги перераховано.',
-  'st.rating.saving': 'Збережено. Рейтинги перераховуються у фоні; /stats знову покаже їх за хвилину-дві.',
+  'st.rating.saving': 'Збережено. Рейтинги перераховуються у фоні; {cmd:stats} знову покаже їх за хвилину-дві.',
   'st.refusal.rebuilding': 'Рейтинги цих правил саме перераховуються; спробуйте за хвилину.',
   'st.rating.bad': 'Коефіцієнти — від 0 до 100, початковий рейтинг — від 0 до 10000, мінімум ходів — від 0 до 10000.',
 };
@@ -515,7 +515,7 @@ export const statsRu: Shape = {
   'st.season.list': '**Сезоны**',
   'st.season.line': '{name}: {start} – {end}',
   'st.season.open': 'идёт',
-  'st.season.none': 'Сезонов ещё нет: `/mafia settings season action:define name:...` начинает сезон.',
+  'st.season.none': 'Сезонов ещё нет: {cmd:mafia settings season} `action:define name:...` начинает сезон.',
   'st.season.exists': 'Сезон «{name}» уже есть.',
   'st.season.needName': 'Дайте сезону название (до 40 символов).',
   'st.season.badDate': 'Даты пишутся как ГГГГ-ММ-ДД, например 2026-09-01.',
@@ -529,7 +529,7 @@ export const statsRu: Shape = {
       'Эло: победители получают {win} × шанс проигравшей команды, проигравшие теряют {loss} × шанс своей команды; все начинают с {start} и ниже не опускаются. Игра засчитывается от {count} хода.',
   },
   'st.rating.saved': 'Сохранено, рейтинги пересчитаны.',
-  'st.rating.saving': 'Сохранено. Рейтинги пересчитываются в фоне; /stats снова покажет их через минуту-другую.',
+  'st.rating.saving': 'Сохранено. Рейтинги пересчитываются в фоне; {cmd:stats} снова покажет их через минуту-другую.',
   'st.refusal.rebuilding': 'Рейтинги этих правил сейчас пересчитываются; попробуйте через минуту.',
   'st.rating.bad': 'Коэффициенты — от 0 до 100, начальный рейтинг — от 0 до 10000, минимум ходов — от 0 до 10000.',
 };

@@ -5,6 +5,7 @@ import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
 import { statsUk } from './stats';
+import { rulesUk } from './rules';
 
 export const uk: Catalog = {
   // Rule sets, paces, teams, roles
@@ -32,8 +33,7 @@ export const uk: Catalog = {
     'Ви граєте за мафію. Щоночі обирайте ціль: вирішує Дон, а без нього — мафіозі з найменшим номером місця.',
   'roleDesc.don.unanimous':
     'Ви очолюєте мафію. Щоночі стріляєте разом із командою (усі мають зійтися на одному місці) і перевіряєте одного гравця, шукаючи Шерифа.',
-  'roleDesc.don.decides':
-    'Ви очолюєте мафію: ваш вибір і є нічним пострілом. Якщо вдень вас виженуть голосуванням, можете забрати з собою одного живого гравця.',
+  'roleDesc.don.decides': 'Ви очолюєте мафію: починаючи з першої ночі, ваш вибір і є нічним пострілом.',
   'roleDesc.commissioner':
     'Ви граєте за місто. Щоночі перевіряйте одного гравця: червоний він чи чорний. Раз за гру можете залишити записку — її зачитають, якщо цієї ночі вас уб’ють.',
   'roleDesc.doctor':
@@ -47,7 +47,7 @@ export const uk: Catalog = {
   'clock.day': 'день {n}',
   'stage.lobby': 'Чекаємо на гравців',
   'stage.until': 'закінчується {time}',
-  'stage.night0': 'Ніч 0: ніч знайомства.',
+  'stage.night0': 'Ніч 0, ніч знайомства: чорні гравці знайомляться між собою; ніхто не стріляє й не перевіряє.',
   'stage.night': 'Ніч {n}: місто спить.',
   'stage.speech': 'День {n}: говорить {who}.',
   'stage.accusation': 'День {n}: звинувачення, говорить {who}.',
@@ -572,4 +572,5 @@ export const uk: Catalog = {
   ...asyncPlayUk,
   ...tournamentUk,
   ...statsUk,
+  ...rulesUk,
 };

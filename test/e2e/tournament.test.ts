@@ -314,7 +314,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const refused = await world.fake.click(world.host.id, roundMessage(2), `v1:t:${tid}:start:2:1`);
     await refused.settled();
     expect(refused.content).toBe(
-      `⛔ Round 2, table 1 cannot start: <@${gone}> is not on the server any more. Start it with a substitute: \`/tournament start round:2 table:1 missing:@… substitute:@…\`.`,
+      `⛔ Round 2, table 1 cannot start: <@${gone}> is not on the server any more. Start it with a substitute: /tournament start \`round:2 table:1 missing:@… substitute:@…\`.`,
     );
     expect(
       (
@@ -490,7 +490,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const r = await world.fake.click(world.host.id, roundMsg, `v1:t:${tid}:start:1:1`);
     await r.settled();
     expect(r.content).toBe(
-      '⛔ I may not create channels here. Name a channel for this table: `/tournament start round:1 table:1 channel:#…`.',
+      '⛔ I may not create channels here. Name a channel for this table: /tournament start `round:1 table:1 channel:#…`.',
     );
     expect(world.fake.channels(world.guild.id).some((c) => c.type === 4)).toBe(false);
     // A channel the bot may not write in is refused with the fix.

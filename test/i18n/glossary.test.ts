@@ -12,6 +12,7 @@ import { hostToolkitEn, hostToolkitRu, hostToolkitUk } from '../../src/i18n/host
 import { asyncPlayEn, asyncPlayRu, asyncPlayUk } from '../../src/i18n/async-play';
 import { tournamentEn, tournamentRu, tournamentUk } from '../../src/i18n/tournament';
 import { statsEn, statsRu, statsUk } from '../../src/i18n/stats';
+import { rulesEn, rulesRu, rulesUk } from '../../src/i18n/rules';
 import { hostCommand } from '../../src/discord/commands/definitions';
 
 const I18N = 'src/i18n';
@@ -31,6 +32,9 @@ const sources: { name: string; lang: Locale; entries: Record<string, Entry> }[] 
   { name: 'statsEn', lang: 'en', entries: statsEn },
   { name: 'statsUk', lang: 'uk', entries: statsUk },
   { name: 'statsRu', lang: 'ru', entries: statsRu },
+  { name: 'rulesEn', lang: 'en', entries: rulesEn },
+  { name: 'rulesUk', lang: 'uk', entries: rulesUk },
+  { name: 'rulesRu', lang: 'ru', entries: rulesRu },
 ];
 
 /** Every text of an entry: the string, or each plural form. */

@@ -7,17 +7,22 @@ import { readSettings } from '../../app/settings';
 import type { GameRow, Store } from '../../db/store';
 import type { Deliverer } from '../../delivery/deliverer';
 import type { OutboxStore } from '../../db/outbox-store';
-import { optionOverridesSchema } from '../../engine/options';
+import { optionOverridesSchema, resolveOptions } from '../../engine/options';
 import { RULESETS, RULESET_IDS } from '../../engine/rulesets';
 import type { OptionOverrides, RulesetId } from '../../engine/types';
 import { t, type Locale } from '../../i18n';
 import { seatOfUser, type Contexts } from '../context';
 import { memberOf } from '../host-tools';
 import { roleCard } from '../render/panel';
+import { rulesPayload } from '../render/rules';
 import { rulesetName } from '../render/words';
+import type { Payload } from '../render/common';
 import { refuse, say, toReply } from '../reply';
+
+const reply = async (i: ChatInputCommandInteraction, payload: Payload) =>
+  void (await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral }));
 import type { RatingSettingsCommand } from './rating-settings';
-import { choice, loc, TIMERS } from './builder';
+import { choice, loc, rulesetChoices, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
 import { settingsGroup } from './settings';
 import { timerOptions } from './timer-options';
@@ -44,6 +49,13 @@ export function mafiaCommand() {
   });
   b.addSubcommand((s) => loc(s, 'mafia.role'));
   b.addSubcommand((s) => loc(s, 'mafia.table'));
+  b.addSubcommand((s) =>
+    loc(s, 'mafia.rules').addStringOption((o) =>
+      loc(o, 'opt.ruleset')
+        .setRequired(false) // the game in this channel, else the server's default rule set
+        .addChoices(...rulesetChoices()),
+    ),
+  );
   b.addSubcommandGroup((g) => settingsGroup(loc(g, 'mafia.settings')));
   return b;
 }
@@ -88,6 +100,8 @@ export class MafiaCommand {
         return this.myRole(i, loc);
       case 'table':
         return this.repostTable(i, loc);
+      case 'rules':
+        return this.rules(i, loc);
       default:
         return refuse(i, t(loc, 'refusal.input/unknown'));
     }
@@ -140,6 +154,28 @@ export class MafiaCommand {
     const seat = ctx ? seatOfUser(ctx, i.user.id) : null;
     if (!ctx || seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
     await i.reply({ ...toReply(roleCard(ctx, seat, loc)), flags: MessageFlags.Ephemeral });
+  }
+
+  /**
+   * /mafia rules [ruleset] (issue 21): how to play, privately. The game in this channel (with its
+   * options and timers) when no rule set is named or it is that game's; else the named rule set, or
+   * the server's default one, with the server's pace.
+   */
+  private async rules(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
+    const asked = i.options.getString('ruleset');
+    if (asked !== null && !(RULESET_IDS as string[]).includes(asked))
+      return refuse(i, t(loc, 'refusal.create/ruleset'));
+    const game = this.activeGame(i.channelId);
+    if (game && (asked === null || asked === game.ruleset)) {
+      const options = resolveOptions(game.ruleset, game.pace, game.options);
+      return reply(i, rulesPayload(loc, game.ruleset, game.pace, options));
+    }
+    const settings = readSettings(this.store, i.guildId!);
+    const ruleset = (asked ?? settings.ruleset) as RulesetId | null;
+    if (ruleset === null) return refuse(i, t(loc, 'refusal.create/ruleset-needed'));
+    const pace = settings.pace === 'async' ? 'async' : 'live';
+    const options = resolveOptions(ruleset, pace, { timers: { ...settings.timers[pace] } });
+    return reply(i, rulesPayload(loc, ruleset, pace, options));
   }
 
   /**

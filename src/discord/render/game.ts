@@ -121,6 +121,7 @@ export function tablePayload(ctx: GameCtx): Payload {
             button({ kind: 'panel', game: g.id, panel: 'actions' }, t(loc, 'button.myActions'), ButtonStyle.Primary),
             button({ kind: 'async', game: g.id, op: 'sofar' }, t(loc, 'button.soFar'), ButtonStyle.Secondary),
             button({ kind: 'async', game: g.id, op: 'watch' }, t(loc, 'button.watch'), ButtonStyle.Secondary),
+            button({ kind: 'panel', game: g.id, panel: 'rules' }, t(loc, 'button.rules'), ButtonStyle.Secondary),
           ),
         ],
     allowed_mentions: mentions(),

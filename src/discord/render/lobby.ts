@@ -62,6 +62,12 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
   buttons.push(
     button({ kind: 'lobby', game: game.id, op: 'cancel' }, t(loc, 'lobby.cancel'), ButtonStyle.Danger, !open),
   );
+  const rulesButton = button(
+    { kind: 'panel', game: game.id, panel: 'rules' },
+    t(loc, 'button.rules'),
+    ButtonStyle.Secondary,
+    !open,
+  );
   return {
     embeds: [
       {
@@ -74,7 +80,8 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
         color: 0x2e86c1,
       },
     ],
-    components: [row(...buttons)],
+    // Issue 21: how to play, for anybody (a second row when the first is full: five buttons a row).
+    components: buttons.length < 5 ? [row(...buttons, rulesButton)] : [row(...buttons), row(rulesButton)],
     allowed_mentions: mentions(),
   };
 }

@@ -26,7 +26,12 @@ export function roleCard(ctx: GameCtx, seat: Seat, loc: Locale): Payload {
           : 'roleDesc.mafia.decides'
         : `roleDesc.${v.role}`
   ) as MessageKey;
+  // Issue 21: the card says all the role does in this game's options (N-6's "is it the Don?", D-8's
+  // take) and how its team wins (E-1 or E-2).
   const lines = [t(loc, descKey)];
+  if (v.role === 'sheriff' && s.options.askDon) lines.push(t(loc, 'roleDesc.sheriff.askDon'));
+  if (v.role === 'don' && s.options.donTake) lines.push(t(loc, 'roleDesc.don.take'));
+  lines.push(t(loc, `card.win.${def.win}.${v.team}` as MessageKey));
   if (v.team === 'black') {
     if (v.knownBlack.length > 0)
       lines.push(
