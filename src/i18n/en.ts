@@ -176,7 +176,7 @@ export const en = {
     other:
       'Vote for the best player (not yourself). Places go by votes, {count} votes or more to be placed: 3, 2 and 1 points. The host may add bonuses and closes the vote.',
   },
-  'post.hostDecides': 'The host names the best player (/host best) and closes the game (/host skip).',
+  'post.hostDecides': 'The host names the best player ({cmd:host best}) and then closes the game ({cmd:host skip}).',
 
   // Events
   'event.nominated': '{by} nominates {target}.',
