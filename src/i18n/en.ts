@@ -54,7 +54,7 @@ export const en = {
   'clock.night': 'night {n}',
   'clock.day': 'day {n}',
   'stage.lobby': 'Waiting for players',
-  'stage.until': 'ends {time}',
+  'stage.until': 'Ends {time}',
   'stage.night0': 'Night 0, the acquaintance night: the black players get to know each other; nobody shoots or checks.',
   'stage.night': 'Night {n}: the city sleeps.',
   'stage.speech': 'Day {n}: speech of {who}.',

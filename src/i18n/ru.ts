@@ -46,7 +46,7 @@ export const ru: Catalog = {
   'clock.night': 'ночь {n}',
   'clock.day': 'день {n}',
   'stage.lobby': 'Ждём игроков',
-  'stage.until': 'заканчивается {time}',
+  'stage.until': 'Заканчивается {time}',
   'stage.night0': 'Ночь 0, ночь знакомства: чёрные игроки знакомятся между собой; никто не стреляет и не проверяет.',
   'stage.night': 'Ночь {n}: город спит.',
   'stage.speech': 'День {n}: говорит {who}.',

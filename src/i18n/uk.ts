@@ -46,7 +46,7 @@ export const uk: Catalog = {
   'clock.night': 'ніч {n}',
   'clock.day': 'день {n}',
   'stage.lobby': 'Чекаємо на гравців',
-  'stage.until': 'закінчується {time}',
+  'stage.until': 'Закінчується {time}',
   'stage.night0': 'Ніч 0, ніч знайомства: чорні гравці знайомляться між собою; ніхто не стріляє й не перевіряє.',
   'stage.night': 'Ніч {n}: місто спить.',
   'stage.speech': 'День {n}: говорить {who}.',
