@@ -226,7 +226,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
             button({ kind: 'act', game: g, seq, verb: 'pass' }, t(loc, 'button.done'), ButtonStyle.Success),
           ),
         ],
-        allowed_mentions: pingsFor(ctx, waiting),
+        allowed_mentions: pingsFor(ctx, waiting, true),
       };
     }
     case 'vote':
@@ -257,7 +257,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
       return {
         content: `🗳️ ${line}${help}\n${status}`,
         components: buttonRows(buttons),
-        allowed_mentions: pingsFor(ctx, waiting),
+        allowed_mentions: pingsFor(ctx, waiting, true),
       };
     }
     case 'postGame': {
@@ -282,9 +282,12 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
 /**
  * Issue 10: a stage's message pings the players it waits for (a speech: only the speaker), once —
  * Discord pings on the first post only, never on edits. Off with the server's `pings` setting.
- * Night messages ping nobody (N-13).
+ * Night messages ping nobody (N-13). Issue 21, a ping asks a person to act now: in a live game
+ * the table is at the table, so only the speaker whose turn begins is pinged; a vote or a window
+ * pings those it waits for only in a game over days (`everyone`: a call to all who owe an act).
  */
-function pingsFor(ctx: GameCtx, seats: readonly Seat[]): NonNullable<Payload['allowed_mentions']> {
+function pingsFor(ctx: GameCtx, seats: readonly Seat[], everyone = false): NonNullable<Payload['allowed_mentions']> {
   if ((ctx.game.ui as { settings?: { pings?: string } }).settings?.pings === 'off') return mentions();
+  if (everyone && ctx.state?.pace !== 'async') return mentions();
   return mentions(seats.map((x) => userOf(ctx, x)).filter((u): u is string => u !== null));
 }
