@@ -491,7 +491,7 @@ export const en = {
   'button.skip.kill': 'Kill nobody tonight',
   'prompt.doneTonight': 'You have done everything for tonight. Wait for the morning.',
   'prompt.nightOver': 'night {n} is over.',
-  'prompt.nominateBy': 'Nominate… (only #{seat})',
+  'prompt.nominateBy': '#{seat}’s turn: nominate…',
   'event.leftTonight': '{who} left the table tonight.',
   'event.voteTieAgain': 'A tie again.',
   'delivery.dmClosed':

@@ -517,7 +517,7 @@ export const uk: Catalog = {
   'button.skip.kill': 'Нікого не вбивати',
   'prompt.doneTonight': 'Цієї ночі ви вже зробили все. Чекайте ранку.',
   'prompt.nightOver': 'ніч {n} скінчилася.',
-  'prompt.nominateBy': 'Виставити… (лише #{seat})',
+  'prompt.nominateBy': 'Хід #{seat}: виставити…',
   'event.leftTonight': 'Цієї ночі стіл залишили: {who}.',
   'event.voteTieAgain': 'Знову порівну голосів.',
   'delivery.dmClosed':

@@ -146,3 +146,16 @@ describe('the catalog', () => {
     }
   });
 });
+
+describe('scores as each language writes them (issue 21)', () => {
+  it('a decimal comma in uk and ru, a true minus, a plus only where a change is shown', async () => {
+    const { scoreText } = await import('../../src/discord/render/words');
+    expect(scoreText('en', 4.5)).toBe('4.5');
+    expect(scoreText('uk', 4.5)).toBe('4,5');
+    expect(scoreText('ru', -1)).toBe('−1');
+    expect(scoreText('ru', 0.5, true)).toBe('+0,5');
+    expect(scoreText('uk', -1.5, true)).toBe('−1,5');
+    expect(scoreText('en', 0, true)).toBe('0');
+    expect(scoreText('en', 2)).toBe('2');
+  });
+});

@@ -7,7 +7,7 @@ import { pointsNow } from '../../engine/view';
 import type { EventBody, GameEvent } from '../../engine/types';
 import { hasKey, t, type MessageKey } from '../../i18n';
 import { mentions, seatList, seatTag, userOf, type GameCtx, type Payload } from './common';
-import { durationText, roleName } from './words';
+import { durationText, roleName, scoreText } from './words';
 import { GOLD } from './game';
 
 /**
@@ -114,7 +114,7 @@ export function resultEmbed(ctx: GameCtx): APIEmbed {
   const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
   const lines = s.players.map(
     (p) =>
-      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${pts.get(p.seat) ?? 0}**`,
+      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${scoreText(loc, pts.get(p.seat) ?? 0)}**`,
   );
   return {
     title: t(loc, 'result.rolesTitle'),
@@ -159,10 +159,10 @@ export function pointsPayload(ctx: GameCtx): Payload {
   const lines = pts.map((p) => {
     const items = Object.entries(p.items)
       .map(
-        ([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${val > 0 ? '+' : ''}${val}`,
+        ([k, val]) => `${hasKey(`points.${k}`) ? t(loc, `points.${k}` as MessageKey) : k} ${scoreText(loc, val, true)}`,
       )
       .join(', ');
-    return `**${p.total}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
+    return `**${scoreText(loc, p.total)}** — ${seatTag(ctx, p.seat)} (${roleName(loc, s.players[p.seat - 1]!.role)})${items ? ` · ${items}` : ''}`;
   });
   return {
     embeds: [

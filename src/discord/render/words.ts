@@ -53,3 +53,15 @@ export function seatLabel(ctx: GameCtx, seat: Seat): string {
   const name = u ? ctx.names.get(u) : undefined;
   return `#${seat}${name ? ` ${name}` : ''}`;
 }
+
+/**
+ * A score as each language writes it (issue 21): a decimal comma in Ukrainian and Russian, a true
+ * minus sign, an explicit plus where a change is shown (`signed`): "4,5", "−1", "+0,5".
+ */
+export function scoreText(loc: Locale, n: number, signed = false): string {
+  const abs = Math.abs(n);
+  const body = Number.isInteger(abs) ? String(abs) : String(Math.round(abs * 100) / 100);
+  const local = loc === 'en' ? body : body.replace('.', ',');
+  const sign = n < 0 ? '−' : signed && n > 0 ? '+' : '';
+  return `${sign}${local}`;
+}
