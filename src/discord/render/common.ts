@@ -55,10 +55,14 @@ export function seatList(ctx: GameCtx, seats: readonly Seat[]): string {
 }
 
 /** A deadline as Discord timestamps: relative and absolute ("in 5 hours (1 March 2027 14:05)"). */
-export function relTime(ms: number | null): string {
+/**
+ * A deadline as Discord shows it in each reader's time zone: "in 5 minutes", and for a game over
+ * days also the date and time (`long`); a live game's turn of seconds needs no date (issue 21).
+ */
+export function relTime(ms: number | null, long = true): string {
   if (ms === null) return '';
   const sec = Math.floor(ms / 1000);
-  return `<t:${sec}:R> (<t:${sec}:f>)`;
+  return long ? `<t:${sec}:R> (<t:${sec}:f>)` : `<t:${sec}:R>`;
 }
 
 export function button(

@@ -35,7 +35,7 @@ export function stageLine(ctx: GameCtx, loc: Locale, deadline: number | null = c
   const st = v.stage;
   const n = s.clock.n;
   // G-7: a paused stage has no end to show.
-  const until = s.paused ? ` · ${t(loc, 'stage.paused')}` : untilText(loc, deadline);
+  const until = s.paused ? ` · ${t(loc, 'stage.paused')}` : untilText(loc, deadline, s.pace === 'async');
   const who = st.speaker !== undefined ? seatTag(ctx, st.speaker) : '';
   switch (st.kind) {
     case 'night0':
@@ -266,7 +266,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
       const all = s.players.map((p) => p.seat);
       const voted = s.postGame?.votes.filter((x) => x !== 0).length ?? 0;
       return {
-        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu', { count: scoring === 'kiev' ? KIEV_PLACE_VOTES : CHNU_BEST_VOTES })}${closed ? '' : untilText(loc, deadline)}\n${closed ? t(loc, 'post.closedLine') : t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
+        content: `🏆 ${t(loc, scoring === 'kiev' ? 'post.voteKiev' : 'post.voteChnu', { count: scoring === 'kiev' ? KIEV_PLACE_VOTES : CHNU_BEST_VOTES })}${closed ? '' : untilText(loc, deadline, s.pace === 'async')}\n${closed ? t(loc, 'post.closedLine') : t(loc, 'stage.votedCount', { done: voted, total: all.length })}`,
         // Closed: the menu goes (the final points are out; nothing here may be used any more).
         components: closed
           ? []

@@ -246,7 +246,7 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
         // and this version, with no controls, is not edited again).
         prompts.length === 0
         ? t(loc, 'prompt.nightHeadDone', { n: s.clock.n })
-        : t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline) })
+        : t(loc, 'prompt.nightHead', { n: s.clock.n, time: relTime(s.deadline, s.pace === 'async') })
       : stageLine(ctx, loc);
   const body =
     prompts.length === 0

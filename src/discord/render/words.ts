@@ -17,8 +17,8 @@ export function rulesetName(loc: Locale, ruleset: string): string {
 }
 
 /** "ends in 5 minutes (12 March 14:05)": relative and absolute, so a player reading later knows. */
-export function untilText(loc: Locale, deadline: number | null): string {
-  return deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(deadline) })}`;
+export function untilText(loc: Locale, deadline: number | null, long = true): string {
+  return deadline === null ? '' : ` ${t(loc, 'stage.until', { time: relTime(deadline, long) })}`;
 }
 
 /** A duration in words: "1 h 30 min", "45 s" (units as each language writes them). */
