@@ -8,7 +8,7 @@ import type { GameRow, Store } from '../db/store';
 import type { GameState, RefusalCode, Seat } from '../engine/types';
 import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from './async-rules';
 import type { GameEffect, GameService } from './game-service';
-import { asVolunteerRefusal, playedIn, playingHostMayCall, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
+import { asVolunteerRefusal, playsIn, playingHostMayCall, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
 import { inQuietHours } from './quiet-hours';
 import { Scheduler, type TimerHost } from './scheduler';
 import { parseSettings, type ServerSettings } from './settings';
@@ -231,12 +231,7 @@ export class AsyncPlayRules {
 
   /** Whether this member sits or sat at the game's table (app/hosts.ts playedIn). */
   private plays(game: GameRow, userId: string): boolean {
-    return playedIn(userId, {
-      status: game.status,
-      lobbyMembers: game.lobby.members,
-      seats: this.store.players(game.id),
-      audit: this.store.auditLog(game.id),
-    });
+    return playsIn(this.store, game, userId);
   }
 
   /**

@@ -9,6 +9,7 @@
 // `mayAnnul`. Who may take a seat when one changes hands (/host substitute, a substitute call's
 // pick, its first volunteer) is `seatBar`, asked by the game service for every substitution.
 // docs/hosting.md "Fair hosting" has these rules in words.
+import type { GameRow, Store } from '../db/store';
 import type { HostVerb, StageKind } from '../engine/types';
 import type { RefusalCode } from '../engine/refusal-codes';
 
@@ -251,6 +252,20 @@ export function playingHostMaySeat(seat: number, userId: string, seating: Seatin
  */
 export function playingHostMayCall(flagged: boolean): FairVerdict {
   return flagged ? OK : no('subcall/playing-host-absent');
+}
+
+/** playedIn for a stored game: its seats' holders and its audit log read from the store. */
+export function playsIn(
+  store: Pick<Store, 'players' | 'auditLog'>,
+  game: Pick<GameRow, 'id' | 'status' | 'lobby'>,
+  userId: string,
+): boolean {
+  return playedIn(userId, {
+    status: game.status,
+    lobbyMembers: game.lobby.members,
+    seats: store.players(game.id),
+    audit: store.auditLog(game.id),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -102,8 +102,9 @@ export class AudienceGate {
     const m = this.moment && this.moment.gameId === w.gameId ? this.moment : null;
     let built: GameCtx | null | undefined;
     const ctx = m?.ctx ?? (() => (built === undefined ? (built = this.contexts.build(w.gameId)) : built));
-    const to = audienceOf(w, ctx);
-    const why = violation(withSlotKind(w), to, ctx, m, this.played);
+    const checked = withSlotKind(w);
+    const to = audienceOf(checked, ctx);
+    const why = violation(checked, to, ctx, m, this.played);
     if (why) {
       const msg = `audience: game ${w.gameId}: ${w.op} ${w.slot?.key ?? w.meta.what ?? ''} to ${w.dest} (${to.kind}): ${why}`;
       if (this.strict) throw new AudienceError(msg);
@@ -116,7 +117,6 @@ export class AudienceGate {
 
 /** The audience a write reaches, from its destination and meta. */
 export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience {
-  w = withSlotKind(w);
   const d = w.dest;
   if (d.startsWith('ch:')) return { kind: 'public' };
   if (d.startsWith('th:') || d.startsWith('tm:')) {

@@ -5,7 +5,7 @@ import { loadCommandIds } from './command-ids';
 import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
-import { playedIn } from '../app/hosts';
+import { playsIn } from '../app/hosts';
 import { Lifecycle } from '../app/lifecycle';
 import type { TimerHost } from '../app/scheduler';
 import { AsyncStore } from '../db/async-store';
@@ -153,12 +153,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const contexts = new Contexts(store, service, config.defaultLocale);
   // Every write to the outbox passes the audience check first (issue 20).
   const audience = new AudienceGate(contexts, log, config.strictAudience ?? false, (c, userId) =>
-    playedIn(userId, {
-      status: c.game.status,
-      lobbyMembers: c.game.lobby.members,
-      seats: c.seats,
-      audit: store.auditLog(c.game.id),
-    }),
+    playsIn(store, c.game, userId),
   );
   outbox.setGuard(audience.guard);
   // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed

@@ -10,7 +10,7 @@ import {
   type Interaction,
 } from 'discord.js';
 import type { ActorId, DispatchResult, GameService } from '../app/game-service';
-import { hostRight, mayAnnul, playedIn, PLAYING_HOST, playingHostMay, type HostDeed, type Member } from '../app/hosts';
+import { hostRight, mayAnnul, playsIn, PLAYING_HOST, playingHostMay, type HostDeed, type Member } from '../app/hosts';
 import { readSettings } from '../app/settings';
 import type { GameRow, Store } from '../db/store';
 import { MAX_EXTEND_SECONDS } from '../engine/apply';
@@ -140,12 +140,7 @@ export class HostTools {
    * substituted out, the open lobby): then he sees only what his seat may see.
    */
   plays(game: GameRow, userId: string): boolean {
-    return playedIn(userId, {
-      status: game.status,
-      lobbyMembers: game.lobby.members,
-      seats: this.store.players(game.id),
-      audit: this.store.auditLog(game.id),
-    });
+    return playsIn(this.store, game, userId);
   }
 
   /**
