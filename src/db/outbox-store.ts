@@ -208,6 +208,9 @@ export class OutboxStore {
       wakeStaleGame: p(
         `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`,
       ),
+      wakeStaleKey: p(
+        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId AND key = @key`,
+      ),
       liveSlots: p(
         `SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`,
       ),
@@ -510,8 +513,10 @@ export class OutboxStore {
   }
 
   /** After a restart: the closed stages of running games get their controls turned off for real. */
-  wakeStale(gameId?: number): number {
-    return (gameId === undefined ? this.q.wakeStale.run() : this.q.wakeStaleGame.run({ gameId })).changes;
+  wakeStale(gameId?: number, key?: string): number {
+    if (gameId === undefined) return this.q.wakeStale.run().changes;
+    return (key === undefined ? this.q.wakeStaleGame.run({ gameId }) : this.q.wakeStaleKey.run({ gameId, key }))
+      .changes;
   }
 
   dirty(before: number, limit: number): SlotRow[] {

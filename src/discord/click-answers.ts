@@ -99,6 +99,18 @@ export class ClickAnswers {
   }
 
   /**
+   * The messages a click closes for free (its stage's message, the clicker's DM panel) are closed
+   * by the click's answer only when the click came from them. A click from another message (the
+   * private panel in the channel instead of the DM one, an ephemeral menu) leaves them waiting for
+   * a click that will not come: they get an edit of their own. `shown`: the key the answer showed.
+   */
+  settle(gameId: number, keys: readonly string[], shown: string | null): void {
+    let woken = 0;
+    for (const key of keys) if (key !== shown) woken += this.outbox.wakeStale(gameId, key);
+    if (woken > 0) this.deliverer.kick();
+  }
+
+  /**
    * The channel's posts waiting after this click's commit (the next turn's message, news) are
    * handed to the click: they go out as its follow-ups, outside the bot's request budget. Call it
    * right after the commit, before anything is awaited, and always call what it returns.

@@ -37,7 +37,16 @@ export class StageMessages {
     for (const slot of this.outbox.liveSlots(ctx.game.id)) {
       const had = (JSON.parse(slot.payload) as Payload).components ?? [];
       if (had.length === 0) {
-        this.outbox.setState(ctx.game.id, slot.key, 'closed'); // no controls to turn off
+        // No controls to turn off. A night's or a discussion's own message still shows its end
+        // ("ends in 40 s" would read "40 s ago"): it gets one edit saying it is over.
+        const timed = slot.key === `stage:${prev.seq}` && (prev.deadline !== null || !!prev.paused);
+        const ended = timed ? stagePayload({ ...ctx, state: prev }, null, true) : null;
+        if (ended) {
+          const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
+          this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, ended), now, {
+            state: 'closed',
+          });
+        } else this.outbox.setState(ctx.game.id, slot.key, 'closed');
         continue;
       }
       if (slot.key.startsWith('panel:')) {

@@ -158,4 +158,13 @@ describe('scores as each language writes them (issue 21)', () => {
     expect(scoreText('en', 0, true)).toBe('0');
     expect(scoreText('en', 2)).toBe('2');
   });
+
+  it('/stats figures too: one decimal at most, a decimal comma in uk and ru, a true minus', async () => {
+    const { fmt } = await import('../../src/discord/render/stats');
+    expect(fmt('en', 12.25)).toBe('12.3');
+    expect(fmt('uk', 12.25)).toBe('12,3');
+    expect(fmt('ru', -0.5)).toBe('−0,5');
+    expect(fmt('uk', 3)).toBe('3');
+    expect(fmt('en', -0.04)).toBe('0');
+  });
 });

@@ -71,9 +71,11 @@ describe('the end of a game (E-1, E-5, S-4; issue 21)', () => {
     const sheriff = w.users[3]!; // seat 4
     const panels = w.fake.dms(sheriff.id).filter((m) => /night 2 is over/.test(m.content));
     expect(panels).toHaveLength(1);
-    const lines = panels[0]!.content.split('\n').filter((l) => l.startsWith('🔎'));
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/#3.*black/i);
-    expect(lines[1]).toMatch(/#3.*not the Don/i);
+    const lines = panels[0]!.content.split('\n').filter((l) => l.startsWith('🔎') || l.startsWith('✅'));
+    // In the order it happened: the answer "black", then the question asked, then its answer.
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^🔎 .*#3.*black/i);
+    expect(lines[1]).toMatch(/^✅ .*#3.*Don/);
+    expect(lines[2]).toMatch(/^🔎 .*#3.*not the Don/i);
   });
 });

@@ -255,6 +255,11 @@ describe('/stats through Discord', () => {
       /No counted games/,
     );
     expect(text((await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period: '7d' })).message)).toMatch(/last 7 days/);
+    // "All time" in the reader's own language (issue 21), not only the English word.
+    for (const period of ['all', 'за всё время', 'Усі', 'весь час'])
+      expect(text((await stats(d, u4.id, 'top', { ruleset: 'chnu-2016', period })).message), period).toMatch(
+        /standings, all time/,
+      );
     void today;
     // Rating constants: the ratings are recomputed at once.
     const before = text((await stats(d, u4.id, 'player')).message);

@@ -57,6 +57,14 @@ describe('catalogs and the glossary (docs/glossary.md)', () => {
     expect(offenders((text) => ruleId.test(text))).toEqual([]);
   });
 
+  it('no command written as text (/host skip): a command is {cmd:host skip}, a mention the reader can click', () => {
+    // Discord shows a command in the reader's language (`/ведучий пропустити`); typed English syntax
+    // is a command the reader's client does not list. Command descriptions cannot hold a mention
+    // either: they say what the command does without naming another.
+    const typed = /(^|[\s(«"'“])\/\p{L}{2,}/u;
+    expect(offenders((text) => typed.test(text.replace(/\{cmd:[^}]*\}/g, '')))).toEqual([]);
+  });
+
   it('no internal rule set id (chnu-2016, classic-10, kiev-12) in any value: rule sets are shown by name', () => {
     // No key needs one: a rule set is always named by its ruleset.* entry (for example in the
     // /mafia create and /settings choices, which carry the id as the hidden value, not as text).

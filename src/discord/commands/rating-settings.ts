@@ -60,9 +60,9 @@ export class RatingSettingsCommand {
         ]);
       }
       const show = t(loc, 'st.rating.show', {
-        win: fmt(next.elo.win),
-        loss: fmt(next.elo.loss),
-        start: fmt(next.elo.start),
+        win: fmt(loc, next.elo.win),
+        loss: fmt(loc, next.elo.loss),
+        start: fmt(loc, next.elo.start),
         count: next.minMoves,
       });
       return void (await say(changed ? `${t(loc, finished ? 'st.rating.saved' : 'st.rating.saving')}\n${show}` : show));

@@ -26,6 +26,10 @@ import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discor
 import { choice, loc, rulesetChoices } from './builder';
 import { parseDays } from '../duration';
 
+/** "All time" as a reader types it in en, uk or ru. */
+const ALL_TIME =
+  /^(all|all time|ever|усі|все|всі|весь час|за весь час|всё|всё время|все время|за всё время|за все время)$/iu;
+
 export class StatsCommands {
   constructor(
     private readonly store: Store,
@@ -41,13 +45,13 @@ export class StatsCommands {
   // -------------------------------------------------------------------------------------------
   // Periods
 
-  /** A period option as typed: `all`, `30`, `30d`, or a season's name. */
+  /** A period option as typed: `all` (in any of the three languages), `30`, `30d`, or a season's name. */
   private parsePeriod(
     guildId: string,
     raw: string | null,
   ): { code: StatsPeriodCode } | { error: string; value: string } {
     const v = (raw ?? '').trim();
-    if (v === '' || /^all$/i.test(v)) return { code: 'a' };
+    if (v === '' || ALL_TIME.test(v)) return { code: 'a' };
     const n = parseDays(v);
     if (n !== null) {
       return n >= 1 && n <= 3650 ? { code: `d${n}` } : { error: 'period', value: v };

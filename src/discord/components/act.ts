@@ -114,6 +114,8 @@ export class ActControls {
     const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
     fresh.state = r.state;
     const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
+    const shown = slot && slot.gameId === game.id ? slot.key : null;
+    this.answers.settle(game.id, [`stage:${id.seq}`, `panel:${id.seq}:${seat}`], shown);
     if (slot && slot.gameId === game.id) {
       // A public stage message or a DM panel: it shows the result itself (who has voted, the
       // nomination, the check's answer, the turn closed).

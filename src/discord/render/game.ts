@@ -147,7 +147,10 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
   const g = ctx.game.id;
   const seq = s.seq;
   const st = s.stage;
-  const line = stageLine(ctx, loc, deadline);
+  // Closed: no countdown and no "paused" (the stage is over).
+  const line = closed
+    ? stageLine({ ...ctx, state: { ...s, paused: undefined } }, loc, null)
+    : stageLine(ctx, loc, deadline);
   const v = publicView(s);
   const closedLine = t(loc, 'stage.closed');
   switch (st.kind) {
@@ -155,7 +158,7 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
     case 'night':
     case 'discussion':
       return {
-        content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}${closed ? `\n${closedLine}` : ''}`,
+        content: `${st.kind === 'discussion' ? '💬' : '🌙'} ${line}${closed ? `\n${st.kind === 'discussion' ? closedLine : t(loc, 'stage.nightOver')}` : ''}`,
         allowed_mentions: mentions(),
       };
     case 'turns':
@@ -253,7 +256,19 @@ export function stagePayload(ctx: GameCtx, deadline: number | null, closed = fal
                 ButtonStyle.Success,
               ),
             ];
-      const help = st.kind === 'vote' ? `\n${t(loc, 'vote.help')}` : '';
+      // D-5: the vote's rules said before they apply: whether a player may vote for himself, and
+      // what a missing vote counts as (the last candidate of this round, or an abstention).
+      const help =
+        st.kind === 'vote'
+          ? `
+${[
+  t(loc, s.options.selfVote ? 'vote.once' : 'vote.onceNoSelf'),
+  s.options.nonVoter === 'last-candidate'
+    ? t(loc, 'vote.missing.last', { last: seatTag(ctx, st.candidates[st.candidates.length - 1]!) })
+    : t(loc, 'vote.missing.abstain'),
+  t(loc, 'vote.tallyLater'),
+].join(' ')}`
+          : '';
       return {
         content: `🗳️ ${line}${help}\n${status}`,
         components: buttonRows(buttons),

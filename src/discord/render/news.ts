@@ -107,18 +107,23 @@ export function endLine(ctx: GameCtx, body: Extract<EventBody, { type: 'game-ove
   return why ? t(loc, 'end.line', { winner, why }) : `🏆 **${winner}.**`;
 }
 
-/** E-5: every role and who played what, with the points so far (the first line says who won). */
+/**
+ * E-5: every role and who played what, with the points so far (the first line says who won). Where
+ * every point comes from the best-player vote (kiev-12, S-3), a column of zeros says nothing: the
+ * roles alone, and that the points come with the vote.
+ */
 export function resultEmbed(ctx: GameCtx): APIEmbed {
   const s = ctx.state!;
   const loc = ctx.pub;
   const pts = new Map((pointsNow(s) ?? []).map((p) => [p.seat, p.total]));
+  const any = [...pts.values()].some((x) => x !== 0);
   const lines = s.players.map(
     (p) =>
-      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'} · **${scoreText(loc, pts.get(p.seat) ?? 0)}**`,
+      `**#${p.seat}** ${userOf(ctx, p.seat) ? `<@${userOf(ctx, p.seat)}>` : ''} — ${roleName(loc, p.role)}${p.alive ? '' : ' 💀'}${any ? ` · **${scoreText(loc, pts.get(p.seat) ?? 0)}**` : ''}`,
   );
   return {
-    title: t(loc, 'result.rolesTitle'),
-    description: [lines.join('\n'), t(loc, 'result.pointsSoFar')].join('\n\n'),
+    title: t(loc, any ? 'result.rolesTitle' : 'result.rolesOnlyTitle'),
+    description: [lines.join('\n'), t(loc, any ? 'result.pointsSoFar' : 'result.pointsByVote')].join('\n\n'),
     color: GOLD,
     footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
   };

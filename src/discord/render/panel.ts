@@ -78,20 +78,18 @@ export function checkLine(
 }
 
 /**
- * N-4..N-6: every answer this seat has had tonight, in order (the Sheriff's "black" and then the
- * answer to "is it the Don?"): a panel shows them all, so a later answer never replaces an earlier
- * one. The lines of `note` that repeat one of them are left out of it.
+ * N-4..N-6: every answer this seat has had tonight, in the order it came (the Sheriff's "black",
+ * then "you asked whether #6 is the Don" and its answer): a panel shows them all, so a later answer
+ * never replaces an earlier one. `note` (the latest confirmation with its answers) comes last.
  */
 function tonightsAnswers(ctx: GameCtx, loc: Locale, seat: Seat, night: number, note: string | null | undefined) {
   const s = ctx.state!;
-  const answers = s.checks
+  const mine = (note ?? '').split('\n').filter(Boolean);
+  const earlier = s.checks
     .filter((c) => c.seat === seat && c.at.phase === 'night' && c.at.n === night)
-    .map((c) => `🔎 ${checkLine(ctx, loc, c)}`);
-  const rest = (note ?? '')
-    .split('\n')
-    .filter((l) => l && !answers.includes(l))
-    .join('\n');
-  return { answers, note: rest || null };
+    .map((c) => `🔎 ${checkLine(ctx, loc, c)}`)
+    .filter((l) => !mine.includes(l));
+  return [...earlier, ...mine];
 }
 
 /** Where each prompt shows in a player's panel (every player action has a place). */
@@ -251,16 +249,36 @@ export function panelPayload(ctx: GameCtx, seat: Seat, loc: Locale, note?: strin
   const body =
     prompts.length === 0
       ? t(loc, s.stage.kind === 'night' && v.alive ? 'prompt.doneTonight' : 'prompt.nothing')
-      : t(loc, 'prompt.choose');
-  const said =
-    s.clock.phase === 'night' ? tonightsAnswers(ctx, loc, seat, s.clock.n, note) : { answers: [], note: note ?? null };
+      : [...nightRules(ctx, loc, seat, prompts), t(loc, 'prompt.choose')].join('\n');
+  const said = s.clock.phase === 'night' ? tonightsAnswers(ctx, loc, seat, s.clock.n, note) : [note ?? ''];
   return {
-    content: [said.note, ...said.answers, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body]
-      .filter(Boolean)
-      .join('\n'),
+    content: [...said, `**${t(loc, 'prompt.title', { id: g, seat })}** — ${head}`, body].filter(Boolean).join('\n'),
     components: rows.slice(0, 5),
     allowed_mentions: mentions(),
   };
+}
+
+/**
+ * What tonight's choices may target and how they count, one line each, said before the choice
+ * (the menus already leave out the seats a rule forbids).
+ */
+function nightRules(ctx: GameCtx, loc: Locale, seat: Seat, prompts: readonly { kind: PromptKind }[]): string[] {
+  const s = ctx.state!;
+  if (s.stage.kind !== 'night') return [];
+  const role = s.players[seat - 1]!.role;
+  const out: string[] = [];
+  for (const p of prompts) {
+    if (p.kind === 'shoot') {
+      // N-3: the shot lands only when every black player picks the same seat. N-4: the Don decides.
+      if (RULESETS[s.ruleset].shotRule === 'unanimous') out.push(t(loc, 'rule.shoot.unanimous'));
+      else if (role === 'mafia' || role === 'don') out.push(t(loc, 'rule.shoot.donDecides'));
+    } else if (p.kind === 'heal')
+      out.push(t(loc, 'rule.heal')); // N-8
+    else if (p.kind === 'freeze')
+      out.push(t(loc, 'rule.freeze')); // N-7
+    else if (p.kind === 'check' && 'note' in p && p.note) out.push(t(loc, 'rule.note')); // N-11
+  }
+  return out.map((l) => `▸ ${l}`);
 }
 
 /** A night panel once its night is over: what was done, no controls. */
@@ -274,8 +292,7 @@ export function closedPanel(
   const said = tonightsAnswers(ctx, loc, seat, night.clock.n, note);
   return {
     content: [
-      said.note,
-      ...said.answers,
+      ...said,
       `**${t(loc, 'prompt.title', { id: ctx.game.id, seat })}** — ${t(loc, 'prompt.nightOver', { n: night.clock.n })}`,
     ]
       .filter(Boolean)

@@ -20,7 +20,12 @@ type Profile = ReturnType<typeof profile>;
 /** Text of one page of `/stats game` (an embed's description may hold 4096). */
 const GAME_PAGE_CHARS = 3800;
 
-export const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1).replace(/\.0$/, ''));
+/** A number as the reader writes it: one decimal at most, a decimal comma in uk/ru, a true minus. */
+export function fmt(loc: Locale, n: number): string {
+  const abs = Math.abs(n);
+  const body = Number.isInteger(abs) ? String(abs) : abs.toFixed(1).replace(/\.0$/, '');
+  return `${n < 0 && body !== '0' ? '−' : ''}${loc === 'en' ? body : body.replace('.', ',')}`;
+}
 const date = (ms: number) => `<t:${Math.floor(ms / 1000)}:d>`;
 const pct = (a: number, b: number) => (b === 0 ? 0 : Math.round((a * 100) / b));
 
@@ -85,7 +90,7 @@ export function topView(
       : t(loc, 'st.top.line', {
           place: r.place,
           user: `<@${r.userId}>`,
-          points: fmt(r.points),
+          points: fmt(loc, r.points),
           games: r.games,
           wins: r.wins,
           best: r.bestPlayer,
@@ -128,8 +133,8 @@ export function playerView(
     `<@${id.user}>`,
     t(loc, 'st.player.games', { games: p.games, wins: p.wins, rate: pct(p.wins, p.games) }),
     t(loc, 'st.player.points', {
-      points: fmt(p.points),
-      avg: p.games ? fmt(Math.round((p.points / p.games) * 100) / 100) : '0',
+      points: fmt(loc, p.points),
+      avg: p.games ? fmt(loc, Math.round((p.points / p.games) * 100) / 100) : '0',
     }),
     t(loc, 'st.player.titles', { best: p.bestPlayer, moves: p.bestMoves, n1: p.killedNight1 }),
     t(loc, 'st.player.fouls', { fouls: p.fouls, removals: p.removals }),
@@ -145,7 +150,7 @@ export function playerView(
       ? t(loc, 'st.player.eloNone')
       : t(loc, 'st.player.elo', {
           elo: Math.round(p.elo),
-          trend: `${(p.trend ?? 0) >= 0 ? '+' : '−'}${fmt(Math.abs(p.trend ?? 0))}`,
+          trend: `${(p.trend ?? 0) >= 0 ? '+' : '−'}${fmt(loc, Math.abs(p.trend ?? 0))}`,
         }),
   );
   if (publish) lines.push('', t(loc, 'st.shownBy', { user: `<@${viewer}>` }));
@@ -163,7 +168,7 @@ export function playerView(
       date: date(g.finishedAt),
       role: roleName(loc, g.role as Role),
       outcome: t(loc, `st.outcome.${g.outcome}` as MessageKey),
-      points: fmt(g.points),
+      points: fmt(loc, g.points),
       flag: g.counts ? '' : t(loc, 'st.player.notCounted'),
     }),
   );
@@ -268,13 +273,13 @@ export function gameView(rec: GameRecordView, page: number, loc: Locale, publish
   lines.push('', t(loc, 'st.game.points'));
   for (const p of rec.points) {
     const items = Object.entries(p.items)
-      .map(([k, v]) => `${t(loc, `st.item.${k}` as MessageKey)} ${v > 0 ? '+' : '−'}${fmt(Math.abs(v))}`)
+      .map(([k, v]) => `${t(loc, `st.item.${k}` as MessageKey)} ${v > 0 ? '+' : '−'}${fmt(loc, Math.abs(v))}`)
       .join(', ');
     lines.push(
       t(loc, 'st.game.pointsLine', {
         seat: p.seat,
         user: `<@${p.userId}>`,
-        total: fmt(p.total),
+        total: fmt(loc, p.total),
         items: items ? ` (${items})` : '',
       }),
     );
