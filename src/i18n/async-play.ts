@@ -154,7 +154,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'cmd.settings.quietHours.name': 'тихі_години',
   'cmd.settings.quietHours.desc': 'Без дедлайнів і нагадувань у ці години (асинхронно); порожньо — вимкнути',
   'cmd.settings.absent.name': 'відсутні',
-  'cmd.settings.absent.desc': 'Сказати ведучому, коли в гравця пропущено стільки ходів поспіль',
+  'cmd.settings.absent.desc': 'Повідомляти ведучого, коли гравець пропускає стільки ходів поспіль',
   'cmd.settings.autoSubstitute.name': 'автозаміна',
   'cmd.settings.autoSubstitute.desc': 'Перший доброволець одразу сідає на місце',
   'cmd.opt.pings.name': 'згадки',
@@ -201,7 +201,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'remind.speak': 'Ваша черга говорити: коли закінчите, натисніть «Дякую».',
   'remind.window': 'Ви ще не сказали, що закінчили (виставте кандидатуру, якщо хочете, і натисніть «Готово»).',
   'remind.night': 'Ви ще не зробили свій нічний хід.',
-  'remind.other': 'У цьому етапі від вас ще чекають ходу.',
+  'remind.other': 'На цьому етапі від вас ще чекають ходу.',
   'remind.open': 'Мої дії',
 
   'absent.flag': {
@@ -242,9 +242,9 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'sub.welcome': 'Ви займаєте місце #{seat} у грі #{id}. Ваша картка ролі вище; на ній усе, що місце знало досі.',
   'sub.note': 'Записка місця: #{target}, перевірка в ніч {night} — {answer}.',
   'sub.yourMove': 'Зараз ваш хід: натисніть кнопку.',
-  'sub.leftYou': 'Місце #{seat} у грі #{id} передано заміні: ви більше не ходите за нього.',
+  'sub.leftYou': 'Місце #{seat} у грі #{id} передано заміні: ви більше не граєте за нього.',
 
-  'button.soFar': 'Гра досі',
+  'button.soFar': 'Що було досі',
   'sofar.title': 'Гра #{id}: що було досі',
   'sofar.nothing': 'Публічно поки нічого не сталося.',
   'sofar.day': '**День {n}**',
@@ -258,7 +258,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'lobby.composition': 'Ролі: {roles}',
   'lobby.timers': 'Таймери: {timers}',
   'timer.short.night': 'ніч',
-  'timer.short.speech': 'промова',
+  'timer.short.speech': 'виступ',
   'timer.short.discussion': 'обговорення',
   'timer.short.accusation': 'звинувачення',
   'timer.short.vote': 'голосування',
@@ -287,7 +287,7 @@ export const asyncPlayUk: Record<Keys, Entry> = {
   'cmd.opt.autoEnd.desc': 'Так — хід завершується з дедлайном; ні — вирішує ведучий',
   'settings.autoEnd': 'Після дедлайну',
   'settings.autoEnd.on': 'хід завершується за правилами',
-  'settings.autoEnd.off': 'ведучому повідомляють, він вирішує',
+  'settings.autoEnd.off': 'вирішує ведучий (йому надходить повідомлення)',
   'overdue.host':
     '⏳ **Гра #{id}**: {stage} — час вийшов, але цей сервер чекає на вас. Досі не зробили хід: {who}. {cmd:host skip} завершить етап за правилами, {cmd:host extend} дасть більше часу, або покличте заміну.',
 };
