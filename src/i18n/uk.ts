@@ -367,9 +367,9 @@ export const uk: Catalog = {
   'refusal.substitute/bot': 'Бот не може грати.',
   'refusal.substitute/already-playing': 'Цей користувач уже грає в цій грі.',
   'refusal.substitute/played': 'Той, кого в цій грі вже замінили, не може знову сісти за її стіл.',
-  'refusal.substitute/host': 'Той, хто веде або вів цю гру, не може сісти за її стіл.',
+  'refusal.substitute/host': 'Ведучий цієї гри (теперішній чи колишній) не може сісти за її стіл.',
   'refusal.substitute/watched':
-    'Той, хто дивився цю гру в гілці глядачів, не може сісти за її стіл: те, що там кажуть, не для гравців.',
+    'Глядач цієї гри не може сісти за її стіл: те, що кажуть у гілці глядачів, не для гравців.',
   'refusal.lobby/already-joined': 'Ви вже приєдналися.',
   'refusal.lobby/not-joined': 'Вас немає в цьому лобі.',
   'refusal.lobby/full': 'Лобі заповнене.',
