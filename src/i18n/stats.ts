@@ -12,7 +12,7 @@ export const statsEn = {
   'cmd.opt.member.name': 'member',
   'cmd.opt.member.desc': 'Whose record (default: yours)',
   'cmd.opt.period.name': 'period',
-  'cmd.opt.period.desc': 'all, a number of days (30 or 30d) or a season name',
+  'cmd.opt.period.desc': 'A number of days (30 or 30d) or a season name; leave empty for all time',
   'cmd.opt.by.name': 'by',
   'cmd.opt.by.desc': 'Rank by points or by Elo',
   'cmd.opt.gameId.name': 'id',
@@ -142,7 +142,7 @@ export const statsEn = {
 
   // Refusals
   'st.refusal.period':
-    'I do not understand the period "{value}": use all, a number of days (30, 30d or 30 days) or a season name.',
+    'I do not understand the period "{value}": use a number of days (30, 30d or 30 days) or a season name; leave it empty for all time.',
   'st.refusal.noSeason': 'This server has no season named "{name}".',
   'st.refusal.game': 'There is no finished game #{id} on this server.',
   'st.refusal.bot': 'Bots do not play, so they have no record.',
@@ -367,7 +367,7 @@ export const statsRu: Shape = {
   'cmd.opt.member.name': 'участник',
   'cmd.opt.member.desc': 'Чья карточка (по умолчанию — ваша)',
   'cmd.opt.period.name': 'период',
-  'cmd.opt.period.desc': 'all (за всё время), число дней (30 или 30д) или название сезона',
+  'cmd.opt.period.desc': 'Число дней (30 или 30д) или название сезона; без него — за всё время',
   'cmd.opt.by.name': 'по',
   'cmd.opt.by.desc': 'Считать по баллам или по Эло',
   'cmd.opt.gameId.name': 'номер',
@@ -504,7 +504,7 @@ export const statsRu: Shape = {
   'st.item.cap': 'максимум 5 за игру',
 
   'st.refusal.period':
-    'Не понимаю период «{value}»: напишите all (за всё время), число дней (30, 30д или 30 дней) или название сезона.',
+    'Не понимаю период «{value}»: напишите число дней (30, 30д или 30 дней) или название сезона; без периода — за всё время.',
   'st.refusal.noSeason': 'На этом сервере нет сезона «{name}».',
   'st.refusal.game': 'На этом сервере нет завершённой игры #{id}.',
   'st.refusal.bot': 'Боты не играют, поэтому статистики у них нет.',
