@@ -6,7 +6,7 @@ import type { Entry } from './entry';
 
 export const rulesEn = {
   'cmd.mafia.rules.name': 'rules',
-  'cmd.mafia.rules.desc': 'How to play: the rules of this game, or of a rule set (only to me)',
+  'cmd.mafia.rules.desc': 'How to play: this game’s rules or a rule set’s (only you see them)',
   'button.rules': 'Rules',
 
   'rules.title': 'How to play: {ruleset}',
@@ -20,7 +20,7 @@ export const rulesEn = {
   'rules.teams.kiev':
     'Red (town): 5 Civilians, the Commissioner, the Doctor and the Maniac. Black (mafia): 2 Mafia, the Don and the Prostitute. Roles are dealt in secret; the Prostitute does not know the mafia.',
   'rules.night0':
-    'Night 0 is the acquaintance night: the mafia get to know each other; nobody shoots or checks. From night 1 each role acts once a night with the buttons in its private messages:',
+    'Night 0 is the acquaintance night: the mafia get to know each other; nobody shoots or checks. From night 1, each role acts once a night with the buttons in its private messages:',
   'rules.role.civilian': '**Civilian**: no night action; finds the mafia by day.',
   'rules.role.sheriff': '**Sheriff**: checks one seat: red or black.',
   'rules.role.sheriffAskDon':
@@ -31,71 +31,73 @@ export const rulesEn = {
   'rules.role.mafiaDecides':
     '**Mafia** and **Don**: each picks a target; the Don’s pick is the shot (without the Don, the mafia player with the lowest seat decides).',
   'rules.role.commissioner':
-    '**Commissioner**: checks one seat, red or black, and learns it in the morning. Once per game may leave a note, read out to all if the Commissioner is killed that night.',
+    '**Commissioner**: checks one seat, red or black, and gets the answer in the morning. Once per game may leave a note, read out to everyone if the Commissioner is killed that night.',
   'rules.role.doctor':
-    '**Doctor**: heals one seat (their own too): it survives every kill of the night. Not the same seat three nights in a row.',
-  'rules.role.maniac': '**Maniac** (red, alone): may kill one seat.',
+    '**Doctor**: heals one seat (their own too): it survives every kill that night, and a freeze on it is lifted. Not the same seat three nights in a row.',
+  'rules.role.maniac': '**Maniac** (red, on their own): may kill one seat.',
   'rules.role.prostitute':
-    '**Prostitute** (black): freezes one seat, whose night action then has no effect. Not the same seat three nights in a row. Once the mafia and the Don are gone, she shoots.',
-  'rules.morning.hidden': 'In the morning the host names who left the table at night, never who shot.',
+    '**Prostitute** (black): freezes one seat, whose night action then has no effect. Not the same seat three nights in a row. Once the Mafia and the Don are all gone, the Prostitute shoots.',
+  'rules.morning.hidden': 'In the morning the host names who left the table during the night, never who shot.',
   'rules.morning.reveal':
-    'In the morning the host names who left the table at night, never who shot; the card of everyone who leaves is shown.',
+    'In the morning the host names who left the table during the night, never who shot; everyone who leaves the table has their card shown.',
   'rules.day.speeches':
-    'Every living player speaks once, in seat order ({speech}); “Thank you” ends the speech. During their speech a player may nominate one player.',
+    'Every living player speaks once, in seat order ({speech}); each day the first speaker moves one seat on. “Thank you” ends a speech. During their own speech a player may nominate one player.',
   'rules.day.window':
-    'The day is an open discussion ({discussion}): every living player may write, nominate one player, and say they are done.',
+    'The day is an open discussion ({discussion}): every living player may write, nominate one player, and press “I’m done”.',
   'rules.day.kiev':
     'Free discussion ({discussion}), then accusations: in turn, each living player has {accusation} and may accuse (nominate) one player.',
   'rules.day.kievWindow':
     'Free discussion ({discussion}), then open accusations ({accusation}): each living player may accuse (nominate) one player.',
   'rules.vote':
-    'Vote ({vote}): the candidates in the order of nomination; one vote each, it cannot be changed; the most votes leaves the table.',
+    'Vote ({vote}) on the candidates in nomination order: one vote each, and it cannot be changed. The candidate with the most votes leaves the table.',
   'rules.vote.self': 'You may vote for yourself.',
   'rules.vote.noSelf': 'Nobody may vote for themselves.',
-  'rules.vote.last': 'A missing vote counts for the last candidate.',
-  'rules.vote.abstain': 'A missing vote is an abstention.',
-  'rules.vote.day1Single': 'On day 1 a single candidate is not voted on.',
+  'rules.vote.last': 'Anyone who does not vote is counted for the last candidate.',
+  'rules.vote.abstain': 'Anyone who does not vote abstains.',
+  'rules.vote.day1Single': 'On day 1, a single candidate is not voted on.',
   'rules.vote.minVotes': {
     one: 'A candidate needs at least {count} vote to leave.',
     other: 'A candidate needs at least {count} votes to leave.',
   },
   'rules.tie.nobody':
-    'A tie: each tied candidate speaks ({shootout}), then a revote among them; a tie again and nobody leaves.',
+    'A tie goes to a shootout: each tied candidate speaks ({shootout}), then a revote among them; another tie and nobody leaves.',
   'rules.tie.allLeave':
-    'A tie: each tied candidate speaks ({shootout}), then a revote among them; a tie again and the table votes “shall all of them leave?”: they leave if more than half of the living players say yes.',
+    'A tie goes to a shootout: each tied candidate speaks ({shootout}), then a revote among them. Another tie, and the table votes on whether they all leave: they do if more than half of the living players say yes.',
   'rules.tie.small': {
     one: 'With {count} player or fewer alive, a tie means nobody leaves.',
     other: 'With {count} players or fewer alive, a tie means nobody leaves.',
   },
   'rules.lastWords.all':
-    'Last words ({lastWords}): for whoever leaves by the vote or is killed at night; not for a removal, nor when the leave ends the game.',
+    'Last words ({lastWords}): for a player voted out or killed at night; none after a removal, or if their leaving ends the game.',
   'rules.lastWords.vote':
-    'Last words ({lastWords}): only for whoever leaves by the vote; those killed at night do not speak.',
-  'rules.take': 'The Don voted out may take one living player along (not with two fouls or more).',
-  'rules.bestMove': 'The player killed on night 1 may name two or three seats they believe are black (the best move).',
+    'Last words ({lastWords}): only for a player voted out; players killed at night do not speak.',
+  'rules.take':
+    'If the Don is voted out, the Don may take one other living player along (not with two fouls or more); that player leaves without last words.',
+  'rules.bestMove':
+    'The player killed on night 1 may use their last words to name two or three seats they think are black (the best move).',
   'rules.fouls.warnings':
-    'Warnings from the host: the 3rd takes away the next speech, the 4th removes the player from the game.',
+    'Warnings from the host: the 3rd costs the player their next speech, the 4th removes them from the game.',
   'rules.fouls.five':
-    'Fouls from the host: from the 2nd, each adds a vote against the player at the next vote; 3 fouls: no speech or accusation; 4: no vote; 5: removed from the game.',
+    'Fouls from the host: the 1st is a warning; from the 2nd on, each adds a vote against the player the next time they are a candidate. 3 fouls: no discussion or accusation; 4: no vote either; 5: removed from the game. Talking at night costs 2 fouls.',
   'rules.end.parity':
     'Red wins when no black player is left. Black wins as soon as there are as many black players as red ones.',
   'rules.end.elimination':
-    'A team wins when nobody of the other team is left (the Maniac counts as red, the Prostitute as black); if both go at once, it is a draw.',
+    'A team wins when nobody from the other team is left (the Maniac counts as red, the Prostitute as black); if both go at once, it is a draw.',
   'rules.end.quiet': {
     one: 'If nobody leaves the table for {count} round in a row, the game is a draw.',
     other: 'If nobody leaves the table for {count} rounds in a row, the game is a draw.',
   },
   'rules.points.chnu':
-    'Win: Civilian 4, Sheriff 5, Mafia 5, Don 6; a losing Sheriff or Don −1. A win in full strength +1, the best move up to +1, the best player +3 (5 votes or more, the host’s included).',
+    'Win: Civilian 4, Sheriff 5, Mafia 5, Don 6; a losing Sheriff or Don −1. Winning in full strength +1, best move (red only) up to +1, best player +3 (5 votes or more, the host’s included).',
   'rules.points.classic':
-    'Win: Civilian 3, Sheriff 4, Mafia 4, Don 5; a losing Sheriff or Don −1. The best move up to +2, a right candidate +1, the best player +2 (named by the host); a warning −0.5, a removal −1.',
+    'Win: Civilian 3, Sheriff 4, Mafia 4, Don 5; a losing Sheriff or Don −1 (not a Sheriff killed on night 1). Best move (red, not the Sheriff) up to +2, each right candidate +1, shooting the Sheriff +1, best player +2 (named by the host); each warning −0.5, a removal −1.',
   'rules.points.kiev':
-    'After the game everyone votes for the best players: 3, 2 and 1 points for the top three (2 votes at least); the host may add +1 or +2; at most 5 per game.',
+    'After the game everyone votes for one other player: the top three get 3, 2 and 1 points (at least 2 votes to place); the host may add +1 or +2; at most 5 per game.',
   'rules.footer': 'Your card during a game: {cmd:mafia role}.',
 
   // Role cards: what they add to the role's line
   'roleDesc.sheriff.askDon': 'After a “black” answer you may also ask: is it the Don?',
-  'roleDesc.don.take': 'If you are voted out by day, you may take one living player with you.',
+  'roleDesc.don.take': 'If you are voted out, you may take one other living player with you.',
   'card.win.parity.red': 'The town wins when no black player is left at the table.',
   'card.win.parity.black': 'The mafia wins as soon as there are as many black players as red ones.',
   'card.win.elimination.red': 'The town wins when no black player (the Prostitute too) is left.',

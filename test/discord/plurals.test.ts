@@ -35,7 +35,7 @@ describe('plural forms in the feature catalogs', () => {
     ]);
     expect(render('ru', 'absent.flag')[0]).toContain('пропущен 1 ход');
     expect(render('ru', 'absent.flag')[1]).toContain('пропущено 2 хода');
-    expect(nouns(render('en', 'absent.flag'), /\d+ owed (\S+)/)).toEqual([
+    expect(nouns(render('en', 'absent.flag'), /missed \d+ (\S+)/)).toEqual([
       'action',
       'actions',
       'actions',
@@ -91,7 +91,7 @@ describe('plural forms in the feature catalogs', () => {
     ]);
   });
 
-  it('st.rating.show: від 1 ходу, від 2 ходів; от 1 хода, от 5 ходов; from 1 move', () => {
+  it('st.rating.show: від 1 ходу, від 2 ходів; от 1 хода, от 5 ходов; at least 1 move', () => {
     expect(nouns(render('uk', 'st.rating.show'), /від \d+ (\S+)\./)).toEqual([
       'ходу',
       'ходів',
@@ -108,7 +108,7 @@ describe('plural forms in the feature catalogs', () => {
       'хода',
       'ходов',
     ]);
-    expect(nouns(render('en', 'st.rating.show'), /from \d+ (\S+)\./)).toEqual([
+    expect(nouns(render('en', 'st.rating.show'), /at least \d+ (\S+) to count\./)).toEqual([
       'move',
       'moves',
       'moves',

@@ -176,17 +176,19 @@ describe('asynchronous play over days', () => {
       expect(spectators().members).toContain(user(5));
       for (const seat of [1, 2, 3, 4, 6, 7, 8, 9, 10]) expect(spectators().members).not.toContain(user(seat));
       const welcome = world.fake.publicMessages(spectators().id)[0]!;
-      expect(welcome.content).toContain('Living players cannot read it');
+      expect(welcome.content).toContain('Players still at the table cannot read it');
       expect(welcome.content).not.toMatch(/Sheriff|Don|Mafia/); // public facts only by default
       const tableNow = d.tableMessage();
       const livingWatch = await world.fake.click(user(2), tableNow, `v1:y:${g}:watch`);
       expect(text(livingWatch)).toMatch(/^⛔.*cannot watch/);
 
       // Two owed actions in a row (the window, the vote): the host is told privately, per seat.
-      const flags = world.fake.dms(world.host.id).filter((m) => m.content.includes('owed actions in a row'));
+      const flags = world.fake.dms(world.host.id).filter((m) => m.content.includes('actions in a row (votes'));
       expect(flags).toHaveLength(2);
-      expect(flags.map((m) => m.content).join('\n')).toMatch(/#9 .*2 owed actions/);
-      expect(world.fake.publicMessages(world.channel.id).some((m) => m.content.includes('owed actions'))).toBe(false);
+      expect(flags.map((m) => m.content).join('\n')).toMatch(/#9 .*missed 2 actions/);
+      expect(
+        world.fake.publicMessages(world.channel.id).some((m) => m.content.includes('actions in a row (votes')),
+      ).toBe(false);
 
       // The host calls a substitute for each; members not in the game volunteer, the host picks.
       const v1 = world.fake.addUser({ username: 'nova', guilds: [world.guild.id] });
@@ -235,9 +237,9 @@ describe('asynchronous play over days', () => {
       // The newcomer got the seat's role card and a welcome; the call says the seat is taken.
       expect(world.fake.dms(v1.id).some((m) => / — seat 9$/.test(m.embeds[0]?.title ?? ''))).toBe(true);
       expect(world.fake.dms(v1.id).some((m) => m.content.includes('You take over seat #9'))).toBe(true);
-      expect(world.fake.dms(user(9)).some((m) => m.content.includes('no longer act'))).toBe(true);
+      expect(world.fake.dms(user(9)).some((m) => m.content.includes('no longer play it'))).toBe(true);
       expect(world.fake.publicMessages(world.channel.id).find((m) => m.id === calls[0]!.id)!.content).toContain(
-        `taken over by <@${v1.id}>`,
+        `<@${v1.id}> takes over seat #9`,
       );
       d.seats.set(9, v1.id);
       d.seats.set(10, v2.id);
@@ -326,7 +328,7 @@ describe('asynchronous play over days', () => {
       expect(summary).toContain('#9→#7*');
       expect(summary).toContain(`**#5 <@${user(5)}> leaves the table.**`);
       expect(summary).toContain('Morning after night 1.');
-      expect(summary).toContain(`#1 <@${user(1)}> left the table tonight.`);
+      expect(summary).toContain(`Left the table last night: #1 <@${user(1)}>.`);
       expect(summary).toContain(`Seat #9: <@${user(9)}> → <@${v1.id}>`);
       expect(summary).toContain(`Seat #10: <@${user(10)}> → <@${v2.id}>`);
       expect(summary).not.toMatch(/Sheriff|Don\b|Mafia/);
@@ -453,7 +455,7 @@ describe('asynchronous play over days', () => {
       expect(state(world, g).seq).toBe(s.seq);
       await world.bot.service.sweep();
       await idle();
-      const told = world.fake.dms(world.host.id).filter((m) => m.content.includes('its time is up'));
+      const told = world.fake.dms(world.host.id).filter((m) => m.content.includes('time is up'));
       expect(told).toHaveLength(1);
       expect(told[0]!.content).toContain(`#9 <@${world.users[8]!.id}>, #10 <@${world.users[9]!.id}>`);
       expect(
@@ -461,7 +463,7 @@ describe('asynchronous play over days', () => {
           .map((c) => c.custom_id)
           .filter(Boolean),
       ).toEqual([`v1:y:${g}:call:9`, `v1:y:${g}:call:10`]);
-      expect(world.fake.publicMessages(world.channel.id).some((m) => m.content.includes('its time is up'))).toBe(false);
+      expect(world.fake.publicMessages(world.channel.id).some((m) => m.content.includes('time is up'))).toBe(false);
       // The host ends it: the rule set's defaults apply.
       const skip = await world.fake.slash(world.host.id, world.channel.id, 'host', { sub: 'skip', options: {} });
       await skip.settled();

@@ -260,7 +260,7 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
     // The referee who gives the command hosts it now: he may not seat himself.
     refused(
       await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(ref.id) }),
-      /Whoever hosts this game or hosted it before cannot take a seat/,
+      /Whoever hosts or hosted this game cannot take a seat/,
     );
     expect(snapshot(w!, id)).toEqual(before);
     // A newcomer takes seat 5; the player he replaced may not come back into another seat.

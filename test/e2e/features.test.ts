@@ -57,7 +57,7 @@ describe('lobby', () => {
     await w.bot.idle();
     expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
     for (const u of w.users) {
-      const checks = w.fake.dms(u.id).filter((m) => /role card will come here/.test(m.content));
+      const checks = w.fake.dms(u.id).filter((m) => /role card will arrive here/.test(m.content));
       expect(checks, u.username).toHaveLength(1);
     }
   });
@@ -75,7 +75,7 @@ describe('lobby', () => {
     expect(d.lobbyMessage().embeds[0]!.description).toMatch(
       new RegExp(`cannot send direct messages to: <@${sheriff.id}>`),
     );
-    expect(w.fake.dms(w.users[0]!.id).some((m) => /role card will come here/.test(m.content))).toBe(true);
+    expect(w.fake.dms(w.users[0]!.id).some((m) => /role card will arrive here/.test(m.content))).toBe(true);
     // Only the host may start.
     const notHost = await w.fake.click(w.users[0]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
     expect(notHost.type).toBe(4);
@@ -389,7 +389,7 @@ describe('Discord failures never stop a game', () => {
     expect(
       w.fake
         .publicMessages(w.channel.id)
-        .some((m) => /Morning after night 1/.test(m.content) || /speech of #2/.test(m.content)),
+        .some((m) => /Morning after night 1/.test(m.content) || /Day \d+: #2 .* speaks/.test(m.content)),
     ).toBe(true);
     expect(w.fake.internalErrors).toEqual([]);
   });

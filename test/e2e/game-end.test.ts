@@ -50,7 +50,7 @@ describe('the end of a game (E-1, E-5, S-4; issue 21)', () => {
     const text = points.embeds[0]!.description!;
     expect(text).toContain('Best-player votes: #6');
     expect(text).toMatch(/#6[^,]* — 5 votes \(the host’s included\), #4[^,]* — 2 votes\./);
-    expect(text).toMatch(/#6 .* has 5 votes or more: the best player\./);
+    expect(text).toMatch(/#6 .* has 5 votes or more and is the best player\./);
     // Nothing of the game is left live in the channel: no enabled control, and a closed message
     // shows no countdown.
     for (const m of pub) {

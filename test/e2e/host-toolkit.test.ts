@@ -276,15 +276,15 @@ describe('the commands, their effect and the audit log', () => {
     const words = text(await slash(w!, w!.host.id, 'host', 'log'));
     for (const line of [
       'paused the game — reason: phone',
-      'moved the end of the current stage by +30 s',
+      'changed the time left in the current stage by +30 s',
       'resumed the game',
       'by −10 s',
       'ended the current turn or stage — reason: everyone met',
-      'took back entry',
+      'took back log entry',
       '(nomination #1 → #3) — reason: misclick',
       'took #9 out of the game by ruling — reason: wrong seat',
       'brought #9 back to the table — reason: my mistake',
-      'foul to #2 — reason: talking',
+      'gave #2 a foul — reason: talking',
     ]) {
       expect(words).toContain(line);
     }
@@ -436,7 +436,7 @@ describe('the host panel', () => {
     expect(d.dmWith(shooter, (x) => x.endsWith(':shoot'))).not.toBeNull();
     // The teammates still to shoot, told of his aim, are told it is void.
     const mate = w!.users[7]!.id;
-    while (!w!.fake.dms(mate).some((m) => m.content.includes('took back #3')) && Date.now() < until)
+    while (!w!.fake.dms(mate).some((m) => m.content.includes('took back the shot of #3')) && Date.now() < until)
       await new Promise((x) => setTimeout(x, 100));
     expect(
       w!.fake
@@ -445,7 +445,7 @@ describe('the host panel', () => {
         .filter((c) => /aims at|took back/.test(c)),
     ).toEqual([
       `#3 <@${shooter}> aims at #1 <@${w!.users[0]!.id}>.`,
-      `↩️ The host took back #3 <@${shooter}>’s aim: the target is open again.`,
+      `↩️ The host took back the shot of #3 <@${shooter}>: that seat picks again.`,
     ]);
     expect(await step(d, { type: 'player', seat: 3, verb: 'shoot', target: 1 })).toBe('ok');
     // N-13: no public message ever named a role or showed the panel.
@@ -526,7 +526,7 @@ describe('server settings', () => {
     const results = w.fake.addChannel(w.guild.id, { name: 'results' });
     const shown = await slash(w, w.users[0]!.id, 'mafia', 'show', {}, 'settings');
     expect(shown.ephemeral).toBe(true);
-    expect(shown.message!.embeds[0]!.title).toBe('Mafia settings of this server');
+    expect(shown.message!.embeds[0]!.title).toBe('Mafia settings for this server');
     refused(await slash(w, w.users[0]!.id, 'mafia', 'ruleset', { ruleset: 'classic-10' }, 'settings'), /Manage Server/);
     refused(await slash(w, boss.id, 'mafia', 'timers', { pace: 'live', speech: '3x' }, 'settings'), /speech/);
     refused(await slash(w, boss.id, 'mafia', 'language', { language: 'de' }, 'settings'), /Not saved: language/);

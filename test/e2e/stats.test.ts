@@ -69,7 +69,7 @@ describe('/stats through Discord', () => {
     const body = text(topR.message);
     expect(body).toMatch(/ChNU 2016 tournament \(10\) — standings, all time/);
     expect(topR.message!.embeds[0]!.description!.split('\n')[0]).toBe(
-      `**1.** <@${u4!.id}> — 9 pts · games: 1 · wins: 1 · best player: 1`,
+      `**1.** <@${u4!.id}> — points: 9 · games: 1 · wins: 1 · best player: 1`,
     );
     expect(body).toMatch(/Page 1 of 1 · 10 players/);
     // No pings from a standings list.
@@ -82,7 +82,7 @@ describe('/stats through Discord', () => {
     expect(pt).toMatch(/Points: 9 \(average 9\)/);
     expect(pt).toMatch(/Current streak: 1 win/);
     expect(pt).toMatch(/Elo: 10\d\d \(\+\d/);
-    expect(pt).toMatch(new RegExp(`#${d.gameId} · <t:\\d+:d> · Sheriff · win · 9 pts`));
+    expect(pt).toMatch(new RegExp(`#${d.gameId} · <t:\\d+:d> · Sheriff · win · points: 9`));
     const att = pl.message!.attachments;
     expect(att).toHaveLength(1);
     expect(att[0]).toMatchObject({
@@ -148,7 +148,7 @@ describe('/stats through Discord', () => {
     const r = await stats(d, me.id, 'top', { ruleset: 'classic-10' });
     const first = r.message!;
     expect(text(first)).toMatch(/Page 1 of 4 · 35 players/);
-    expect(text(first)).toMatch(new RegExp(`You: \\*\\*35\\.\\*\\* <@${me.id}> — 6 pts`));
+    expect(text(first)).toMatch(new RegExp(`You: \\*\\*35\\.\\*\\* <@${me.id}> — points: 6`));
     expect(button(first, (id) => id.startsWith('v1:s:t:') && id.endsWith(':0')).disabled).toBe(true); // Previous on page 1
     const next = await w.fake.click(
       me.id,
@@ -194,10 +194,10 @@ describe('/stats through Discord', () => {
     const d = new Driver(w);
     const u = w.users[0]!.id;
     expect((await stats(d, u, 'top', { period: 'yesterday-ish' })).content).toMatch(
-      /^⛔ This server has no season named "yesterday-ish"/,
+      /^⛔ This server has no season named “yesterday-ish”/,
     );
     expect((await stats(d, u, 'top', { period: '99999' })).content).toMatch(
-      /^⛔ I do not understand the period "99999"/,
+      /^⛔ I do not understand the period “99999”/,
     );
     expect((await stats(d, u, 'game', { id: 424242 })).content).toMatch(/^⛔ There is no finished game #424242/);
     await d.createAndStart('chnu-2016');
@@ -233,7 +233,7 @@ describe('/stats through Discord', () => {
     ).toMatch(/^⛔ Dates are written YYYY-MM-DD/);
     expect(
       (await settings(w.host.id, 'season', { action: 'define', name: 'Winter', start: '2020-01-01' })).content,
-    ).toMatch(/Season "Winter" defined/);
+    ).toMatch(/Season “Winter” defined/);
     expect((await settings(w.host.id, 'season', { action: 'define', name: 'winter' })).content).toMatch(
       /^⛔ There is already a season/,
     );

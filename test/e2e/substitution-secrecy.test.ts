@@ -34,7 +34,7 @@ describe('a seat taken over at night (issue 20)', () => {
     expect((r.content ?? '').trim()).toBe('Done.');
     // The old panel says the seat was handed over and offers nothing more.
     const closed = world.fake.message(panel!.message.id)!;
-    expect(closed.content).toMatch(/handed to a substitute/);
+    expect(closed.content).toMatch(/has gone to a substitute/);
     expect(closed.components).toEqual([]);
     const before = world.fake.history(panel!.message.id).length;
     const oldDms = world.fake.dms(old.id).length;

@@ -83,7 +83,7 @@ describe('/mafia table (issue 20)', () => {
     const first = tableId(d);
     const before = posts();
     const inPlace = await d.slash(w!.host.id, 'mafia', 'table');
-    expect(text(inPlace)).toBe(`The table is in place and up to date, so it was not posted again: ${linkOf(d)}`);
+    expect(text(inPlace)).toBe(`The table is already here and up to date, so I did not post it again: ${linkOf(d)}`);
     expect(tableId(d)).toBe(first);
     expect(posts()).toBe(before);
 
@@ -97,7 +97,7 @@ describe('/mafia table (issue 20)', () => {
     // Missing again within the minute: refused, to the host and to a member with Manage Server.
     loseTable(d);
     for (const who of [w!.host.id, boss.id])
-      refused(await d.slash(who, 'mafia', 'table'), /posted again a moment ago\. You can post it again <t:\d+:R>\./);
+      refused(await d.slash(who, 'mafia', 'table'), /was just posted again\. You can repost it <t:\d+:R>\./);
     await w!.bot.idle();
     expect(tableId(d)).toBeNull();
 

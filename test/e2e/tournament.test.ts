@@ -98,7 +98,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       /^⛔ Only members with Manage Server/,
     );
     expect((await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'kiev-12' })).content).toMatch(
-      /^⛔ Tournament tables are of 10/,
+      /^⛔ Tournament tables have 10/,
     );
     expect(
       (await slash(world.host.id, 'create', { name: 'Spring Cup', ruleset: 'chnu-2016', night: 'soon' })).content,
@@ -314,7 +314,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const refused = await world.fake.click(world.host.id, roundMessage(2), `v1:t:${tid}:start:2:1`);
     await refused.settled();
     expect(refused.content).toBe(
-      `⛔ Round 2, table 1 cannot start: <@${gone}> is not on the server any more. Start it with a substitute: /tournament start \`round:2 table:1 missing:@… substitute:@…\`.`,
+      `⛔ Round 2, table 1 cannot start: <@${gone}> left the server. Start it with a substitute: /tournament start \`round:2 table:1 missing:@… substitute:@…\`.`,
     );
     expect(
       (
@@ -335,15 +335,15 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
 
     // T-2: the final: the ten best after the qualifiers (P 15, Q 18 points are among them).
     const final = await slash(world.host.id, 'final');
-    expect(final.content).toBe('The finalists are announced; start the final with its button.');
+    expect(final.content).toBe('The finalists are announced: start the final with its button.');
     const finalists = JSON.parse(tables().find((x) => x.round === 4)!.seats) as string[];
     expect(finalists).toHaveLength(10);
     expect(finalists).toEqual(expect.arrayContaining([P.id, Q.id]));
     const announced = world.fake
       .publicMessages(world.channel.id)
       .find((m) => (m.content ?? '').startsWith('**Spring Cup: the final.**'))!;
-    expect(announced.content).toContain(`<@${Q.id}> — 18 pts, best player ×2`);
-    expect(announced.content).toContain(`<@${P.id}> — 15 pts, best player ×0`);
+    expect(announced.content).toContain(`<@${Q.id}> — points: 18, best player ×2`);
+    expect(announced.content).toContain(`<@${P.id}> — points: 15, best player ×0`);
     expect((await slash(world.host.id, 'final')).content).toBe('⛔ The final has already been announced.');
     const finalMsg = world.fake.publicMessages(world.channel.id).find((m) => has(m, `v1:t:${tid}:start:4:1`, false))!;
     expect(finalMsg.embeds[0]!.title).toContain('· Final');
@@ -355,8 +355,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       .publicMessages(world.channel.id)
       .find((m) => (m.content ?? '').startsWith('🏆 **Spring Cup is over.'))!;
     expect(result.content).toContain(`The winner is <@${Q.id}>**: 23 points over all games, best player ×2.`);
-    expect(result.content).toContain(`1. <@${Q.id}> — 23 pts · games: 4 · best player ×2`);
-    expect(result.content).toContain(`2. <@${P.id}> — 23 pts · games: 4 · best player ×1`);
+    expect(result.content).toContain(`1. <@${Q.id}> — points: 23 · games: 4 · best player ×2`);
+    expect(result.content).toContain(`2. <@${P.id}> — points: 23 · games: 4 · best player ×1`);
     expect(board().embeds[0]!.description).toContain(`🏆 Winner: <@${Q.id}>`);
     expect(board().embeds[0]!.description).toContain('The tournament is over.');
 
@@ -366,8 +366,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(st.ephemeral).toBe(false);
     const lines = page1.embeds[0]!.description!.split('\n');
     expect(lines[0]).toBe('Games counted: 7 of 7.');
-    expect(lines).toContain(`1. <@${Q.id}> — 23 pts · games: 4 · best player ×2`);
-    expect(lines).toContain(`2. <@${P.id}> — 23 pts · games: 4 · best player ×1`);
+    expect(lines).toContain(`1. <@${Q.id}> — points: 23 · games: 4 · best player ×2`);
+    expect(lines).toContain(`2. <@${P.id}> — points: 23 · games: 4 · best player ×1`);
     expect(page1.embeds[0]!.footer?.text).toBe('Page 1 of 2');
     const next = allComponents(page1).find((c) => c.label === '▶')!;
     const p2 = await world.fake.click(users[7]!.id, page1, next.custom_id!);
@@ -403,7 +403,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     const mine = await world.fake.click(users[3]!.id, board(), `v1:t:${tid}:mine`);
     expect(mine.ephemeral).toBe(true);
     expect(mine.message!.embeds[0]!.title).toBe('Standings: Spring Cup');
-    expect(mine.message!.embeds[0]!.description).toContain(`1. <@${Q.id}> — 23 pts`);
+    expect(mine.message!.embeds[0]!.description).toContain(`1. <@${Q.id}> — points: 23`);
 
     // The tournament's games count in /stats too (there, the substitute's game is his own).
     // Its games are in /stats too. (These were ended by a host ruling before any day vote, so under
