@@ -1129,11 +1129,12 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
       const i3 = await post(chA.id, { content: 'int third', nonce: 123456789, enforce_nonce: true });
       expect(i3.id).not.toBe(i1.id);
 
-      // the nonce is only remembered for the window (5 min by default; here 50 ms)
-      fake.setEnforceNonce(true, 50);
+      // the nonce is only remembered for the window (5 min by default; here 2 s: wide enough that
+      // the second post lands inside it on a loaded machine, so the test does not hang on speed)
+      fake.setEnforceNonce(true, 2000);
       const w1 = await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true });
       expect((await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true })).id).toBe(w1.id);
-      await sleep(60);
+      await sleep(2100);
       expect((await post(chB.id, { content: 'w', nonce: 'win', enforce_nonce: true })).id).not.toBe(w1.id);
       // switched off: duplicates even with enforce_nonce
       fake.setEnforceNonce(false);
