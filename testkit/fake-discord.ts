@@ -13,7 +13,9 @@
  * Faithful to Discord where bots get it wrong: REST rate limits (on by default: 50 req/s global per
  * token, interaction routes exempt; 5 message creates and 5 edits per 5 s per channel, with Discord's
  * X-RateLimit-* headers and 429 bodies — `setRateLimits`, `stats`, `resetStats`), `enforce_nonce`,
- * deletes by users (`deleteMessage`), outages (`failNext`, `failFor`).
+ * deletes by users (`deleteMessage`), outages (`failNext`, `failFor`), and sharding (GET /gateway/bot
+ * recommends ceil(guilds / `guildsPerShard`) shards; IDENTIFY's [shard_id, shard_count] is checked,
+ * 4010/4011; each guild's events only to its shard, DMs to shard 0 — see ./fake-discord/gateway.ts).
  *
  * Implementation lives in ./fake-discord/*.ts (state, gateway, rest, interactions, ratelimit, util).
  */
