@@ -13,13 +13,15 @@
  * Faithful to Discord where bots get it wrong: REST rate limits (on by default: 50 req/s global per
  * token, interaction routes exempt; 5 message creates and 5 edits per 5 s per channel, with Discord's
  * X-RateLimit-* headers and 429 bodies — `setRateLimits`, `stats`, `resetStats`), `enforce_nonce`,
- * deletes by users (`deleteMessage`), outages (`failNext`, `failFor`).
+ * deletes by users (`deleteMessage`), outages (`failNext`, `failFor`), and sharding (GET /gateway/bot
+ * recommends ceil(guilds / `guildsPerShard`) shards; IDENTIFY's [shard_id, shard_count] is checked,
+ * 4010/4011; each guild's events only to its shard, DMs to shard 0 — see ./fake-discord/gateway.ts).
  *
  * Implementation lives in ./fake-discord/*.ts (state, gateway, rest, interactions, ratelimit, util).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Gateway } from './fake-discord/gateway.js';
+import { Gateway, type GatewayClose, type IdentifyRecord } from './fake-discord/gateway.js';
 import {
   InteractionResult,
   Interactions,
@@ -78,9 +80,21 @@ import {
   Perm,
   RingBuffer,
   isoNow,
+  shardOf,
+  snowflakeOnShard,
 } from './fake-discord/util.js';
 
-export { InteractionResult, allComponents, findComponent, Perm, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS };
+export {
+  InteractionResult,
+  allComponents,
+  findComponent,
+  Perm,
+  DEFAULT_BOT_PERMISSIONS,
+  DEFAULT_EVERYONE_PERMISSIONS,
+  shardOf,
+  snowflakeOnShard,
+};
+export type { GatewayClose, IdentifyRecord };
 export type * from './fake-discord/types.js';
 export type { BucketLimit, RateLimitOptions, ResolvedRateLimits } from './fake-discord/ratelimit.js';
 export type { ActOptions, SlashOptions, SlashOptionValue, ModalData } from './fake-discord/interactions.js';
@@ -121,6 +135,34 @@ export interface FakeDiscordOptions {
   enforceNonce?: boolean;
   /** how long a nonce is remembered for `enforce_nonce` (default 5 min) */
   nonceWindowMs?: number;
+  /**
+   * Sharding: the most guilds one gateway session may hold (default 2500, Discord's figure). An
+   * IDENTIFY whose shard would hold more is closed with 4011 Sharding required; GET /gateway/bot
+   * recommends ceil(guilds / guildsPerShard) shards.
+   */
+  guildsPerShard?: number;
+  /** `session_start_limit.max_concurrency` of GET /gateway/bot (default 1) */
+  maxConcurrency?: number;
+  /** `session_start_limit.total` (default 1000): IDENTIFYs per 24 h; past it, IDENTIFY is closed with 4004 */
+  sessionStartLimit?: number;
+  /**
+   * Enforce max_concurrency: two IDENTIFYs of one bucket (`shard_id % max_concurrency`) closer than
+   * this many ms get op 9 Invalid Session (Discord: 5000). Default 0 = not enforced.
+   */
+  identifyIntervalMs?: number;
+}
+
+/** A bot gateway session as `fake.gatewaySessions()` shows it. */
+export interface GatewaySessionInfo {
+  sessionId: string;
+  /** [shard_id, shard_count] of its IDENTIFY */
+  shard: [number, number];
+  /** has an open socket (false: disconnected but resumable) */
+  connected: boolean;
+  intents: number;
+  identifiedAt: number;
+  /** the guilds (the bot is in) that this session's shard owns */
+  guildIds: string[];
 }
 
 export interface AddGuildOptions {
@@ -133,6 +175,11 @@ export interface AddGuildOptions {
   everyonePermissions?: bigint;
   /** owner user id (default: a synthetic id that is not a member) */
   ownerId?: string;
+  /**
+   * [shard_id, shard_count]: give the guild an id that shard `shard_id` of `shard_count` owns
+   * (`(id >> 22) % shard_count === shard_id`), e.g. two guilds on two shards.
+   */
+  shard?: [number, number];
 }
 
 export interface AddChannelOptions {
@@ -214,6 +261,11 @@ function callerOf(e: Error): string {
   return at ? ` (waited at ${at})` : '';
 }
 
+function positiveInt(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`FakeDiscord: ${name} must be a positive integer, got ${n}`);
+  return n;
+}
+
 function normRoute(s: string): string {
   return s.replace(/^\/api(\/v\d+)?/, '').replace(/:[^/]+/g, ':');
 }
@@ -263,6 +315,10 @@ export class FakeDiscord {
       url: this.gatewayUrl,
       heartbeatInterval: opts.heartbeatInterval ?? 41250,
       replayBuffer: opts.replayBuffer ?? 1000,
+      guildsPerShard: positiveInt(opts.guildsPerShard ?? 2500, 'guildsPerShard'),
+      maxConcurrency: positiveInt(opts.maxConcurrency ?? 1, 'maxConcurrency'),
+      sessionStartTotal: Math.max(0, opts.sessionStartLimit ?? 1000),
+      identifyIntervalMs: Math.max(0, opts.identifyIntervalMs ?? 0),
     });
     this.state.gateway = this.gateway;
     this.state.nonceConfig = { enforce: opts.enforceNonce ?? true, windowMs: opts.nonceWindowMs ?? 5 * 60_000 };
@@ -272,7 +328,13 @@ export class FakeDiscord {
       deadlineMs: opts.interactionDeadlineMs,
       ttlMs: opts.interactionTtlMs ?? 15 * 60_000,
     });
-    registerRoutes(this.router, this.state, this.ix, () => this.gatewayUrl);
+    registerRoutes(
+      this.router,
+      this.state,
+      this.ix,
+      () => this.gatewayUrl,
+      () => ({ shards: this.gateway.recommendedShards(), session_start_limit: this.gateway.sessionStartLimit() }),
+    );
     server.on('request', (req, res) => void this.onRequest(req, res));
   }
 
@@ -321,7 +383,7 @@ export class FakeDiscord {
 
   addGuild(o: AddGuildOptions): FakeGuildInfo {
     const s = this.state;
-    const id = s.ids.next();
+    const id = o.shard ? s.ids.nextOnShard(o.shard[0], o.shard[1]) : s.ids.next();
     const botRoleId = s.ids.next();
     const now = isoNow();
     const g: GuildRec = {
@@ -994,10 +1056,44 @@ export class FakeDiscord {
   /**
    * Close every bot gateway socket. Default code 4000: discord.js reconnects and RESUMEs
    * (missed events are replayed). Code 1000/4009 invalidates the sessions (client re-IDENTIFYs;
-   * discord.js then waits ~5 s because of its identify throttle).
+   * discord.js then waits ~5 s because of its identify throttle). With `shard`: only the sessions
+   * of that shard id (the other shards stay connected).
    */
-  disconnectBot(opts: { code?: number } = {}): void {
-    this.gateway.disconnectAll(opts.code ?? 4000);
+  disconnectBot(opts: { code?: number; shard?: number } = {}): void {
+    this.gateway.disconnectAll(opts.code ?? 4000, 'fake: disconnect', opts.shard);
+  }
+
+  // =============================================================================================
+  // sharding: introspection
+  // =============================================================================================
+
+  /** The bot's gateway sessions (connected or resumable) with their shard and the guilds it owns. */
+  gatewaySessions(): GatewaySessionInfo[] {
+    const bot = this.state.botUser.id;
+    const inGuilds = [...this.state.guilds.values()].filter((g) => g.members.has(bot)).map((g) => g.id);
+    return [...this.gateway.sessions.values()].map((s) => ({
+      sessionId: s.id,
+      shard: [s.shardId, s.shardCount],
+      connected: s.ws !== null && s.ws.readyState === 1,
+      intents: s.intents,
+      identifiedAt: s.identifiedAt,
+      guildIds: inGuilds.filter((id) => shardOf(id, s.shardCount) === s.shardId),
+    }));
+  }
+
+  /** Every IDENTIFY the gateway received, in order, with its shard and outcome ('ready', 'invalid-session', or a close code). */
+  get identifies(): IdentifyRecord[] {
+    return this.gateway.identifies.map((r) => ({ ...r, shard: [...r.shard] }));
+  }
+
+  /** Every gateway socket close the fake initiated (4010, 4011, 4004, disconnectBot's codes, ...), in order. */
+  get gatewayClosures(): GatewayClose[] {
+    return this.gateway.closes.map((c) => ({ ...c, shard: c.shard && [...c.shard] }));
+  }
+
+  /** What GET /gateway/bot answers now: the recommended shard count and the session start limit. */
+  get gatewayBot(): { shards: number; session_start_limit: ReturnType<Gateway['sessionStartLimit']> } {
+    return { shards: this.gateway.recommendedShards(), session_start_limit: this.gateway.sessionStartLimit() };
   }
 
   /** Send op 7 RECONNECT to every session (discord.js closes and RESUMEs). */

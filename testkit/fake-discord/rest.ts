@@ -103,15 +103,23 @@ function checkNonce(nonce: unknown): string | undefined {
   throw Errors.invalidForm('nonce', 'NONCE_TYPE_INVALID', 'Nonce must be an integer or a string.');
 }
 
-export function registerRoutes(r: Router, s: State, ix: Interactions, gatewayUrl: () => string): void {
+/** What GET /gateway/bot answers besides the url (the gateway decides: shards, session start limit). */
+export interface GatewayBotInfo {
+  shards: number;
+  session_start_limit: { total: number; remaining: number; reset_after: number; max_concurrency: number };
+}
+
+export function registerRoutes(
+  r: Router,
+  s: State,
+  ix: Interactions,
+  gatewayUrl: () => string,
+  gatewayBot: () => GatewayBotInfo,
+): void {
   const bot = () => s.botUser.id;
 
   // ---- gateway / app / users ----------------------------------------------------------------
-  r.add('GET', '/gateway/bot', () => ({
-    url: gatewayUrl(),
-    shards: 1,
-    session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 },
-  }));
+  r.add('GET', '/gateway/bot', () => ({ url: gatewayUrl(), ...gatewayBot() }));
   r.add('GET', '/gateway', () => ({ url: gatewayUrl() }));
   const appObject = () => ({
     id: s.applicationId,

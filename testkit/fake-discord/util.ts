@@ -17,6 +17,51 @@ export class SnowflakeGen {
     this.last = ts > this.last ? ts : this.last + 1n;
     return this.last.toString();
   }
+
+  /**
+   * The next id (still strictly increasing) whose shard under `shardCount` shards is `shardId`:
+   * `(id >> 22) % shardCount === shardId`. The timestamp part is moved forward by less than
+   * `shardCount` ms to land on the shard, so the id is at most that much "in the future".
+   */
+  nextOnShard(shardId: number, shardCount: number): string {
+    checkShard(shardId, shardCount);
+    const n = BigInt(shardCount);
+    let ts = BigInt(Date.now()) - DISCORD_EPOCH;
+    const lastTs = this.last >> 22n;
+    if (ts <= lastTs) ts = lastTs + 1n;
+    ts += (BigInt(shardId) - (ts % n) + n) % n;
+    this.last = ts << 22n;
+    return this.last.toString();
+  }
+}
+
+function checkShard(shardId: number, shardCount: number): void {
+  if (
+    !Number.isInteger(shardCount) ||
+    shardCount < 1 ||
+    !Number.isInteger(shardId) ||
+    shardId < 0 ||
+    shardId >= shardCount
+  )
+    throw new Error(`invalid shard [${shardId}, ${shardCount}]`);
+}
+
+/** The shard that owns a guild, as Discord computes it: `(guild_id >> 22) % shard_count` (DMs: shard 0). */
+export function shardOf(guildId: string | null | undefined, shardCount: number): number {
+  if (!guildId || shardCount <= 1) return 0;
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+/**
+ * A snowflake (for a guild id, say) that lands on shard `shardId` of `shardCount`; its timestamp
+ * part is `at` (default now) moved forward by less than `shardCount` ms.
+ */
+export function snowflakeOnShard(shardId: number, shardCount: number, at: number = Date.now()): string {
+  checkShard(shardId, shardCount);
+  const n = BigInt(shardCount);
+  let ts = BigInt(at) - DISCORD_EPOCH;
+  ts += (BigInt(shardId) - (ts % n) + n) % n;
+  return (ts << 22n).toString();
 }
 
 /** Permission bit flags (subset of discord-api-types PermissionFlagsBits, as bigint). */
