@@ -1000,6 +1000,14 @@ export class FakeDiscord {
     this.gateway.disconnectAll(opts.code ?? 4000);
   }
 
+  /**
+   * The gateway goes down and stays down (the bot's reconnects are accepted but never greeted)
+   * until `gatewayDown(false)`, when the bot reconnects and RESUMEs.
+   */
+  gatewayDown(on: boolean): void {
+    this.gateway.setDown(on);
+  }
+
   /** Send op 7 RECONNECT to every session (discord.js closes and RESUMEs). */
   requestReconnect(): void {
     this.gateway.requestReconnect();
