@@ -32,6 +32,14 @@ export const envSchema = z.object({
       .max(24 * 365),
   ).transform((v) => v ?? 24),
   LOG_LEVEL: optional(z.enum(['error', 'warn', 'info', 'debug'])).transform((v) => v ?? 'info'),
+  /** `json` (one object per line) or `pretty` (for a person); unset: pretty at a terminal, else json. */
+  LOG_FORMAT: optional(z.enum(['json', 'pretty'])),
+  /** The operators' endpoint (GET /healthz, GET /metrics): off unless a port is set. */
+  HTTP_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  /** Where the endpoint listens; 0.0.0.0 to reach it from outside (the container image sets that). */
+  HTTP_HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
+  /** /healthz answers 503 when the oldest undelivered message has waited longer than this. */
+  HEALTH_MAX_OUTBOX_LAG_SECONDS: optional(z.coerce.number().positive()).transform((v) => v ?? 300),
   /** SQLite durability: `full` fsyncs every transaction; the default survives a process crash. */
   DATABASE_SYNC: optional(z.enum(['full', 'normal'])),
   /** Where to write the process's health figures (event-loop delay, memory, CPU) every few seconds. */

@@ -1,8 +1,10 @@
 // npm start: the bot. Reads .env, checks the configuration, opens the database, connects to
-// Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line.
+// Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line
+// (on stderr, before logging is set up); from then on everything is logged (src/log.ts).
 import { ConfigError, loadDotEnv, parseConfig } from './config';
 import { StartupError } from './db/client';
-import { consoleLogger, startBot, type RunningBot } from './discord/bot';
+import { startBot, type RunningBot } from './discord/bot';
+import { createLog, defaultLogFormat, silentLog, type Log } from './log';
 import { startMetrics } from './metrics';
 
 function die(message: string): never {
@@ -12,8 +14,14 @@ function die(message: string): never {
 
 loadDotEnv();
 let bot: RunningBot | null = null;
+let log: Log = silentLog();
 try {
   const config = parseConfig();
+  log = createLog({
+    level: config.LOG_LEVEL,
+    format: config.LOG_FORMAT ?? defaultLogFormat(),
+    secrets: [config.DISCORD_TOKEN],
+  });
   // With the deliverer's counts: calls by route, by purpose and by budget level.
   const metrics = config.METRICS_FILE
     ? startMetrics(config.METRICS_FILE, () => (bot ? { delivery: Object.fromEntries(bot.deliverer.counts) } : {}))
@@ -23,7 +31,16 @@ try {
     databasePath: config.DATABASE_PATH,
     defaultLocale: config.DEFAULT_LOCALE,
     lobbyTtlHours: config.LOBBY_TTL_HOURS,
-    logger: consoleLogger(config.LOG_LEVEL),
+    logger: log,
+    ...(config.HTTP_PORT !== undefined
+      ? {
+          http: {
+            port: config.HTTP_PORT,
+            host: config.HTTP_HOST,
+            maxOutboxLagSeconds: config.HEALTH_MAX_OUTBOX_LAG_SECONDS,
+          },
+        }
+      : {}),
     ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
     ...(config.DEV_GUILD_ID ? { commandGuildId: config.DEV_GUILD_ID } : {}),
   });
@@ -42,17 +59,13 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  process.stderr.write(`mafia-bot: ${signal}, finishing pending work and stopping\n`);
+  log.info(`mafia-bot: ${signal}, finishing pending work and stopping`, { signal });
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await bot?.stop();
   process.exit(0);
 }
 // One game's failure must never take the others down: log it and go on.
-process.on('unhandledRejection', (e) =>
-  process.stderr.write(
-    `mafia-bot: unexpected error (the bot goes on): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
-  ),
-);
+process.on('unhandledRejection', (e) => log.error('mafia-bot: unexpected error (the bot goes on)', e));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1096,6 +1096,14 @@ export class FakeDiscord {
     return { shards: this.gateway.recommendedShards(), session_start_limit: this.gateway.sessionStartLimit() };
   }
 
+  /**
+   * The gateway goes down and stays down (the bot's reconnects are accepted but never greeted)
+   * until `gatewayDown(false)`, when the bot reconnects and RESUMEs.
+   */
+  gatewayDown(on: boolean): void {
+    this.gateway.setDown(on);
+  }
+
   /** Send op 7 RECONNECT to every session (discord.js closes and RESUMEs). */
   requestReconnect(): void {
     this.gateway.requestReconnect();

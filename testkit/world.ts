@@ -50,6 +50,8 @@ export interface WorldOptions {
   limits?: 'real' | 'fast' | 'off';
   /** A fake clock: the bot's time and its stage and reminder timers (issue 10's days in seconds). */
   clock?: { now: () => number; timers: TimerHost };
+  /** The operators' endpoint (port 0: a free one, read from `world.bot.ops.port`). */
+  http?: BotConfig['http'];
 }
 
 /** The fake's rate limits for a test world. */
@@ -107,7 +109,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }),
   );
   const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
-  const bot = await startBot(botConfig(fake, dbPath, o));
+  const bot = await startBot({ ...botConfig(fake, dbPath, o), ...(o.http ? { http: o.http } : {}) });
   const world: World = {
     fake,
     guild,

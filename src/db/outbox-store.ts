@@ -152,6 +152,7 @@ export class OutboxStore {
                  ORDER BY o.id LIMIT @limit`),
       nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
       pendingCount: p(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`),
+      backlog: p(`SELECT count(*) AS n, min(created_at) AS oldest FROM outbox WHERE status = 'pending'`),
       done: p(
         `UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`,
       ),
@@ -404,6 +405,12 @@ export class OutboxStore {
 
   pendingCount(): number {
     return (this.q.pendingCount.get() as { n: number }).n;
+  }
+
+  /** What is still to send (operators' health and metrics): how many rows, and since when the oldest waits. */
+  backlog(): { pending: number; oldestAt: number | null } {
+    const r = this.q.backlog.get() as { n: number; oldest: number | null };
+    return { pending: r.n, oldestAt: r.oldest };
   }
 
   done(id: number, messageId: string | null, now: number): void {

@@ -17,9 +17,10 @@ import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type Los
 import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow, ThreadApplied } from '../db/outbox-store';
 import { applySteps, planPerms, type Overwrite, type Wish } from './perms';
 
+/** Where the parts log; `fields` go on the line as they are (`gameId`, `guildId`: see src/log.ts). */
 export interface DeliveryLogger {
-  warn(msg: string): void;
-  error(msg: string, e?: unknown): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, e?: unknown, fields?: Record<string, unknown>): void;
 }
 
 export type { Overwrite } from './perms';
@@ -693,7 +694,9 @@ export class Deliverer {
           // the row keeps its mark and is looked for before it is posted. Later rows were not sent.
           const f = classify(e);
           const answered = f === 'bad-request' || f === 'forbidden' || f === 'not-found';
-          this.opts.log.warn(`delivery: follow-up for ${row.dest} failed (${f}); posting it instead`);
+          this.opts.log.warn(`delivery: follow-up for ${row.dest} failed (${f}); posting it instead`, {
+            gameId: row.gameId,
+          });
           this.unclaim(rows.slice(answered ? k : k + 1));
           return;
         }
@@ -1055,7 +1058,9 @@ export class Deliverer {
       const jitter = Math.floor(wait * 0.2 * Math.random());
       this.store.retry(row.id, now + wait + jitter, failure);
       if (row.attempts === 3)
-        this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`);
+        this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`, {
+          gameId: row.gameId,
+        });
       return;
     }
     if (failure === 'bad-request')

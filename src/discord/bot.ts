@@ -2,7 +2,7 @@
 // service, delivery, the features, the hooks that tie them to the service, the shell), then the
 // gateway, recovery and shutdown. Nothing is set after construction except the service's hooks.
 import { loadCommandIds } from './command-ids';
-import { Client, Events, GatewayIntentBits, Options, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, RESTEvents, Status, type Interaction } from 'discord.js';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
 import { playsIn } from '../app/hosts';
@@ -15,6 +15,10 @@ import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../db/outbox-store';
+import { gamesByStage, probeWritable } from '../db/ops-queries';
+import { createLog, type LogFields } from '../log';
+import { OpsMetrics, type InteractionKind } from '../ops/metrics';
+import { startOpsServer, type OpsServer } from '../ops/server';
 import type { Locale } from '../i18n';
 import { interruptedRebuilds, onGameAnnulled, recomputeRatings, unbuilt } from '../stats/record';
 import { AsyncPlay } from './async-play';
@@ -36,7 +40,13 @@ export interface BotConfig {
   apiBase?: string;
   defaultLocale: Locale;
   lobbyTtlHours: number;
-  logger?: DeliveryLogger & { info(msg: string): void };
+  /** Where the bot logs (default: JSON lines on stdout at level info, src/log.ts). */
+  logger?: BotLogger;
+  /**
+   * The operators' endpoint (GET /healthz, GET /metrics; src/ops): off unless set. Port 0 lets the
+   * system choose (tests read `RunningBot.ops.port`).
+   */
+  http?: { port: number; host?: string; maxOutboxLagSeconds?: number };
   /** Clock for the game service (tests); defaults to Date.now. */
   now?: () => number;
   /** Timers of the stage deadlines and reminders (tests drive a fake clock with them). */
@@ -77,8 +87,16 @@ export interface BotParts {
   halt(): void;
 }
 
+/** What the bot logs through: the parts' small interfaces, and a way to put each game's server on its lines. */
+export type BotLogger = DeliveryLogger & {
+  info(msg: string, fields?: LogFields): void;
+  setGuildOf?(guildOf: (gameId: number) => string | null): void;
+};
+
 export interface RunningBot {
   client: Client;
+  /** The operators' endpoint and its metrics, when `http` was set. */
+  ops: { port: number; metrics: OpsMetrics } | null;
   service: GameService;
   store: Store;
   outbox: OutboxStore;
@@ -97,17 +115,22 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+/** What kind of interaction, as the latency histogram labels it. */
+function interactionKind(i: Interaction): InteractionKind {
+  if (i.isAutocomplete()) return 'autocomplete';
+  if (i.isCommand()) return 'command';
+  if (i.isMessageComponent()) return 'component';
+  if (i.isModalSubmit()) return 'modal';
+  return 'other';
+}
 
-/** Console logging at a level (LOG_LEVEL). */
-export function consoleLogger(level: (typeof LEVELS)[number] = 'info') {
-  const on = (l: (typeof LEVELS)[number]) => LEVELS.indexOf(l) <= LEVELS.indexOf(level);
-  return {
-    info: (m: string) => void (on('info') && console.log(m)),
-    warn: (m: string) => void (on('warn') && console.warn(m)),
-    error: (m: string, e?: unknown) =>
-      void (on('error') && console.error(m, e instanceof Error ? e.message : (e ?? ''))),
-  };
+/** null when every gateway shard is ready, else which are not and how they are. */
+function gatewayProblem(client: Client): string | null {
+  if (client.ws.shards.size === 0) return 'not connected';
+  const bad = client.ws.shards
+    .filter((s) => s.status !== Status.Ready)
+    .map((s) => `shard ${s.id}: ${Status[s.status]}`);
+  return bad.length > 0 ? bad.join(', ') : null;
 }
 
 function discordClient(apiBase: string | undefined): Client {
@@ -127,7 +150,7 @@ function discordClient(apiBase: string | undefined): Client {
 }
 
 export async function startBot(config: BotConfig): Promise<RunningBot> {
-  const log = config.logger ?? consoleLogger();
+  const log = config.logger ?? createLog({ secrets: [config.token] });
   const now = config.now ?? Date.now;
   const dealer = config.dealer ?? randomDealer;
 
@@ -139,6 +162,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     recomputeRatings(store.stats, u.guildId, u.ruleset);
   }
   const outbox = new OutboxStore(db.db);
+  // Each line about a game carries its server (src/log.ts): looked up once per game.
+  const guildOfGame = db.sqlite.prepare('SELECT guild_id AS g FROM games WHERE id = ?').pluck();
+  log.setGuildOf?.((gameId) => (db.sqlite.open ? ((guildOfGame.get(gameId) as string | undefined) ?? null) : null));
   const tournamentStore = new TournamentStore(db.db);
 
   // Discord, the game service, delivery.
@@ -287,6 +313,25 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     dealer,
     alive: () => !halted,
   });
+  // The operators' metrics: every REST response (the deliverer's calls, the shell's answers,
+  // discord.js's own), and each interaction from the gateway to its first answer.
+  const metrics = config.http
+    ? new OpsMetrics({
+        games: () => gamesByStage(db.sqlite),
+        backlog: () => outbox.backlog(),
+        deliveryCounts: () => deliverer.counts,
+        gatewayReady: () => gatewayProblem(client) === null,
+        now,
+      })
+    : null;
+  if (metrics) {
+    client.rest.on(RESTEvents.Response, (req, res) => {
+      metrics.response(req.method, req.route, req.path, res.status, res.headers);
+      // discord.js hands over a clone when it uses fetch: its body is not read here.
+      if (res instanceof Response) void res.body?.cancel().catch(() => {});
+    });
+    client.on(Events.InteractionCreate, (i) => metrics.interactionReceived(i.id, interactionKind(i)));
+  }
   const intake = new Intake<Interaction>((i) => {
     if (!halted) void router.handle(i);
   });
@@ -313,9 +358,33 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
 
   watch.listen(() => !halted, kick);
 
+  // The endpoint is up before the gateway, so a supervisor sees the start-up (503 until ready).
+  let server: OpsServer | null = null;
+  if (config.http && metrics) {
+    const maxLag = config.http.maxOutboxLagSeconds ?? 300;
+    server = await startOpsServer({
+      port: config.http.port,
+      host: config.http.host ?? '127.0.0.1',
+      metrics,
+      log,
+      health: {
+        gateway: () => (halted ? 'stopped' : gatewayProblem(client)),
+        database: () => probeWritable(db.sqlite),
+        outboxOldestAt: () => outbox.backlog().oldestAt,
+        now,
+        maxOutboxLagSeconds: maxLag,
+      },
+    });
+    log.info(`ops: /healthz and /metrics on http://${server.host}:${server.port}`, { port: server.port });
+  }
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(config.token);
-  await ready;
+  try {
+    await client.login(config.token);
+    await ready;
+  } catch (e) {
+    await server?.close();
+    throw e;
+  }
   // Before anything is rendered: the command ids, so texts name commands as clickable mentions.
   await loadCommandIds(client, config.commandGuildId, log);
 
@@ -339,6 +408,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const tag = client.user?.tag ?? '?';
   log.info(
     `mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver, ${suspended} games suspended`,
+    { fired: recovered.fired, rearmed: recovered.rearmed, pending, suspended },
   );
 
   let stopped = false;
@@ -351,9 +421,11 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       if (stopped) return;
       stopped = true;
       halt();
+      await server?.close();
       await client.destroy();
     },
     client,
+    ops: server && metrics ? { port: server.port, metrics } : null,
     service,
     store,
     outbox,
@@ -372,6 +444,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      await server?.close();
       if (halted) {
         await client.destroy();
         return;

@@ -69,7 +69,7 @@ export class Router {
       }
     } catch (e) {
       if (!this.alive()) return;
-      this.log.error(`interaction ${i.id} failed`, e);
+      this.log.error(`interaction ${i.id} failed`, e, i.guildId ? { guildId: i.guildId } : undefined);
       if (i.isRepliable()) {
         const content = t(localeOf(i), 'refusal.internal');
         try {

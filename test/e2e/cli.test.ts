@@ -54,6 +54,8 @@ describe('npm start: configuration problems are one clear line', () => {
       /^mafia-bot: DISCORD_APP_ID must be a Discord id/,
     ],
     ['a bad language', { DISCORD_TOKEN: 'test-token', DEFAULT_LOCALE: 'fr' }, /^mafia-bot: DEFAULT_LOCALE/],
+    ['a bad HTTP port', { DISCORD_TOKEN: 'test-token', HTTP_PORT: 'http' }, /^mafia-bot: HTTP_PORT/],
+    ['a bad log format', { DISCORD_TOKEN: 'test-token', LOG_FORMAT: 'xml' }, /^mafia-bot: LOG_FORMAT/],
   ];
   for (const [what, env, message] of cases) {
     it(what, async () => {
@@ -78,6 +80,57 @@ describe('npm start: configuration problems are one clear line', () => {
     writeFileSync(join(dir, '.env'), 'DISCORD_TOKEN=hello world\n');
     const r = await run('src/index.ts', {}, dir);
     expect(r.err).toMatch(/DISCORD_TOKEN does not look like a bot token/);
+  });
+});
+
+describe('npm start: logs and the operators endpoint', () => {
+  it('JSON lines with a level and no token; HTTP_PORT=0 serves /healthz on the port it logs; SIGTERM stops it', async () => {
+    fake ??= await FakeDiscord.start();
+    const token = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB';
+    const dir = mkdtempSync(join(tmpdir(), 'mafia-cli-'));
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/index.ts')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DISCORD_TOKEN: token,
+        DISCORD_API_BASE: fake.apiBase,
+        DATABASE_PATH: join(dir, 'db.sqlite'),
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'debug',
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('mafia-bot: ready')) resolve();
+      }),
+    );
+    await Promise.race([ready, exited.then(() => Promise.reject(new Error(`exited: ${out}${err}`)))]);
+    const lines = () =>
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const port = lines().find((l) => typeof l.port === 'number')?.port as number;
+    expect(port).toBeGreaterThan(0);
+    const h = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(h.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(err).toBe('');
+    // stdout is not a terminal: JSON, every line with a level and a time; the token never.
+    for (const l of lines()) expect(l).toMatchObject({ level: expect.any(String), time: expect.any(String) });
+    expect(lines().map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^mafia-bot: ready/),
+        'mafia-bot: SIGTERM, finishing pending work and stopping',
+      ]),
+    );
+    expect(out).not.toContain(token.split('.')[2]);
   });
 });
 

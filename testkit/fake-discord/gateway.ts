@@ -247,8 +247,32 @@ export class Gateway implements GatewaySink {
 
   // ---- connection handling ------------------------------------------------------------------
 
+  /** Connections accepted while the gateway is down: no HELLO, nothing answered (see setDown). */
+  private down: Set<WebSocket> | null = null;
+
+  /**
+   * The gateway goes down (every socket closed with 4000; a reconnect gets no HELLO and waits) or
+   * comes back (the waiting sockets are closed with 4000: the client reconnects and RESUMEs).
+   */
+  setDown(on: boolean): void {
+    if (on) {
+      this.down ??= new Set();
+      this.disconnectAll(4000, 'fake: gateway down');
+      return;
+    }
+    const held = this.down;
+    this.down = null;
+    for (const ws of held ?? []) if (ws.readyState === WebSocket.OPEN) ws.close(4000, 'fake: gateway back');
+  }
+
   private onConnection(ws: WebSocket): void {
     this.sockets.add(ws);
+    if (this.down) {
+      this.down.add(ws);
+      ws.on('close', () => this.sockets.delete(ws));
+      ws.on('error', () => {});
+      return;
+    }
     let session: Session | null = null;
     ws.send(
       JSON.stringify({
