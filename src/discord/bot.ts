@@ -103,6 +103,7 @@ export interface BotParts {
 /** What the bot logs through: the parts' small interfaces, and a way to put each game's server on its lines. */
 export type BotLogger = DeliveryLogger & {
   info(msg: string, fields?: LogFields): void;
+  debug?(msg: string, fields?: LogFields): void;
   setGuildOf?(guildOf: (gameId: number) => string | null): void;
 };
 

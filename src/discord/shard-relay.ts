@@ -38,7 +38,7 @@ export class ShardRelay {
     /** The guild of a game (or of a tournament's game), from storage. */
     private readonly guildOfGame: (gameId: number) => string | null,
     private readonly send: ((m: RelayMessage) => void) | null,
-    private readonly log: { warn(m: string): void },
+    private readonly log: { warn(m: string): void; debug?(m: string, fields?: Record<string, unknown>): void },
   ) {}
 
   /**
@@ -75,6 +75,7 @@ export class ShardRelay {
       this.log.warn(`shards: got a DM click for guild ${m.guildId}, which this process does not own; dropped`);
       return;
     }
+    this.log.debug?.('shards: a DM click handed over by shard 0', { guildId: m.guildId, interactionId: m.d.id });
     // discord.js's own handler for the gateway's INTERACTION_CREATE: builds the interaction and
     // emits Events.InteractionCreate (internal, but stable across discord.js 14).
     (
