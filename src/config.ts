@@ -44,7 +44,50 @@ export const envSchema = z.object({
   DATABASE_SYNC: optional(z.enum(['full', 'normal'])),
   /** Where to write the process's health figures (event-loop delay, memory, CPU) every few seconds. */
   METRICS_FILE: optional(z.string()),
+  /**
+   * Issue 22: how many gateway shards the bot runs in all: `auto` (what Discord recommends) or a
+   * number. Set by discord.js's ShardingManager for each process it spawns (with SHARDS).
+   */
+  SHARD_COUNT: optional(z.union([z.literal('auto'), z.coerce.number().int().min(1).max(4096)])),
+  /** The shards this process holds, e.g. `0,1` or `0-3` (default: all of them); needs SHARD_COUNT. */
+  SHARD_IDS: optional(
+    z.string().regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'must be a list such as 0,1 or 0-3'),
+  ),
+  /** Set by discord.js's ShardingManager for the processes it spawns: the shard ids, as JSON. */
+  SHARDS: optional(z.string()),
 });
+
+/** The gateway shards of this process: all that Discord recommends, or a given list of a given count. */
+export type ShardPlan = { auto: true } | { auto: false; ids: number[]; count: number };
+
+/** SHARD_COUNT, SHARD_IDS (or the ShardingManager's SHARDS) as the shards this process holds. */
+export function shardPlan(c: Pick<Config, 'SHARD_COUNT' | 'SHARD_IDS' | 'SHARDS'>): ShardPlan {
+  const count = c.SHARD_COUNT;
+  let ids: number[] | null = null;
+  if (c.SHARDS !== undefined) {
+    const parsed: unknown = JSON.parse(c.SHARDS);
+    const list = Array.isArray(parsed) ? parsed : [parsed];
+    if (!list.every((x) => Number.isInteger(x) && (x as number) >= 0))
+      throw new ConfigError('SHARDS must be a JSON list of shard ids (it is set by the ShardingManager)');
+    ids = list as number[];
+  } else if (c.SHARD_IDS !== undefined) {
+    ids = [];
+    for (const part of c.SHARD_IDS.split(',')) {
+      const [a, b] = part.split('-').map((x) => Number(x.trim()));
+      for (let i = a!; i <= (b ?? a!); i++) ids.push(i);
+    }
+  }
+  if (ids === null)
+    return count === undefined || count === 'auto' ? { auto: true } : { auto: false, ids: range(count), count };
+  if (count === undefined || count === 'auto')
+    throw new ConfigError('SHARD_IDS needs SHARD_COUNT: the number of shards of the whole bot (see docs/hosting.md)');
+  const bad = ids.find((i) => i >= count);
+  if (bad !== undefined)
+    throw new ConfigError(`SHARD_IDS names shard ${bad}, but SHARD_COUNT is ${count} (shards are 0 to ${count - 1})`);
+  return { auto: false, ids: [...new Set(ids)].sort((x, y) => x - y), count };
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 export type Config = z.infer<typeof envSchema>;
 

@@ -1,7 +1,7 @@
 // npm start: the bot. Reads .env, checks the configuration, opens the database, connects to
 // Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line
 // (on stderr, before logging is set up); from then on everything is logged (src/log.ts).
-import { ConfigError, loadDotEnv, parseConfig } from './config';
+import { ConfigError, loadDotEnv, parseConfig, shardPlan } from './config';
 import { StartupError } from './db/client';
 import { startBot, type RunningBot } from './discord/bot';
 import { createLog, defaultLogFormat, silentLog, type Log } from './log';
@@ -43,6 +43,16 @@ try {
       : {}),
     ...(config.DISCORD_API_BASE ? { apiBase: config.DISCORD_API_BASE } : {}),
     ...(config.DEV_GUILD_ID ? { commandGuildId: config.DEV_GUILD_ID } : {}),
+    shards: shardPlan(config),
+    // Spawned by the ShardingManager (npm run start:shards): DM clicks travel through it (issue 22).
+    ...(process.env.SHARDING_MANAGER && process.send
+      ? {
+          relay: {
+            send: (m: unknown) => void process.send!(m),
+            onMessage: (listener: (m: unknown) => void) => void process.on('message', listener),
+          },
+        }
+      : {}),
   });
   metrics?.ready();
 } catch (e) {

@@ -3,6 +3,7 @@
 import { and, asc, eq, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { reminders, seatHolders, substituteCalls } from './schema';
+import { ownedGame } from './owned';
 
 export interface SeatHolder {
   seat: number;
@@ -104,12 +105,12 @@ export class AsyncStore {
       .run();
   }
 
-  /** Every game with a pending reminder (re-armed at start-up). */
+  /** Every game of a guild this process owns with a pending reminder (re-armed at start-up). */
   gamesWithReminders(): number[] {
     return this.db
       .selectDistinct({ gameId: reminders.gameId })
       .from(reminders)
-      .where(isNull(reminders.doneAt))
+      .where(and(isNull(reminders.doneAt), ownedGame(reminders.gameId)))
       .all()
       .map((r) => r.gameId);
   }

@@ -6,6 +6,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as schema from './schema';
+import { OwnershipRef } from './ownership';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -13,7 +14,22 @@ export interface OpenDb {
   readonly db: Db;
   readonly sqlite: Database.Database;
   readonly path: string;
+  /**
+   * The guilds this process owns (issue 22): every query that picks work (due timers, reminders,
+   * suspended games, outbox rows, slots to repair, lobbies to expire) filters by it through the SQL
+   * function `owns_guild(guild_id)`. Everything by default.
+   */
+  readonly ownership: OwnershipRef;
   close(): void;
+}
+
+/** `owns_guild(guild_id)`: 1 when this process owns the guild (src/db/ownership.ts). */
+function addOwnership(sqlite: Database.Database): OwnershipRef {
+  const ref = new OwnershipRef();
+  sqlite.function('owns_guild', { deterministic: false }, (guildId: unknown) =>
+    ref.owns(typeof guildId === 'string' ? guildId : null) ? 1 : 0,
+  );
+  return ref;
 }
 
 /** A start-up problem with a one-line explanation for the person running the bot. */
@@ -97,7 +113,13 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     } catch (e) {
       throw new StartupError(`${full} cannot be read as a SQLite database (${(e as Error).message})`);
     }
-    return { db: drizzle(sqlite, { schema }), sqlite, path: full, close: () => sqlite.close() };
+    return {
+      db: drizzle(sqlite, { schema }),
+      sqlite,
+      path: full,
+      ownership: addOwnership(sqlite),
+      close: () => sqlite.close(),
+    };
   }
   checkMigrations(migrationsFolder);
   if (!memory) checkFile(full);
@@ -138,7 +160,7 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     } catch (e) {
       throw new StartupError(`applying the migrations in ${migrationsFolder} failed: ${(e as Error).message}`);
     }
-    return { db, sqlite, path: full, close: () => sqlite.close() };
+    return { db, sqlite, path: full, ownership: addOwnership(sqlite), close: () => sqlite.close() };
   } catch (e) {
     sqlite.close();
     if (e instanceof StartupError) throw e;

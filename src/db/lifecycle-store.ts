@@ -5,6 +5,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { games, permHolds, suspensions, type LostReason } from './schema';
+import { ownedGame } from './owned';
 
 export interface Suspension {
   gameId: number;
@@ -41,8 +42,14 @@ export class LifecycleStore {
     return (this.byGame.get({ gameId }) as Suspension | undefined) ?? null;
   }
 
+  /** The suspended games of the guilds this process owns (issue 22). */
   all(): Suspension[] {
-    return this.db.select().from(suspensions).orderBy(asc(suspensions.voidAt)).all();
+    return this.db
+      .select()
+      .from(suspensions)
+      .where(ownedGame(suspensions.gameId))
+      .orderBy(asc(suspensions.voidAt))
+      .all();
   }
 
   add(s: Suspension): void {
@@ -57,13 +64,13 @@ export class LifecycleStore {
     this.db.delete(suspensions).where(eq(suspensions.gameId, gameId)).run();
   }
 
-  /** Games still going (lobby, running, post-game), everywhere or in one server. */
+  /** Games still going (lobby, running, post-game), in every guild this process owns or in one server. */
   activeGames(guildId?: string): GamePlace[] {
     const active = inArray(games.status, [...ACTIVE]);
     return this.db
       .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
       .from(games)
-      .where(guildId === undefined ? active : and(active, eq(games.guildId, guildId)))
+      .where(and(active, guildId === undefined ? sql`owns_guild(${games.guildId})` : eq(games.guildId, guildId)))
       .orderBy(asc(games.id))
       .all();
   }
@@ -80,10 +87,14 @@ export class LifecycleStore {
 
   /**
    * Games that have ended (neither lobby, running nor post-game) and still hold a member's Send
-   * Messages deny in their channel: everywhere, in one server, or in one channel.
+   * Messages deny in their channel: in every guild this process owns, in one server, or in one channel.
    */
   endedWithHolds(where: { guildId?: string; channelId?: string } = {}): GamePlace[] {
-    const conds = [notInArray(games.status, [...ACTIVE]), eq(permHolds.channelId, games.channelId)];
+    const conds = [
+      notInArray(games.status, [...ACTIVE]),
+      eq(permHolds.channelId, games.channelId),
+      sql`owns_guild(${games.guildId})`,
+    ];
     if (where.guildId !== undefined) conds.push(eq(games.guildId, where.guildId));
     if (where.channelId !== undefined) conds.push(eq(games.channelId, where.channelId));
     return this.db

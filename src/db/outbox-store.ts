@@ -2,6 +2,7 @@
 // there), read and updated by the deliverer. Prepared statements only: this runs on every action.
 import type Database from 'better-sqlite3';
 import type { Db } from './client';
+import { OWNED_GAME } from './owned';
 
 /**
  * Where an operation goes, in order per destination: a channel (`ch:`), a user's DMs (`dm:`), a
@@ -141,18 +142,24 @@ export class OutboxStore {
                    CASE WHEN @free = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = @gameId) THEN 'held' ELSE 'pending' END,
                    0, @now, @now)`),
       // The head of each destination, channels and threads apart from DMs (what a whole table
-      // watches is launched before DMs).
+      // watches is launched before DMs). Issue 22: only rows of games whose guild this process
+      // owns; a channel holds one guild's rows, a DM channel may hold rows of games of guilds owned
+      // by other processes, so its head is this process's first row there.
       channelHeads:
         p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
                  AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
+                 AND ${OWNED_GAME('o.game_id')}
                  ORDER BY o.id LIMIT @limit`),
       dmHeads:
         p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest LIKE 'dm:%'
-                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
+                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending' AND ${OWNED_GAME('o2.game_id')})
+                 AND ${OWNED_GAME('o.game_id')}
                  ORDER BY o.id LIMIT @limit`),
-      nextDue: p(`SELECT min(next_at) AS at FROM outbox WHERE status = 'pending'`),
-      pendingCount: p(`SELECT count(*) AS n FROM outbox WHERE status = 'pending'`),
-      backlog: p(`SELECT count(*) AS n, min(created_at) AS oldest FROM outbox WHERE status = 'pending'`),
+      nextDue: p(`SELECT min(next_at) AS at FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`),
+      pendingCount: p(`SELECT count(*) AS n FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`),
+      backlog: p(
+        `SELECT count(*) AS n, min(created_at) AS oldest FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`,
+      ),
       done: p(
         `UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`,
       ),
@@ -188,11 +195,11 @@ export class OutboxStore {
       // (A suspended game's messages are not edited: its channel is out of reach, issue 20.)
       dirty:
         p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
-                AND game_id NOT IN (SELECT game_id FROM suspensions)
+                AND game_id NOT IN (SELECT game_id FROM suspensions) AND ${OWNED_GAME('slots.game_id')}
                 ORDER BY updated_at LIMIT @limit`),
       nextDirty: p(
         `SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')
-           AND game_id NOT IN (SELECT game_id FROM suspensions)`,
+           AND game_id NOT IN (SELECT game_id FROM suspensions) AND ${OWNED_GAME('slots.game_id')}`,
       ),
       hold: p(`UPDATE outbox SET status = 'held' WHERE game_id = @gameId AND status = 'pending'`),
       release: p(`UPDATE outbox SET status = 'pending', next_at = @now WHERE game_id = @gameId AND status = 'held'`),
@@ -201,11 +208,11 @@ export class OutboxStore {
       ),
       setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
       wakeStale: p(
-        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game'))`,
+        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game') AND owns_guild(guild_id))`,
       ),
       touchKept:
         p(`UPDATE slots SET version = version + 1, updated_at = @now WHERE key IN ('table', 'lobby') AND repost = 1 AND state = 'live' AND message_id IS NOT NULL
-                     AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game'))`),
+                     AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game') AND owns_guild(guild_id))`),
       wakeStaleGame: p(
         `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`,
       ),

@@ -9,6 +9,7 @@ import { recordGame } from '../stats/record';
 import type { Db } from './client';
 import { SqliteStatsStore, type StatsStore } from './stats-store';
 import { actions, audit, deadlines, games, players, results, servers, type GameStatus } from './schema';
+import { ownedGame } from './owned';
 
 export interface LobbyInfo {
   /** Joined user ids, in order of joining. */
@@ -430,12 +431,23 @@ export class Store {
   // -------------------------------------------------------------------------------------------
   // Deadlines
 
+  /** The stored deadlines of the games this process owns (issue 22), soonest first. */
   pendingDeadlines(): { gameId: number; stageSeq: number; dueAt: number }[] {
-    return this.db.select().from(deadlines).orderBy(asc(deadlines.dueAt), asc(deadlines.gameId)).all();
+    return this.db
+      .select()
+      .from(deadlines)
+      .where(ownedGame(deadlines.gameId))
+      .orderBy(asc(deadlines.dueAt), asc(deadlines.gameId))
+      .all();
   }
 
   dueDeadlines(now: number): { gameId: number; stageSeq: number; dueAt: number }[] {
-    return this.db.select().from(deadlines).where(lte(deadlines.dueAt, now)).orderBy(asc(deadlines.dueAt)).all();
+    return this.db
+      .select()
+      .from(deadlines)
+      .where(and(lte(deadlines.dueAt, now), ownedGame(deadlines.gameId)))
+      .orderBy(asc(deadlines.dueAt))
+      .all();
   }
 
   clearDeadline(gameId: number): void {
@@ -561,12 +573,12 @@ export class Store {
   // -------------------------------------------------------------------------------------------
   // Housekeeping
 
-  /** Moves games untouched since `before` from one status to another; returns their ids. */
+  /** Moves this process's games untouched since `before` from one status to another; returns their ids. */
   private moveStale(from: GameStatus, to: GameStatus, before: number, now: number): number[] {
     const ids = this.db
       .select({ id: games.id })
       .from(games)
-      .where(and(eq(games.status, from), lt(games.updatedAt, before)))
+      .where(and(eq(games.status, from), lt(games.updatedAt, before), sql`owns_guild(${games.guildId})`))
       .all()
       .map((r) => r.id);
     if (ids.length > 0) this.db.update(games).set({ status: to, updatedAt: now }).where(inArray(games.id, ids)).run();

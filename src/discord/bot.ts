@@ -15,7 +15,7 @@ import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../db/outbox-store';
-import { gamesByStage, probeWritable } from '../db/ops-queries';
+import { OpsStore } from '../db/ops-queries';
 import { createLog, type LogFields } from '../log';
 import { OpsMetrics, type InteractionKind } from '../ops/metrics';
 import { startOpsServer, type OpsServer } from '../ops/server';
@@ -32,6 +32,9 @@ import { Notices } from './notices';
 import { Planner } from './planner';
 import { buildRouter } from './shell';
 import { Tournaments } from './tournament';
+import { ShardOwnership } from '../db/ownership';
+import type { ShardPlan } from '../config';
+import { isRelayMessage, ShardRelay, type RelayMessage } from './shard-relay';
 
 export interface BotConfig {
   token: string;
@@ -77,6 +80,16 @@ export interface BotConfig {
   strictAudience?: boolean;
   /** The server the slash commands are registered in (DEV_GUILD_ID), besides the global ones. */
   commandGuildId?: string;
+  /**
+   * Issue 22: the gateway shards this process holds (SHARD_COUNT, SHARD_IDS, or the
+   * ShardingManager's SHARDS). Default: every shard Discord recommends, in this process.
+   */
+  shards?: ShardPlan;
+  /**
+   * Hands a DM click of a game another process owns to that process (the ShardingManager's IPC:
+   * src/shard-manager.ts). Without it, such clicks are handled here (one process owns everything).
+   */
+  relay?: { send(m: RelayMessage): void; onMessage(listener: (m: unknown) => void): void };
 }
 
 /** What `instrument` may hook into. */
@@ -90,6 +103,7 @@ export interface BotParts {
 /** What the bot logs through: the parts' small interfaces, and a way to put each game's server on its lines. */
 export type BotLogger = DeliveryLogger & {
   info(msg: string, fields?: LogFields): void;
+  debug?(msg: string, fields?: LogFields): void;
   setGuildOf?(guildOf: (gameId: number) => string | null): void;
 };
 
@@ -133,8 +147,15 @@ function gatewayProblem(client: Client): string | null {
   return bad.length > 0 ? bad.join(', ') : null;
 }
 
-function discordClient(apiBase: string | undefined): Client {
+/** The part of the bot's request budget this process may spend: its share of the shards. */
+export function budgetShare(plan: ShardPlan): number {
+  return plan.auto ? 1 : plan.ids.length / plan.count;
+}
+
+function discordClient(apiBase: string | undefined, plan: ShardPlan): Client {
   return new Client({
+    // Issue 22: every shard Discord recommends in this process, or the given ones of a given count.
+    ...(plan.auto ? { shards: 'auto' as const } : { shards: plan.ids, shardCount: plan.count }),
     // Guilds: channels and permissions in the cache; GuildMessages: a deleted table or lobby is
     // posted again at once (no message content is read: that intent is not needed).
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
@@ -157,18 +178,25 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // Storage. Ratings of results stored before the ratings existed (an upgrade) are built once,
   // before any game runs; a rebuild a crash cut short is finished too.
   const db = openDatabase(config.databasePath);
+  // Issue 22: which guilds' games this process runs (every query that picks work filters by it).
+  const plan = config.shards ?? { auto: true };
+  if (!plan.auto) db.ownership.set(new ShardOwnership(plan.ids, plan.count));
+  if (!db.ownership.all && !config.relay)
+    log.warn(
+      `shards: this process holds shards ${plan.auto ? '' : plan.ids.join(',')} of ${db.ownership.shardCount} without the ShardingManager; DM clicks of other processes' games cannot reach them (use npm run start:shards; docs/hosting.md)`,
+    );
   const store = new Store(db.db);
   for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
     recomputeRatings(store.stats, u.guildId, u.ruleset);
   }
   const outbox = new OutboxStore(db.db);
   // Each line about a game carries its server (src/log.ts): looked up once per game.
-  const guildOfGame = db.sqlite.prepare('SELECT guild_id AS g FROM games WHERE id = ?').pluck();
-  log.setGuildOf?.((gameId) => (db.sqlite.open ? ((guildOfGame.get(gameId) as string | undefined) ?? null) : null));
+  const ops = new OpsStore(db);
+  log.setGuildOf?.((gameId) => ops.guildOf(gameId));
   const tournamentStore = new TournamentStore(db.db);
 
   // Discord, the game service, delivery.
-  const client = discordClient(config.apiBase);
+  const client = discordClient(config.apiBase, plan);
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
@@ -201,7 +229,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     now,
     log,
     // Discord's global budget, less a margin for the few calls made elsewhere (commands, notices).
-    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9)),
+    // Issue 22: the budget is per bot, so a process holding some of the shards takes their share
+    // of it (the processes' shards are disjoint, so together they stay within it).
+    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9 * budgetShare(plan))),
     ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),
@@ -317,7 +347,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // discord.js's own), and each interaction from the gateway to its first answer.
   const metrics = config.http
     ? new OpsMetrics({
-        games: () => gamesByStage(db.sqlite),
+        games: () => ops.gamesByStage(),
         backlog: () => outbox.backlog(),
         deliveryCounts: () => deliverer.counts,
         gatewayReady: () => gatewayProblem(client) === null,
@@ -332,8 +362,20 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     });
     client.on(Events.InteractionCreate, (i) => metrics.interactionReceived(i.id, interactionKind(i)));
   }
+  // Issue 22: a DM click of a game another process owns goes to that process (src/discord/shard-relay.ts).
+  const relay = new ShardRelay(
+    client,
+    db.ownership,
+    (gameId) => store.getGame(gameId)?.guildId ?? null,
+    config.relay ? (m) => config.relay!.send(m) : null,
+    log,
+  );
+  config.relay?.onMessage((m) => {
+    if (isRelayMessage(m) && !halted) relay.receive(m);
+  });
+  client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => void relay.intercept(packet));
   const intake = new Intake<Interaction>((i) => {
-    if (!halted) void router.handle(i);
+    if (!halted && !relay.handedAway(i.id)) void router.handle(i);
   });
   client.on(Events.InteractionCreate, (i) => intake.push(i));
   client.on(Events.Error, (e) => log.error('discord client error', e));
@@ -369,7 +411,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       log,
       health: {
         gateway: () => (halted ? 'stopped' : gatewayProblem(client)),
-        database: () => probeWritable(db.sqlite),
+        database: () => ops.probeWritable(),
         outboxOldestAt: () => outbox.backlog().oldestAt,
         now,
         maxOutboxLagSeconds: maxLag,

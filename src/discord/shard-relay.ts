@@ -1,0 +1,85 @@
+// DM clicks across processes (issue 22). Discord sends every event without a guild, so every click
+// in a DM, to shard 0. A game belongs to the process that holds its guild's shard (its timers, its
+// cached state, its outbox): a DM click of a game another process owns is handed to that process
+// as the raw gateway packet, over the ShardingManager's IPC (src/shard-manager.ts relays it), and
+// that process handles it as if its own gateway had received it. The click is not acknowledged
+// here: the owner answers it with the interaction's token (any process may), within Discord's
+// window as usual, so nothing shows that it travelled.
+import type { Client } from 'discord.js';
+import type { Ownership } from '../db/ownership';
+import { decodeId } from './custom-id';
+
+/** The message a process sends its manager, and the manager to the owner. */
+export interface RelayMessage {
+  t: 'mafia:interaction';
+  /** The guild whose owner must handle it. */
+  guildId: string;
+  /** The raw INTERACTION_CREATE payload (`d`). */
+  d: { id: string; guild_id?: string; data?: { custom_id?: string } };
+}
+
+export function isRelayMessage(m: unknown): m is RelayMessage {
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    (m as RelayMessage).t === 'mafia:interaction' &&
+    typeof (m as RelayMessage).guildId === 'string' &&
+    typeof (m as RelayMessage).d?.id === 'string'
+  );
+}
+
+export class ShardRelay {
+  /** Interactions handed to another process: this one must not handle them. */
+  private readonly away = new Set<string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly ownership: Ownership,
+    /** The guild of a game (or of a tournament's game), from storage. */
+    private readonly guildOfGame: (gameId: number) => string | null,
+    private readonly send: ((m: RelayMessage) => void) | null,
+    private readonly log: { warn(m: string): void; debug?(m: string, fields?: Record<string, unknown>): void },
+  ) {}
+
+  /**
+   * A raw gateway packet, before discord.js handles it (`Events.Raw` comes first): a DM click of
+   * a game whose guild this process does not own is sent to its owner. True when sent away.
+   */
+  intercept(packet: { t?: string | null; d?: unknown }): boolean {
+    if (packet.t !== 'INTERACTION_CREATE' || this.ownership.all || !this.send) return false;
+    const d = packet.d as RelayMessage['d'];
+    if (d.guild_id) return false; // a guild's events reach only its owner's shard
+    const id = decodeId(d.data?.custom_id);
+    const gameId = id && 'game' in id ? id.game : null;
+    const guildId = gameId === null ? null : this.guildOfGame(gameId);
+    if (!guildId || this.ownership.owns(guildId)) return false;
+    this.away.add(d.id);
+    try {
+      this.send({ t: 'mafia:interaction', guildId, d });
+    } catch (e) {
+      this.away.delete(d.id);
+      this.log.warn(`shards: could not hand a DM click to the owner of guild ${guildId}: ${(e as Error).message}`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether an interaction was handed to another process (the router skips it). */
+  handedAway(interactionId: string): boolean {
+    return this.away.delete(interactionId);
+  }
+
+  /** A click another process handed over: handled as if this process's gateway had received it. */
+  receive(m: RelayMessage): void {
+    if (!this.ownership.owns(m.guildId)) {
+      this.log.warn(`shards: got a DM click for guild ${m.guildId}, which this process does not own; dropped`);
+      return;
+    }
+    this.log.debug?.('shards: a DM click handed over by shard 0', { guildId: m.guildId, interactionId: m.d.id });
+    // discord.js's own handler for the gateway's INTERACTION_CREATE: builds the interaction and
+    // emits Events.InteractionCreate (internal, but stable across discord.js 14).
+    (
+      this.client as unknown as { actions: { InteractionCreate: { handle(d: unknown): void } } }
+    ).actions.InteractionCreate.handle(m.d);
+  }
+}
