@@ -1,4 +1,4 @@
-// npm run sim -- --db FILE --games N --ruleset R [--seed S] [--resume] [--acks] [--concurrency C]
+// npm run sim -- --db FILE --games N --ruleset R [--seed S] [--resume] [--acks] [--concurrency C] [--rate R]
 // Plays N random complete games through the real game service and SQLite database (no Discord)
 // and prints a JSON summary. --resume continues every unfinished game in FILE instead.
 // --acks prints `ack <game> <seq> <kind>` on stdout after each action is committed.
@@ -19,6 +19,8 @@ const argsSchema = z.object({
   resume: z.boolean().default(false),
   acks: z.boolean().default(false),
   concurrency: z.coerce.number().int().min(1).max(10_000).default(8),
+  /** Actions per second to keep to (0: as fast as it goes): a bot's real pace, for bench/shared-file.ts. */
+  rate: z.coerce.number().min(0).max(1_000_000).default(0),
 });
 
 function usage(msg: string): never {
@@ -39,6 +41,7 @@ try {
       resume: { type: 'boolean' },
       acks: { type: 'boolean' },
       concurrency: { type: 'string' },
+      rate: { type: 'string' },
     },
     strict: true,
   }).values;
@@ -90,8 +93,21 @@ if (args.resume) {
 }
 
 let applied = 0;
+let started = 0;
 let finished = 0;
 const t0 = performance.now();
+// How long each action's transaction held the event loop: it is synchronous, and one that waits
+// for another process's write lock (busy_timeout) waits inside it (bench/shared-file.ts reads this).
+const txMs: number[] = [];
+const transaction = store.transaction.bind(store);
+store.transaction = <T>(fn: () => T): T => {
+  const t = performance.now();
+  try {
+    return transaction(fn);
+  } finally {
+    txMs.push(performance.now() - t);
+  }
+};
 
 async function play(id: number): Promise<void> {
   const seats = store.players(id);
@@ -108,6 +124,12 @@ async function play(id: number): Promise<void> {
         : 'seat' in a
           ? (`user:${seats[a.seat - 1]!.userId}` as const)
           : ('host:sim-host' as const);
+    if (args.rate > 0) {
+      // Keep to the rate: the next action waits for its slot (a real timer: the loop runs).
+      const due = t0 + (1000 * started++) / args.rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
     const r = await service.dispatch(id, a, actor);
     if (r.ok) {
       applied++;
@@ -127,6 +149,8 @@ await Promise.all(
 await service.close();
 open.close();
 const seconds = (performance.now() - t0) / 1000;
+txMs.sort((a, b) => a - b);
+const ms = (x: number | undefined) => Number((x ?? 0).toFixed(2));
 process.stdout.write(
-  `${JSON.stringify({ db: open.path, ruleset: args.resume ? null : args.ruleset, resumed: args.resume, games: ids.length, finished, actions: applied, seconds: Number(seconds.toFixed(3)), actionsPerSecond: Math.round(applied / Math.max(seconds, 1e-9)) })}\n`,
+  `${JSON.stringify({ db: open.path, ruleset: args.resume ? null : args.ruleset, resumed: args.resume, games: ids.length, finished, actions: applied, seconds: Number(seconds.toFixed(3)), actionsPerSecond: Math.round(applied / Math.max(seconds, 1e-9)), transactionMs: { p99: ms(txMs[Math.floor(txMs.length * 0.99)]), max: ms(txMs.at(-1)) } })}\n`,
 );

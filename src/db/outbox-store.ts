@@ -257,7 +257,8 @@ export class OutboxStore {
 
   /** Runs `fn` in one transaction (nested calls become savepoints): the deliverer's bookkeeping. */
   transaction<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn)();
+    // IMMEDIATE: see Store.transaction (several processes on one file).
+    return this.sqlite.transaction(fn).immediate();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -494,11 +495,11 @@ export class OutboxStore {
 
   /** Its message is gone: it is posted again if it should be (`live`), else dropped (`gone`). */
   slotGone(slot: SlotRow, now: number): void {
-    this.sqlite.transaction(() => {
+    this.transaction(() => {
       const again = slot.repost && slot.state === 'live';
       this.q.slotGone.run({ gameId: slot.gameId, key: slot.key, state: again ? 'live' : 'gone' });
       if (again) this.add(slot.gameId, slot.dest, 'post', {}, now, { slot: slot.key, meta: { what: 'repost' } });
-    })();
+    });
   }
 
   /** Posts a slot's message anew (e.g. `/mafia table`): the old message is deleted first. */

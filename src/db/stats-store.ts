@@ -257,7 +257,8 @@ export class SqliteStatsStore {
 
   /** Runs `fn` in one transaction (nested calls become savepoints). */
   transaction<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn)();
+    // IMMEDIATE: see Store.transaction (several processes on one file).
+    return this.sqlite.transaction(fn).immediate();
   }
 
   // -------------------------------------------------------------------------------------------

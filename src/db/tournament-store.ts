@@ -71,8 +71,9 @@ function toRow(r: RawT): TournamentRow {
 export class TournamentStore {
   constructor(readonly db: Db) {}
 
+  /** One write transaction, IMMEDIATE (see Store.transaction). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => fn());
+    return this.db.transaction(() => fn(), { behavior: 'immediate' });
   }
 
   /** A new tournament in registration, with its holder game row (owner of its messages in the outbox). */
