@@ -40,15 +40,38 @@ export async function refuseAfter(i: Component, text: string): Promise<void> {
 }
 
 /**
- * Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first
- * (`update`: a component's message is then edited in place, else a private reply follows).
+ * Issue 22: a click that has already waited this long since Discord created it when its work
+ * starts (the gateway or this process was behind: a backlog after a restart) is acknowledged
+ * before the work, so a slow commit cannot make it miss Discord's 3 s.
  */
-export async function timely<T>(i: Replyable, update: boolean, work: () => Promise<T>): Promise<T> {
+const ACK_FIRST_AFTER_MS = 1000;
+/** The latest a deferral may leave, counted from the interaction's creation. */
+const ACK_BY_MS = 2000;
+
+/**
+ * Runs `work`; if it takes longer than DEFER_AFTER_MS, acknowledges the interaction first
+ * (`update`: a component's message is then edited in place, else a private reply follows). An
+ * interaction that has waited before its work starts is acknowledged sooner (ACK_BY_MS after it
+ * was created), or at once when it has waited ACK_FIRST_AFTER_MS already.
+ */
+export async function timely<T>(
+  i: Replyable,
+  update: boolean,
+  work: () => Promise<T>,
+  now: () => number = Date.now,
+): Promise<T> {
   let deferring: Promise<unknown> | null = null;
-  const timer = setTimeout(() => {
+  const defer = () => {
     const ack = update && !i.isChatInputCommand() ? i.deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral });
     deferring = ack.catch(() => undefined);
-  }, DEFER_AFTER_MS);
+  };
+  const waited = Math.max(0, now() - i.createdTimestamp);
+  if (waited >= ACK_FIRST_AFTER_MS) {
+    defer();
+    await deferring;
+    return work();
+  }
+  const timer = setTimeout(defer, Math.min(DEFER_AFTER_MS, ACK_BY_MS - waited));
   try {
     return await work();
   } finally {
