@@ -374,9 +374,11 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     if (isRelayMessage(m) && !halted) relay.receive(m);
   });
   client.on(Events.Raw, (packet: { t?: string | null; d?: unknown }) => void relay.intercept(packet));
+  // An interaction that waited 3 s in the queue can no longer be answered: it is let go, so a
+  // backlog (after a restart) is not made worse by work on clicks Discord has already failed.
   const intake = new Intake<Interaction>((i) => {
     if (!halted && !relay.handedAway(i.id)) void router.handle(i);
-  });
+  }, 3_000);
   client.on(Events.InteractionCreate, (i) => intake.push(i));
   client.on(Events.Error, (e) => log.error('discord client error', e));
   // A deleted table or lobby is posted again (and pinned); a deleted stage message is let go.

@@ -62,4 +62,27 @@ describe('Intake', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(seen).toEqual([1, 2, 3, 4]);
   });
+
+  it('issue 22: an item that waited past its limit in the queue is let go, counted, and the queue goes on', async () => {
+    // A clock the test moves: 1,000 clicks arrive at once, the first two are handled at once,
+    // then the clock jumps past 3 s (a backlog); the rest could no longer be answered.
+    let now = 0;
+    const seen: number[] = [];
+    const intake = new Intake<number>(
+      (k) => {
+        seen.push(k);
+        if (k === 2) now = 3_001;
+      },
+      3_000,
+      () => now,
+    );
+    for (let k = 1; k <= 5; k++) intake.push(k);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([1, 2]);
+    expect(intake.expired).toBe(3);
+    // What arrives after the backlog is handled again.
+    intake.push(6);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([1, 2, 6]);
+  });
 });
