@@ -62,9 +62,6 @@ export class OwnershipRef implements Ownership {
   set(o: Ownership): void {
     this.current = o;
   }
-  get(): Ownership {
-    return this.current;
-  }
   owns(guildId: string | null | undefined): boolean {
     return this.current.owns(guildId);
   }
