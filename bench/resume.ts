@@ -1,9 +1,11 @@
-// `npm run bench:resume -- --games N`: how fast the bot takes games back after a crash. N games
-// are set up mid-day (a speaker's turn open) by the bot in this process, against the project's fake
-// Discord; the bot is then killed as a SIGKILL would kill it, and started again as `npm start`
-// starts it (a child process, Discord's rate limits on). At the moment the new gateway session is
-// up, every game's speaker clicks "Thank you": the figure is how long after that each game accepted
-// it. Also printed: how long the process took to connect, and its event-loop delay while resuming.
+// `npm run bench:resume -- --games N [--runs K]`: how fast the bot takes games back after a crash.
+// N games are set up mid-day (a speaker's turn open) by the bot in this process, against the
+// project's fake Discord; the bot is then killed as a SIGKILL would kill it, and started again as
+// `npm start` starts it (a child process, Discord's rate limits on). At the moment the new gateway
+// session is up, every game's speaker clicks "Thank you": the figure is how long after that each
+// game accepted it. Also printed: how long the process took to connect, and its event-loop delay
+// while resuming. With --runs K this is done K times in a row on the same games: once every game
+// shows its next speaker's turn, the process is SIGKILLed again and started again.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,15 +29,19 @@ function pct(xs: number[], p: number): number | null {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const i = argv.indexOf('--games');
-  const n = i >= 0 && /^\d+$/.test(argv[i + 1] ?? '') ? Number(argv[i + 1]) : 1000;
-  if (n < 1 || n > 5000 || argv.some((a) => a.startsWith('--') && a !== '--games') || (i < 0 && argv.length > 0)) {
-    process.stderr.write('bench:resume: use --games N (1..5000)\n');
+  const flag = (name: string, dflt: number): number => {
+    const k = argv.indexOf(name);
+    return k >= 0 && /^\d+$/.test(argv[k + 1] ?? '') ? Number(argv[k + 1]) : k >= 0 ? NaN : dflt;
+  };
+  const n = flag('--games', 1000);
+  const runs = flag('--runs', 1);
+  const known = argv.every((a, k) => (k % 2 === 0 ? a === '--games' || a === '--runs' : true));
+  if (!(n >= 1 && n <= 5000) || !(runs >= 1 && runs <= 8) || !known || argv.length % 2 !== 0) {
+    process.stderr.write('bench:resume: use --games N (1..5000) [--runs K (1..8)]\n');
     process.exit(2);
   }
   const dir = mkdtempSync(join(tmpdir(), 'mafia-resume-'));
   const dbPath = join(dir, 'mafia.sqlite');
-  const metricsFile = join(dir, 'metrics.json');
   const fake = await FakeDiscord.start({ interactionTimeout: 30_000, interactionDeadlineMs: 3_000, rateLimits: false });
   const guild = fake.addGuild({ name: 'Resume', locale: 'en-US' });
   const roles = rolePool('chnu-2016');
@@ -76,8 +82,52 @@ async function main(): Promise<void> {
   const setupSeconds = Math.round((Date.now() - t0) / 1000);
   await bot.kill();
 
-  // The restart, as npm start runs it, with Discord's limits.
+  const results: unknown[] = [];
   fake.setRateLimits(true);
+  process.stderr.write(`bench:resume: ${n} games set up in ${setupSeconds} s\n`);
+  for (let run = 1; run <= runs; run++) {
+    results.push(await restartAndClick(fake, games, dbPath, dir, run, runs));
+    process.stderr.write(`bench:resume: run ${run} of ${runs} done\n`);
+  }
+  await fake.stop();
+  rmSync(dir, { recursive: true, force: true });
+  const figures = (k: string) =>
+    results.map((r) => (r as Record<string, { p50: number; p99: number; max: number }>)[k]);
+  console.log(
+    JSON.stringify(
+      {
+        node: process.version,
+        games: n,
+        runs,
+        setupSeconds,
+        // Each run's key figures side by side, then each run in full.
+        summary: {
+          acceptedP99Ms: figures('acceptedAfterGatewayMs').map((f) => f?.p99),
+          acceptedMaxMs: figures('acceptedAfterGatewayMs').map((f) => f?.max),
+          answeredP99Ms: figures('answeredAfterGatewayMs').map((f) => f?.p99),
+          retriedClicks: results.map((r) => (r as { retriedClicks: number }).retriedClicks),
+          lateAnswers: results.map((r) => (r as { interactions: { late: number } }).interactions.late),
+        },
+        results,
+      },
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
+
+/** One restart: the process started as npm start starts it, every speaker's click at once, the figures. */
+async function restartAndClick(
+  fake: FakeDiscord,
+  games: { gameId: number; channelId: string; users: string[] }[],
+  dbPath: string,
+  dir: string,
+  run: number,
+  runs: number,
+): Promise<Record<string, unknown>> {
+  const metricsFile = join(dir, `metrics-${run}.json`);
+  // The restart, as npm start runs it, with Discord's limits.
   fake.resetStats();
   const sessions = fake.stats.identifies;
   const killedAt = Date.now();
@@ -106,25 +156,34 @@ async function main(): Promise<void> {
   // Every speaker clicks "Thank you" on his turn's message at once; a refused or failed click
   // (the game not yet loaded) is tried again after a moment.
   const accepted: number[] = [];
+  const answered: number[] = [];
+  let unanswered = 0;
   let retries = 0;
+  const clicked = new Map<number, string>();
+  const ix0 = { ...fake.stats.interactions };
   await Promise.all(
     games.map(async (g) => {
       for (let attempt = 0; attempt < 100; attempt++) {
         const turn = latestTurn(fake, g.channelId, g.gameId);
-        const speaker = turn && /<@(\d+)>/.exec(turn.content.split('\n\n').find((p) => /<t:\d+:R>/.test(p)) ?? '')?.[1];
+        const speaker = turn && speakerOf(turn);
         const pass = turn && allComponents(turn).find((c) => c.custom_id?.includes(':pass') && !c.disabled);
         if (!turn || !speaker || !pass) throw new Error(`game ${g.gameId}: no open turn to click`);
+        clicked.set(g.gameId, `${pass.custom_id!} ${speaker}`);
         try {
-          const r = await fake.click(speaker, turn, pass.custom_id!);
+          // A click Discord failed shows "This interaction failed" after 3 s; the player clicks again.
+          const r = await fake.click(speaker, turn, pass.custom_id!, { timeout: 4_000 });
           if (r.type === 6 || r.type === 7) {
             accepted.push(Date.now() - readyAt);
+            // Acknowledged first (a burst): the turn's message changes once the click's work is done.
+            if (r.type === 6) await r.settled({ timeout: 600_000 }).catch(() => unanswered++);
+            answered.push(Date.now() - readyAt);
             return;
           }
         } catch {
           // no answer in time: try again
         }
         retries++;
-        await sleep(1000);
+        await sleep(500);
       }
     }),
   );
@@ -138,47 +197,90 @@ async function main(): Promise<void> {
         eventLoopDelayMs?: unknown;
         startupEventLoopDelayMs?: unknown;
         rssMb?: number;
+        startup?: { marks: Record<string, number>; intake: unknown };
         stalls?: unknown[];
         startupStalls?: unknown[];
       })
     : null;
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  // Before the next run: every game shows its next speaker's turn (everything delivered), then
+  // the process dies as a SIGKILL kills it.
+  const until = Date.now() + Number(process.env.BENCH_RESUME_WAIT_MS ?? 300_000);
+  if (run < runs) process.stderr.write(`bench:resume: run ${run}: waiting for every game's next turn\n`);
+  // The click a game waits for next: its control and whose it is (the first player named as waited for).
+  const openPass = (g: { gameId: number; channelId: string }) => {
+    const turn = latestTurn(fake, g.channelId, g.gameId);
+    const id = turn && allComponents(turn).find((c) => c.custom_id?.includes(':pass') && !c.disabled)?.custom_id;
+    return id && `${id} ${speakerOf(turn)}`;
+  };
+  while (games.some((g) => (openPass(g) ?? clicked.get(g.gameId)) === clicked.get(g.gameId))) {
+    if (Date.now() > until) {
+      const g = games.find((x) => (openPass(x) ?? clicked.get(x.gameId)) === clicked.get(x.gameId))!;
+      const msgs = fake.publicMessages(g.channelId).slice(-3);
+      throw new Error(
+        `bench:resume: the next turns were not all shown within 300 s; game ${g.gameId} clicked ${clicked.get(g.gameId)}, open ${openPass(g)}; last: ${JSON.stringify(msgs.map((m) => [m.content, allComponents(m).map((c) => [c.custom_id, c.disabled])]))}`,
+      );
+    }
+    await sleep(200);
+  }
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
   const limited: Record<string, number> = {};
   for (const e of fake.log)
     if (e.status === 429) limited[`${e.method} ${e.route}`] = (limited[`${e.method} ${e.route}`] ?? 0) + 1;
-  await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
-  console.log(
-    JSON.stringify(
-      {
-        node: process.version,
-        games: n,
-        setupSeconds,
-        connectedAfterStartMs: readyAt - killedAt,
-        acceptedAfterGatewayMs: {
-          p50: pct(accepted, 50),
-          p99: pct(accepted, 99),
-          max: accepted.length ? Math.max(...accepted) : null,
-          games: accepted.length,
-        },
-        retriedClicks: retries,
-        // The fake Discord and the simulated players run in this process: if its CPU time is
-        // close to the wall time, the figures above are the fake's limit, not the bot's.
-        benchProcess: { wallMs: resumeWallMs, cpuMs: Math.round((benchCpu.user + benchCpu.system) / 1000) },
-        rateLimited429: limited,
-        eventLoopDelayMs: metrics?.eventLoopDelayMs ?? null,
-        // The longest stalls after the gateway, with the CPU and GC time inside each.
-        stalls: metrics?.stalls?.slice(0, 5) ?? [],
-        startupStalls: metrics?.startupStalls?.slice(0, 3) ?? [],
-        startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
-        rssMb: metrics?.rssMb ?? null,
-      },
-      null,
-      2,
-    ),
-  );
-  process.exit(0);
+  return {
+    run,
+    connectedAfterStartMs: readyAt - killedAt,
+    acceptedAfterGatewayMs: {
+      p50: pct(accepted, 50),
+      p99: pct(accepted, 99),
+      max: accepted.length ? Math.max(...accepted) : null,
+      games: accepted.length,
+    },
+    // A click acknowledged before its work: when the work was done and shown (the turn's
+    // message changed); the same as accepted for a click answered with its result at once.
+    answeredAfterGatewayMs: {
+      p50: pct(answered, 50),
+      p99: pct(answered, 99),
+      max: answered.length ? Math.max(...answered) : null,
+      neverAnswered: unanswered,
+    },
+    retriedClicks: retries,
+    // The fake's view: clicks sent, answered too late for Discord (404), never answered.
+    interactions: (() => {
+      const ix = fake.stats.interactions;
+      return {
+        sent: ix.dispatched - ix0.dispatched,
+        late: ix.late - ix0.late,
+        timedOut: ix.timedOut - ix0.timedOut,
+      };
+    })(),
+    // The restarted bot: when its session was ready, its command ids loaded, its recovery done
+    // (ms after the gateway session), and its interactions' age on arrival and time queued.
+    startupMarksMs: Object.fromEntries(Object.entries(metrics?.startup?.marks ?? {}).map(([k, v]) => [k, v - readyAt])),
+    intake: metrics?.startup?.intake ?? null,
+    // The fake Discord and the simulated players run in this process: if its CPU time is
+    // close to the wall time, the figures above are the fake's limit, not the bot's.
+    benchProcess: { wallMs: resumeWallMs, cpuMs: Math.round((benchCpu.user + benchCpu.system) / 1000) },
+    rateLimited429: limited,
+    eventLoopDelayMs: metrics?.eventLoopDelayMs ?? null,
+    // The longest stalls after the gateway, with the CPU and GC time inside each.
+    stalls: (metrics?.stalls?.slice(0, 5) ?? []).map((x) => ({
+      ...(x as { at: number }),
+      at: (x as { at: number }).at - readyAt,
+    })),
+    startupStalls: (metrics?.startupStalls?.slice(0, 3) ?? []).map((x) => ({
+      ...(x as { at: number }),
+      at: (x as { at: number }).at - readyAt,
+    })),
+    startupEventLoopDelayMs: metrics?.startupEventLoopDelayMs ?? null,
+    rssMb: metrics?.rssMb ?? null,
+  };
+}
+
+/** Whose click the turn waits for: the first player it names (the speaker, or the first not done yet). */
+function speakerOf(turn: StoredMessage): string | undefined {
+  return /<@(\d+)>/.exec(turn.content.split('\n\n').find((p) => /<t:\d+:R>/.test(p)) ?? '')?.[1];
 }
 
 function latestTurn(fake: FakeDiscord, channelId: string, gameId: number): StoredMessage | null {

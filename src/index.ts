@@ -24,7 +24,9 @@ try {
   });
   // With the deliverer's counts: calls by route, by purpose and by budget level.
   const metrics = config.METRICS_FILE
-    ? startMetrics(config.METRICS_FILE, () => (bot ? { delivery: Object.fromEntries(bot.deliverer.counts) } : {}))
+    ? startMetrics(config.METRICS_FILE, () =>
+        bot ? { delivery: Object.fromEntries(bot.deliverer.counts), startup: bot.startup() } : {},
+      )
     : null;
   bot = await startBot({
     token: config.DISCORD_TOKEN,

@@ -7,15 +7,23 @@ import type { World } from './world';
 
 export type StepOutcome = 'ok' | 'refused';
 
+const refusal = (m: StoredMessage | undefined): boolean => (m?.content ?? '').trimStart().startsWith('⛔');
+
 /**
  * Accepted: the bot answered by updating the message the click came from (callback 7, or 6 then
- * an edit), or with a private confirmation. Refusals are ephemeral replies.
+ * an edit), or with a private confirmation. Refusals are private: a reply, or a follow-up after
+ * the click was acknowledged (a click acknowledged before its work, issue 22).
  */
 const ok = (r: InteractionResult | undefined): boolean => {
   if (!r) return false;
+  if (r.followups().some(refusal)) return false;
   if (r.type === 7 || r.type === 6) return true;
   return (r.content ?? r.message?.content ?? '').trimStart().startsWith('✅');
 };
+
+/** The private message a click opened: its reply, or its first follow-up when it was acknowledged first. */
+const opened = (r: InteractionResult): StoredMessage | null =>
+  r.type === 6 || r.type === 7 ? (r.followups().find((m) => m.ephemeralFor) ?? null) : (r.message ?? null);
 
 export class Driver {
   gameId = 0;
@@ -24,6 +32,12 @@ export class Driver {
   /** Users who act from the channel's private panel ("My actions") even when their DMs work. */
   readonly panelUsers = new Set<string>();
   constructor(readonly w: World) {}
+
+  /** Until the click's work is done and its answer given (a deferred one comes after the work). */
+  async answered(r: InteractionResult): Promise<void> {
+    if (r.type === 6) await this.w.bot.idle();
+    else await r.settled();
+  }
 
   userOf(seat: number): string {
     return this.seats.get(seat) ?? this.w.users[seat - 1]!.id;
@@ -120,7 +134,8 @@ export class Driver {
   /** The "My actions" panel (ephemeral), for players acting from the channel. */
   async panel(userId: string): Promise<StoredMessage | null> {
     const r = await this.w.fake.click(userId, this.tableMessage(), `v1:p:${this.gameId}:actions`);
-    return r.message ?? null;
+    await this.answered(r);
+    return opened(r);
   }
 
   private verbMatch(verb: string, arg?: string) {
@@ -146,7 +161,7 @@ export class Driver {
     const r = click
       ? await this.w.fake.click(userId, where.message, where.id)
       : await this.w.fake.select(userId, where.message, where.id, values);
-    await r.settled();
+    await this.answered(r);
     await this.w.bot.idle();
     return ok(r) ? 'ok' : 'refused';
   }
@@ -171,7 +186,8 @@ export class Driver {
     const where = this.publicWith(this.verbMatch('menu', verb));
     if (!where) return 'refused';
     const r = await this.w.fake.click(userId, where.message, where.id);
-    const menu = r.message;
+    await this.answered(r);
+    const menu = opened(r);
     const c = menu ? allComponents(menu).find((x) => x.custom_id && this.verbMatch(verb)(x.custom_id)) : undefined;
     if (!menu || !c) return 'refused';
     if (values.some((v) => !c.options?.some((o) => o.value === v))) return 'refused';

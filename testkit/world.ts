@@ -52,6 +52,8 @@ export interface WorldOptions {
   clock?: { now: () => number; timers: TimerHost };
   /** The operators' endpoint (port 0: a free one, read from `world.bot.ops.port`). */
   http?: BotConfig['http'];
+  /** Every click acknowledged on arrival, before its work (0), as in a burst after a restart (issue 22). */
+  acknowledgeClicksAfterMs?: number;
 }
 
 /** The fake's rate limits for a test world. */
@@ -109,7 +111,11 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }),
   );
   const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
-  const bot = await startBot({ ...botConfig(fake, dbPath, o), ...(o.http ? { http: o.http } : {}) });
+  const bot = await startBot({
+    ...botConfig(fake, dbPath, o),
+    ...(o.http ? { http: o.http } : {}),
+    ...(o.acknowledgeClicksAfterMs !== undefined ? { acknowledgeClicksAfterMs: o.acknowledgeClicksAfterMs } : {}),
+  });
   const world: World = {
     fake,
     guild,

@@ -81,6 +81,40 @@ export async function timely<T>(
   }
 }
 
+/**
+ * Issue 22: acknowledges a click at once (a deferred update), before its work, when the work
+ * cannot start inside Discord's 3 s (a burst after a restart). From then on the interaction's
+ * answers go where a deferred click's answers go: `update` edits the message the click came from
+ * (`editReply`), `reply` becomes a follow-up (private when it was to be private), and a deferral
+ * asked for later is the one already made. Each waits for the acknowledgement to land first.
+ * Slash commands are not acknowledged early: a deferral decides whether their answer is private.
+ * False when the interaction is not a click, or was answered already.
+ */
+export function acknowledgeNow(i: Interaction): boolean {
+  if (!(i.isButton() || i.isStringSelectMenu()) || i.deferred || i.replied) return false;
+  const acked = i.deferUpdate().then(
+    () => true,
+    () => false,
+  );
+  const editReply = i.editReply.bind(i);
+  const followUp = i.followUp.bind(i);
+  const after =
+    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      await acked;
+      return f(...a);
+    };
+  Object.assign(i, {
+    deferUpdate: after(async () => undefined),
+    deferReply: after(async () => undefined),
+    update: after(editReply),
+    editReply: after(editReply),
+    reply: after(followUp),
+    followUp: after(followUp),
+  });
+  return true;
+}
+
 type AllowedMentions = { parse: ('users' | 'roles' | 'everyone')[]; users?: string[]; roles?: string[] };
 export type ReplyBody = {
   content?: string;
