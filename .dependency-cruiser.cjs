@@ -56,7 +56,7 @@ module.exports = {
       name: 'src-does-not-import-tests',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: '^(test|bench|testkit)/' },
+      to: { path: '^(test|bench|testkit|tools)/' },
     },
     {
       name: 'tests-are-not-a-library',

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Issue 23: a throwaway PostgreSQL for the suites that run on both databases.
+    globalSetup: ['test/postgres-setup.ts'],
   },
 });
