@@ -44,8 +44,10 @@ describe('the REST proxy: one budget for every process (issue 22)', () => {
     proxy = await startRestProxy({ upstream: fake.apiBase, port: 0 });
     await burst(proxy.url, channel.id, 60);
     expect(fake.stats.globalCounted).toBe(120);
+    // The fake counts the global limit in one-second windows, as the proxy's limiter does: none
+    // of the 120 met it. (Its peakGlobalPerSecond is a sliding second, which two fixed windows'
+    // worth of requests around their boundary may exceed without any 429: not asserted.)
     expect(fake.stats.rateLimitedGlobal).toBe(0);
-    expect(fake.stats.peakGlobalPerSecond).toBeLessThanOrEqual(50);
   });
 
   it('an interaction’s answer is not queued behind the counted requests', async () => {
