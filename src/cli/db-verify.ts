@@ -11,7 +11,7 @@ if (!file) {
 }
 try {
   const open = openDatabase(file, { readonly: true });
-  const report = verifyStore(new Store(open.db));
+  const report = await verifyStore(new Store(open.db));
   open.close();
   process.stdout.write(`${JSON.stringify({ file: open.path, ...report })}\n`);
   process.exit(report.mismatches.length === 0 ? 0 : 1);
