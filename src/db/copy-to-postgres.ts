@@ -280,9 +280,15 @@ export async function copyRows(
       let cols: unknown[][] = p.columns.map(() => []);
       let rows = 0;
       let chars = 0;
+      // One batch in flight while the next is read and converted: PostgreSQL inserts as this
+      // process reads (a failed batch is thrown when the next one waits for it).
+      let inFlight: Promise<unknown> | null = null;
       const flush = async () => {
         if (rows === 0) return;
-        await client.query(insert, cols);
+        const sent = client.query(insert, cols);
+        sent.catch(() => {});
+        if (inFlight) await inFlight;
+        inFlight = sent;
         cols = p.columns.map(() => []);
         rows = 0;
         chars = 0;
@@ -304,6 +310,7 @@ export async function copyRows(
         if (rows >= batchRows || chars >= BATCH_CHARS) await flush();
       }
       await flush();
+      await inFlight;
       result.rows[p.name] = count;
       if (p.serial) {
         const last = Math.max(maxId, sequences.get(p.name) ?? 0);
