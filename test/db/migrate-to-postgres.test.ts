@@ -540,7 +540,7 @@ describe('db:migrate-to-postgres refuses bad input with exit 2 and one line', ()
     expect(r.err).not.toContain('s3cret');
   });
 
-  it('a file that is not SQLite, of an older version, or with a table PostgreSQL lacks; the target stays empty', async (ctx) => {
+  it('a file that is not SQLite, of an older version, with a table PostgreSQL lacks or a value it cannot hold: nothing copied', async (ctx) => {
     if (!pgdb) return ctx.skip();
     const dir = mkdtempSync(join(tmpdir(), 'mafia-copy-'));
     const target = await another();
@@ -570,6 +570,19 @@ describe('db:migrate-to-postgres refuses bad input with exit 2 and one line', ()
     try {
       const t = await client.query("select 1 from information_schema.tables where table_schema = 'public'");
       expect(t.rowCount).toBe(0);
+      // A text PostgreSQL cannot hold (SQLite keeps a NUL character): named, and nothing copied.
+      const nul = await copyOf('nul.sqlite');
+      db = new Database(nul);
+      const a = db.prepare('select max(id) as id from audit').get() as { id: number };
+      db.prepare('update audit set reason = ? where id = ?').run('late\u0000', a.id);
+      db.close();
+      refusal(
+        await migrateCli('--from', nul, '--to', target.url),
+        2,
+        new RegExp(`audit\\.reason of the row id = ${a.id} holds a NUL character.*; nothing was copied`),
+      );
+      const rows = await client.query<{ n: number }>('select count(*)::int8 as n from games');
+      expect(rows.rows[0]!.n).toBe(0);
     } finally {
       await client.end();
     }
