@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { createGame } from '../engine/apply';
 import { replay } from '../engine/replay';
 import type { GameState } from '../engine/types';
+import { storeReader, type GameReader } from '../db/game-reader';
 import type { Store } from '../db/store';
 
 export interface VerifyReport {
@@ -14,12 +15,22 @@ export interface VerifyReport {
   mismatches: { gameId: number; problem: string }[];
 }
 
-export function verifyStore(store: Store): VerifyReport {
+/** A SQLite database's games, through its Store. */
+export function verifyStore(store: Store): Promise<VerifyReport> {
+  return verifyGames(storeReader(store));
+}
+
+/**
+ * Replays the games of a database (SQLite or PostgreSQL, src/db/game-reader.ts): every game, or
+ * only `ids` (those that exist).
+ */
+export async function verifyGames(reader: GameReader, ids?: readonly number[]): Promise<VerifyReport> {
   const report: VerifyReport = { games: 0, checked: 0, skipped: 0, actions: 0, mismatches: [] };
-  for (const id of store.allGameIds()) {
+  for (const id of ids ?? (await reader.allGameIds())) {
+    const game = await reader.getGame(id);
+    if (!game) continue;
     report.games++;
-    const game = store.getGame(id)!;
-    const raw = store.rawState(id);
+    const raw = await reader.rawState(id);
     if (!game.deal || !raw || game.startedAt === null) {
       report.skipped++;
       continue;
@@ -33,7 +44,7 @@ export function verifyStore(store: Store): VerifyReport {
       problem(`cannot create the game from its deal: ${(e as Error).message}`);
       continue;
     }
-    const log = store.log(id);
+    const log = await reader.log(id);
     report.actions += log.length;
     const broken = log.findIndex((e, i) => e.seq !== i + 1);
     if (broken >= 0) {
@@ -54,7 +65,7 @@ export function verifyStore(store: Store): VerifyReport {
       problem(`replayed state differs from the stored state (stored moves ${stored.moves}, replayed ${state.moves})`);
       continue;
     }
-    const deadline = store.deadlineOf(id);
+    const deadline = await reader.deadlineOf(id);
     const live = game.status === 'running' || game.status === 'post-game';
     if (live && state.deadline !== null && (deadline?.stageSeq !== state.seq || deadline.dueAt !== state.deadline)) {
       problem(

@@ -267,10 +267,10 @@ describe('the commands, their effect and the audit log', () => {
     const log = store.log(id);
     expect(log.at(-1)!.action).toEqual({ kind: 'host-undo', undone: log.at(-2)!.seq });
     expect(log.at(-2)!.action).toMatchObject({ kind: 'vote', seat: 5, target: 8 });
-    expect(verifyStore(store).mismatches).toEqual([]);
+    expect((await verifyStore(store)).mismatches).toEqual([]);
     // Seat 5 votes again.
     expect(await step(d, { type: 'player', seat: 5, verb: 'vote', target: 3 })).toBe('ok');
-    expect(verifyStore(store).mismatches).toEqual([]);
+    expect((await verifyStore(store)).mismatches).toEqual([]);
 
     // The audit log, in words, with the reasons.
     const words = text(await slash(w!, w!.host.id, 'host', 'log'));

@@ -78,6 +78,6 @@ describe('P-3 timers run from when the stage is visible', () => {
     // The timeout at the shown end is accepted, and the log replays to the stored state.
     now.t = engineDeadline + 4000;
     expect((await again.service.dispatch(game.id, { kind: 'timeout', seq: s.seq }, 'timer')).ok).toBe(true);
-    expect(verifyStore(again.store).mismatches).toEqual([]);
+    expect((await verifyStore(again.store)).mismatches).toEqual([]);
   });
 });

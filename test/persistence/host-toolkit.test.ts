@@ -92,7 +92,7 @@ describe('the host toolkit in the service (G-7)', () => {
         .slice(1)
         .map((a) => [a.action, JSON.parse(a.detail), a.reason]),
     ).toEqual([['undo', { undone: 2, what: 'nominate', seat: 1, target: 3 }, 'misclick']]);
-    expect(verifyStore(store).mismatches).toEqual([]);
+    expect((await verifyStore(store)).mismatches).toEqual([]);
     const again = await service.undo(id, 'host:host', null);
     expect(again.ok ? 'ok' : again.code).toBe('undo/stage-closed');
     expect(store.log(id)).toHaveLength(3); // a refusal is not logged
@@ -116,7 +116,7 @@ describe('the host toolkit in the service (G-7)', () => {
     await b.service.dispatch(id, { kind: 'host-resume' }, 'host:host');
     expect(b.store.deadlineOf(id)).toEqual({ stageSeq: b.service.state(id)!.seq, dueAt: now.t + left });
     expect(b.timers.pending.size).toBe(1);
-    expect(verifyStore(b.store).mismatches).toEqual([]);
+    expect((await verifyStore(b.store)).mismatches).toEqual([]);
   });
 
   it('extend moves the stored timer later and earlier (a later end it was shown does not hold it back)', async () => {

@@ -135,7 +135,7 @@ describe('game service', () => {
     );
     const voteEntries = store.log(id).filter((e) => e.action.kind === 'vote');
     expect(voteEntries).toHaveLength(voters.length);
-    expect(verifyStore(store).mismatches).toEqual([]);
+    expect((await verifyStore(store)).mismatches).toEqual([]);
   });
 
   it('host actions are written to the audit log with their reason', async () => {
@@ -218,7 +218,7 @@ describe('game service', () => {
     const fired = [b.store.log(first)[0]!, b.store.log(second)[0]!];
     expect(fired.map((e) => e.at)).toEqual([clock.t, clock.t]);
     expect(b.store.deadlineOf(first)!.dueAt).toBe(clock.t + 60_000);
-    expect(verifyStore(b.store).mismatches).toEqual([]);
+    expect((await verifyStore(b.store)).mismatches).toEqual([]);
   });
 
   it('pending deadlines in the future are re-armed at start-up', async () => {
