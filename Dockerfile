@@ -28,6 +28,7 @@ COPY --from=build /opt/tsx /opt/tsx
 COPY package.json tsconfig.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY migrations-pg ./migrations-pg
 COPY assets ./assets
 # The node image's unprivileged user owns only the data folder.
 RUN mkdir -p /data && chown node:node /data
