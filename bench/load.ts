@@ -665,8 +665,8 @@ interface PhaseResult {
     p95: number | null;
     p99: number | null;
     lobby: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+    inGames: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
     outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
-    inGames?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
   };
   clickToNextTurnVisibleMs: {
     p50: number | null;
@@ -938,6 +938,11 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         const l = stats.ackMs.filter((_, k) => stats.ackInLobby[k]);
         return { p50: pct(l, 50), p95: pct(l, 95), p99: pct(l, 99), clicks: l.length };
       })(),
+      // In the games only (not the lobbies' joins and Starts); with --restart, outside the kill (below).
+      inGames: (() => {
+        const l = stats.ackMs.filter((_, k) => !stats.ackInLobby[k]);
+        return { p50: pct(l, 50), p95: pct(l, 95), p99: pct(l, 99), clicks: l.length };
+      })(),
       ...(restartWindow
         ? (() => {
             const [from, to] = restartWindow;
@@ -1069,6 +1074,8 @@ interface ProcessFigures {
   games: number;
   finished: number;
   ackMs: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+  ackInLobbiesMs: { p50: number | null; p99: number | null; clicks: number };
+  ackInGamesMs: { p50: number | null; p99: number | null; clicks: number };
   /** Clicks in DMs: with --processes, those of games off shard 0 went through shard 0's process and the manager. */
   ackInDmsMs: { p50: number | null; p99: number | null; clicks: number };
   clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number };
@@ -1094,6 +1101,8 @@ function processFigures(
   const st = mergeStats(agents.map((a) => a.stats));
   const shards = args.processes > 1 ? [k] : Array.from({ length: args.shards }, (_, i) => i);
   const dm = st.ackMs.filter((_, i) => st.ackInDm[i]);
+  const lobby = st.ackMs.filter((_, i) => st.ackInLobby[i]);
+  const games = st.ackMs.filter((_, i) => !st.ackInLobby[i]);
   const paced = m?.delivery
     ? Object.entries(m.delivery)
         .filter(([key]) => key.startsWith('level '))
@@ -1105,6 +1114,8 @@ function processFigures(
     games: agents.length,
     finished,
     ackMs: { p50: pct(st.ackMs, 50), p95: pct(st.ackMs, 95), p99: pct(st.ackMs, 99), clicks: st.ackMs.length },
+    ackInLobbiesMs: { p50: pct(lobby, 50), p99: pct(lobby, 99), clicks: lobby.length },
+    ackInGamesMs: { p50: pct(games, 50), p99: pct(games, 99), clicks: games.length },
     ackInDmsMs: { p50: pct(dm, 50), p99: pct(dm, 99), clicks: dm.length },
     clickToNextTurnVisibleMs: {
       p50: pct(st.nextTurnMs, 50),
