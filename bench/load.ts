@@ -40,7 +40,7 @@ import {
 } from '../testkit/fake-discord';
 import { lowerBound } from './delivery-bench';
 import { metricsFileOf, type Stall } from '../src/metrics';
-import { budgetShare } from '../src/discord/bot';
+import { deliveryRate } from '../src/discord/bot';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -250,6 +250,8 @@ interface PhaseStats {
   otherRefusals: number;
   failedClicks: number;
   clicks: number;
+  /** /mafia create made again because the first got no answer in time. */
+  createRetries: number;
 }
 
 function emptyStats(): PhaseStats {
@@ -269,6 +271,7 @@ function emptyStats(): PhaseStats {
     otherRefusals: 0,
     failedClicks: 0,
     clicks: 0,
+    createRetries: 0,
   };
 }
 
@@ -380,15 +383,38 @@ class GameAgent {
 
   async create(): Promise<void> {
     this.createdAt = Date.now();
-    const r = await this.call(() =>
-      this.fake.slash(this.host.id, this.channelId, 'mafia', {
-        sub: 'create',
-        options: { ruleset: this.args.ruleset, pace: 'live' },
-      }),
-    );
-    const m = /Game #(\d+)/.exec(r?.content ?? '');
-    if (!m) throw new Error(`create failed: ${r?.content ?? 'no answer'}`);
-    this.gameId = Number(m[1]);
+    // A /mafia create that got no answer in time is made again, as a host would; if the bot did
+    // create the lobby (its answer came too late), the host finds it in the channel instead.
+    const posted = () => {
+      for (const x of this.fake.publicMessages(this.channelId))
+        for (const c of allComponents(x)) {
+          const id = /^v1:l:(\d+):join$/.exec(c.custom_id ?? '');
+          if (id) return Number(id[1]);
+        }
+      return null;
+    };
+    let last = 'no answer';
+    for (let tries = 0; tries < 5 && !this.gameId; tries++) {
+      if (tries > 0) {
+        this.stats.createRetries++;
+        // Look at the channel a while first (a late lobby is posted there).
+        for (let k = 0; k < 10 && !this.gameId; k++) {
+          await sleep(500);
+          this.gameId = posted() ?? 0;
+        }
+        if (this.gameId) break;
+      }
+      const r = await this.call(() =>
+        this.fake.slash(this.host.id, this.channelId, 'mafia', {
+          sub: 'create',
+          options: { ruleset: this.args.ruleset, pace: 'live' },
+        }),
+      );
+      const m = /Game #(\d+)/.exec(r?.content ?? '');
+      if (m) this.gameId = Number(m[1]);
+      last = r?.content ?? 'no answer';
+    }
+    if (!this.gameId) throw new Error(`create failed: ${last}`);
     const lobby = () =>
       this.fake
         .publicMessages(this.channelId)
@@ -688,6 +714,7 @@ interface PhaseResult {
   staleClicks: string[];
   otherRefusals: number;
   failedClicks: number;
+  createRetries: number;
   globalCallsPerGame: number;
   lowerBoundPerGame: number;
   ratio: number;
@@ -696,6 +723,8 @@ interface PhaseResult {
   rateLimitedGlobal: number;
   rateLimitedByRoute: Record<string, number>;
   rateLimitedByScope: Record<RateLimitScope, number>;
+  /** The first global 429s: seconds into the phase, and the route. */
+  rateLimitedGlobalAt?: { s: number; route: string }[];
   globalCallsPerSecond: number;
   peakGlobalCallsPerSecond: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
@@ -810,6 +839,17 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   let restarted = !restart;
   const deadline = t0 + args.maxSeconds * 1000;
   let lastDebug = 0;
+  // The global 429s as they come (from the fake's request log, read every second): when, and which route.
+  const global429: { s: number; route: string }[] = [];
+  let logSeen = 0;
+  const read429s = () => {
+    for (const e of fake.log) {
+      if (e.at <= logSeen) continue;
+      if (e.status === 429 && e.rateLimit === 'global' && global429.length < 50)
+        global429.push({ s: Math.round((e.at - t0) / 100) / 10, route: `${e.method} ${e.route}` });
+    }
+    logSeen = fake.log.at(-1)?.at ?? logSeen;
+  };
   while (Date.now() < deadline) {
     const rows = running();
     const status = new Map(rows.map((r) => [r.id, r.status]));
@@ -859,6 +899,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         },
       };
     }
+    read429s();
     // Nudge every game now and then (a player who missed an event looks again).
     for (const a of agents) a.poke();
     if (process.env.BENCH_DEBUG && n > 1 && Date.now() - lastDebug >= 10_000) {
@@ -874,6 +915,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     }
     await sleep(1000);
   }
+  read429s();
   const seconds = Math.round((Date.now() - t0) / 1000);
   if (process.env.BENCH_DEBUG) {
     for (const a of agents.filter((x) => !x.over).slice(0, 3)) {
@@ -998,6 +1040,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       : {}),
     otherRefusals: stats.otherRefusals,
     failedClicks: stats.failedClicks,
+    createRetries: stats.createRetries,
     globalCallsPerGame: Math.round((http.globalCounted / n) * 10) / 10,
     lowerBoundPerGame: Math.round((bound / n) * 10) / 10,
     ratio: bound ? Math.round((http.globalCounted / bound) * 100) / 100 : 0,
@@ -1007,6 +1050,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     rateLimitedByRoute: http.rateLimitedByRoute,
     // Every 429 by the scope it was sent with (the fake's limiter has no shared buckets).
     rateLimitedByScope: http.rateLimitedByScope,
+    ...(global429.length ? { rateLimitedGlobalAt: global429.slice(0, 20) } : {}),
     globalCallsPerSecond: Math.round((http.globalCounted / Math.max(1, seconds)) * 10) / 10,
     // The most counted requests the fake saw in any one second (sliding): Discord allows 50.
     peakGlobalCallsPerSecond: http.peakGlobalPerSecond,
@@ -1079,7 +1123,7 @@ interface ProcessFigures {
   /** Clicks in DMs: with --processes, those of games off shard 0 went through shard 0's process and the manager. */
   ackInDmsMs: { p50: number | null; p99: number | null; clicks: number };
   clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number };
-  /** What its deliverer allows itself (src/discord/bot.ts: 0.9 × 50 × its share of the shards). */
+  /** What its deliverer allows itself (src/discord/bot.ts deliveryRate: its share of the shards). */
   delivererBudgetPerSecond: number;
   /** The calls its deliverer made against the budget, per second of the phase. */
   delivererCallsPerSecond: number | null;
@@ -1122,10 +1166,7 @@ function processFigures(
       p99: pct(st.nextTurnMs, 99),
       turns: st.nextTurnMs.length,
     },
-    delivererBudgetPerSecond: Math.max(
-      1,
-      Math.floor(50 * 0.9 * budgetShare({ auto: false, ids: shards, count: args.shards })),
-    ),
+    delivererBudgetPerSecond: deliveryRate(50, { auto: false, ids: shards, count: args.shards }),
     delivererCallsPerSecond: paced === null ? null : Math.round((paced / Math.max(1, seconds)) * 10) / 10,
     channelWindowWaits: m ? (m.delivery?.['waits for a channel window'] ?? 0) : null,
     eventLoopDelayMs: m ? m.eventLoopDelayMs : null,
