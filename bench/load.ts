@@ -157,7 +157,10 @@ class BotProcess {
   ) {}
   start(): void {
     const script = this.manager ? 'src/shard-manager.ts' : 'src/index.ts';
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, script)], {
+    // BENCH_CPU_PROF=<dir>: every bot process writes a CPU profile there when it stops (the
+    // manager's processes too: it gives them its own node options).
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...prof, '--import', TSX, join(ROOT, script)], {
       cwd: this.cwd,
       env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
