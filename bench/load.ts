@@ -1,4 +1,5 @@
-// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--speech a-b] [--arrival S] [--returning]`:
+// `npm run bench:load -- --games N [--restart] [--ruleset r] [--think a-b] [--speech a-b] [--arrival S] [--returning]
+//                        [--shards N] [--processes P]`:
 // the real bot, started as `npm start` starts it (a child process), against the project's fake
 // Discord with Discord's rate limits on, and N concurrent games of simulated players who read what
 // the bot shows and click with human think times (--think for clicks, --speech for how long a
@@ -7,8 +8,19 @@
 //
 // With --restart the bot is SIGKILLed in the middle of the N-game phase and started again: the
 // figure is how long after the new gateway session every game accepted its next action.
+//
+// With --shards N (issue 22) the bot runs N gateway shards (SHARD_COUNT=N), and the games are
+// spread over N servers, one on each shard (game k on shard k mod N). --processes P says how many
+// processes hold them: 1 (the default: one process, `npm start`, every shard) or N (`npm run
+// start:shards`: discord.js's ShardingManager, one process per shard, each owning its shard's
+// servers and pacing its deliverer at its share of the budget; Discord sends every DM click to
+// shard 0, whose process relays the clicks of other shards' games through the manager). The
+// project has no clusters (several shards in each of several processes), so P is 1 or N. The
+// fake Discord's limits are per bot token, as Discord's, so all processes share one budget. The
+// JSON then also gives each process's figures (`perProcess`) and the gateway sessions' shards.
+// Without these options the bench runs as before: one server, one process, SHARD_COUNT unset.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,10 +35,12 @@ import {
   FakeDiscord,
   type FakeUserInfo,
   type InteractionResult,
+  type RateLimitScope,
   type StoredMessage,
 } from '../testkit/fake-discord';
 import { lowerBound } from './delivery-bench';
-import type { Stall } from '../src/metrics';
+import { metricsFileOf, type Stall } from '../src/metrics';
+import { deliveryRate } from '../src/discord/bot';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -47,9 +61,13 @@ interface Args {
    * DMs worked within the last hours, as the database has them after an earlier game.
    */
   returning: boolean;
+  /** Gateway shards (SHARD_COUNT); 1 = as before (SHARD_COUNT unset, one server). */
+  shards: number;
+  /** Bot processes holding them: 1 (all shards in one) or `shards` (the ShardingManager, one per shard). */
+  processes: number;
 }
 
-function parseArgs(argv: string[]): Args {
+export function parseArgs(argv: string[]): Args {
   const a: Args = {
     games: 50,
     restart: false,
@@ -59,7 +77,10 @@ function parseArgs(argv: string[]): Args {
     maxSeconds: 900,
     arrival: 5,
     returning: false,
+    shards: 1,
+    processes: 1,
   };
+  let shardsGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -85,11 +106,30 @@ function parseArgs(argv: string[]): Args {
       a.arrival = Number(v);
       i++;
     } else if (k === '--returning') a.returning = true;
-    else
+    else if (k === '--shards' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 16) {
+      a.shards = Number(v);
+      shardsGiven = true;
+      i++;
+    } else if (k === '--processes' && v && /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 16) {
+      a.processes = Number(v);
+      i++;
+    } else
       throw new Error(
-        `bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning)`,
+        `bench:load: unknown or bad argument ${k ?? ''} (use --games N, --restart, --ruleset chnu-2016|classic-10|kiev-12, --think 300-1500, --speech 5000-15000, --max-seconds S, --arrival S, --returning, --shards 1-16, --processes 1-16)`,
       );
   }
+  // --processes alone: one shard per process.
+  if (!shardsGiven) a.shards = Math.max(a.shards, a.processes);
+  if (a.processes > a.shards)
+    throw new Error(
+      `bench:load: --processes ${a.processes} with --shards ${a.shards}: each process holds at least one shard`,
+    );
+  if (a.processes !== 1 && a.processes !== a.shards)
+    throw new Error(
+      `bench:load: --processes ${a.processes} with --shards ${a.shards}: the bot runs its shards in one process or one process per shard (the ShardingManager); use --processes 1 or ${a.shards}`,
+    );
+  if (a.restart && a.processes > 1)
+    throw new Error('bench:load: --restart kills the one bot process; it is not measured with --processes above 1');
   return a;
 }
 
@@ -103,16 +143,24 @@ function pct(xs: number[], p: number): number | null {
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!);
 }
 
-/** The bot as `npm start` runs it, in its own process. */
+/**
+ * The bot as `npm start` runs it, in its own process; or, with `manager`, as `npm run start:shards`
+ * runs it: discord.js's ShardingManager, which spawns one such process per shard.
+ */
 class BotProcess {
   child: ChildProcess | null = null;
   readonly lines: string[] = [];
   constructor(
     private readonly env: Record<string, string>,
     private readonly cwd: string,
+    private readonly manager = false,
   ) {}
   start(): void {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/index.ts')], {
+    const script = this.manager ? 'src/shard-manager.ts' : 'src/index.ts';
+    // BENCH_CPU_PROF=<dir>: every bot process writes a CPU profile there when it stops (the
+    // manager's processes too: it gives them its own node options).
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...prof, '--import', TSX, join(ROOT, script)], {
       cwd: this.cwd,
       env: { PATH: process.env.PATH ?? '', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,11 +173,59 @@ class BotProcess {
     child.stderr!.on('data', keep);
     this.child = child;
   }
+  /**
+   * The bot's processes by shard: this one (holding every shard), or the manager's children, each
+   * known by the SHARDS its manager gave it (read from /proc, as test/e2e/shard-processes.test.ts does).
+   */
+  botPids(): Map<number, number> {
+    const pid = this.child?.pid;
+    if (!pid) return new Map();
+    if (!this.manager) return new Map([[0, pid]]);
+    const out = new Map<number, number>();
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
+        const shards = readFileSync(`/proc/${d}/environ`, 'utf8')
+          .split('\0')
+          .find((e) => e.startsWith('SHARDS='));
+        if (shards) out.set([JSON.parse(shards.slice(7)) as number | number[]].flat()[0]!, Number(d));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return out;
+  }
+  /** Ask every bot process to write its metrics file now. */
+  flushMetrics(): void {
+    for (const pid of this.botPids().values()) {
+      try {
+        process.kill(pid, 'SIGUSR2');
+      } catch {
+        // gone
+      }
+    }
+  }
   kill(signal: NodeJS.Signals): Promise<void> {
     const c = this.child;
     if (!c || c.exitCode !== null) return Promise.resolve();
+    const children = this.manager ? [...this.botPids().values()] : [];
     return new Promise((r) => {
-      c.once('exit', () => r());
+      // The manager hands SIGTERM on to its processes, which drain and exit; then it exits.
+      const force = setTimeout(() => c.kill('SIGKILL'), 20_000);
+      c.once('exit', () => {
+        clearTimeout(force);
+        // A shard process its manager left behind (killed before it could stop them).
+        for (const pid of children) {
+          try {
+            if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('src/index.ts')) process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone: as it should be
+          }
+        }
+        r();
+      });
       c.kill(signal);
     });
   }
@@ -141,6 +237,8 @@ interface PhaseStats {
   ackAt: number[];
   /** Whether it was made in the lobby (joins, Start), before the game was dealt. */
   ackInLobby: boolean[];
+  /** Whether it was made in a DM (with --processes, those of games off shard 0 are relayed). */
+  ackInDm: boolean[];
   nextTurnMs: number[];
   /** The same, for the turns that were not the click's own follow-up (they took the budget). */
   nextTurnPostedMs: number[];
@@ -155,6 +253,43 @@ interface PhaseStats {
   otherRefusals: number;
   failedClicks: number;
   clicks: number;
+  /** /mafia create made again because the first got no answer in time. */
+  createRetries: number;
+}
+
+function emptyStats(): PhaseStats {
+  return {
+    ackMs: [],
+    ackAt: [],
+    ackInLobby: [],
+    ackInDm: [],
+    nextTurnMs: [],
+    nextTurnPostedMs: [],
+    turnLog: [],
+    createToDealtMs: [],
+    startToDealtMs: [],
+    stale: 0,
+    staleAt: [],
+    staleLog: [],
+    otherRefusals: 0,
+    failedClicks: 0,
+    clicks: 0,
+    createRetries: 0,
+  };
+}
+
+/** Several games' figures as one (each game keeps its own, so a process's can be told apart). */
+function mergeStats(list: PhaseStats[]): PhaseStats {
+  const m = emptyStats();
+  for (const x of list) {
+    for (const k of Object.keys(m) as (keyof PhaseStats)[]) {
+      const into = m[k];
+      if (Array.isArray(into)) (into as unknown[]).push(...(x[k] as unknown[]));
+      else (m[k] as number) += x[k] as number;
+    }
+  }
+  m.staleLog = m.staleLog.slice(0, 20);
+  return m;
 }
 
 /** One game's simulated players: they see what their users see and act on it. */
@@ -190,8 +325,11 @@ class GameAgent {
     readonly host: FakeUserInfo,
     readonly users: FakeUserInfo[],
     private readonly args: Args,
-    private readonly stats: PhaseStats,
+    readonly stats: PhaseStats,
   ) {}
+  /** The shard of its server, and the index of the bot process that holds it. */
+  shard = 0;
+  proc = 0;
 
   /**
    * Between the new gateway session and this game's first accepted action the players click at
@@ -208,7 +346,7 @@ class GameAgent {
     return sleep(lo + Math.random() * (hi - lo));
   }
 
-  private async call(f: () => Promise<InteractionResult>): Promise<InteractionResult | null> {
+  private async call(f: () => Promise<InteractionResult>, inDm = false): Promise<InteractionResult | null> {
     this.stats.clicks++;
     const sentAt = Date.now();
     try {
@@ -217,6 +355,7 @@ class GameAgent {
       this.stats.ackMs.push(r.respondedInMs);
       this.stats.ackAt.push(sentAt);
       this.stats.ackInLobby.push(!this.dealtAt || sentAt < this.dealtAt);
+      this.stats.ackInDm.push(inDm);
       const text = (r.content ?? r.message?.content ?? '').trim();
       const refused =
         r.ephemeral && text.startsWith('⛔')
@@ -247,15 +386,38 @@ class GameAgent {
 
   async create(): Promise<void> {
     this.createdAt = Date.now();
-    const r = await this.call(() =>
-      this.fake.slash(this.host.id, this.channelId, 'mafia', {
-        sub: 'create',
-        options: { ruleset: this.args.ruleset, pace: 'live' },
-      }),
-    );
-    const m = /Game #(\d+)/.exec(r?.content ?? '');
-    if (!m) throw new Error(`create failed: ${r?.content ?? 'no answer'}`);
-    this.gameId = Number(m[1]);
+    // A /mafia create that got no answer in time is made again, as a host would; if the bot did
+    // create the lobby (its answer came too late), the host finds it in the channel instead.
+    const posted = () => {
+      for (const x of this.fake.publicMessages(this.channelId))
+        for (const c of allComponents(x)) {
+          const id = /^v1:l:(\d+):join$/.exec(c.custom_id ?? '');
+          if (id) return Number(id[1]);
+        }
+      return null;
+    };
+    let last = 'no answer';
+    for (let tries = 0; tries < 5 && !this.gameId; tries++) {
+      if (tries > 0) {
+        this.stats.createRetries++;
+        // Look at the channel a while first (a late lobby is posted there).
+        for (let k = 0; k < 10 && !this.gameId; k++) {
+          await sleep(500);
+          this.gameId = posted() ?? 0;
+        }
+        if (this.gameId) break;
+      }
+      const r = await this.call(() =>
+        this.fake.slash(this.host.id, this.channelId, 'mafia', {
+          sub: 'create',
+          options: { ruleset: this.args.ruleset, pace: 'live' },
+        }),
+      );
+      const m = /Game #(\d+)/.exec(r?.content ?? '');
+      if (m) this.gameId = Number(m[1]);
+      last = r?.content ?? 'no answer';
+    }
+    if (!this.gameId) throw new Error(`create failed: ${last}`);
     const lobby = () =>
       this.fake
         .publicMessages(this.channelId)
@@ -517,8 +679,8 @@ class GameAgent {
                 .sort(() => Math.random() - 0.5)
                 .slice(0, n)
                 .map((o) => o.value);
-        await this.call(() => this.fake.select(userId, msg, select.custom_id!, values));
-      } else if (button) await this.call(() => this.fake.click(userId, msg, button.custom_id!));
+        await this.call(() => this.fake.select(userId, msg, select.custom_id!, values), true);
+      } else if (button) await this.call(() => this.fake.click(userId, msg, button.custom_id!), true);
     });
   }
 }
@@ -532,8 +694,8 @@ interface PhaseResult {
     p95: number | null;
     p99: number | null;
     lobby: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+    inGames: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
     outsideRestart?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
-    inGames?: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
   };
   clickToNextTurnVisibleMs: {
     p50: number | null;
@@ -555,6 +717,7 @@ interface PhaseResult {
   staleClicks: string[];
   otherRefusals: number;
   failedClicks: number;
+  createRetries: number;
   globalCallsPerGame: number;
   lowerBoundPerGame: number;
   ratio: number;
@@ -562,7 +725,11 @@ interface PhaseResult {
   rateLimited429: number;
   rateLimitedGlobal: number;
   rateLimitedByRoute: Record<string, number>;
+  rateLimitedByScope: Record<RateLimitScope, number>;
+  /** The first global 429s: seconds into the phase, and the route. */
+  rateLimitedGlobalAt?: { s: number; route: string }[];
   globalCallsPerSecond: number;
+  peakGlobalCallsPerSecond: number;
   eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
   stalls: Stall[];
   channelWindowWaits: { posts: number; ms: number };
@@ -570,6 +737,10 @@ interface PhaseResult {
   beforeRestart?: { eventLoopDelayMs: { p50: number; p99: number; max: number }; stalls: Stall[]; rssMb: number };
   rssMbPerGame: number | null;
   cpuSecondsPerGame: number | null;
+  shards?: number;
+  processes?: number;
+  gatewaySessions?: { shard: [number, number]; connected: boolean; guilds: number }[];
+  perProcess?: ProcessFigures[];
   restart?: {
     killedAt: string;
     runningGames: number;
@@ -585,31 +756,27 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   // A click that Discord has not seen answered within its 3 s fails in the player's client ("This interaction
   // failed"); the player then clicks again.
   const fake = await FakeDiscord.start({ interactionTimeout: 4_000, interactionDeadlineMs: 3_000, rateLimits: true });
-  const guild = fake.addGuild({ name: 'Load', locale: 'en-US' });
-  const stats: PhaseStats = {
-    ackMs: [],
-    ackAt: [],
-    ackInLobby: [],
-    nextTurnMs: [],
-    nextTurnPostedMs: [],
-    turnLog: [],
-    createToDealtMs: [],
-    startToDealtMs: [],
-    stale: 0,
-    staleAt: [],
-    staleLog: [],
-    otherRefusals: 0,
-    failedClicks: 0,
-    clicks: 0,
-  };
+  // --shards: one server on each shard, the games spread over them (game k on shard k mod N).
+  const sharded = args.shards > 1 || args.processes > 1;
+  const guilds = sharded
+    ? Array.from({ length: args.shards }, (_, k) =>
+        fake.addGuild({ name: `Load ${k}`, locale: 'en-US', shard: [k, args.shards] }),
+      )
+    : [fake.addGuild({ name: 'Load', locale: 'en-US' })];
   const agents: GameAgent[] = [];
   for (let g = 0; g < n; g++) {
+    const shard = g % guilds.length;
+    const guild = guilds[shard]!;
     const channel = fake.addChannel(guild.id, { name: `mafia-${g + 1}` });
     const host = fake.addUser({ username: `host${g + 1}`, guilds: [guild.id], locale: 'en-US' });
     const users = Array.from({ length: PLAYERS[args.ruleset] }, (_, i) =>
       fake.addUser({ username: `g${g + 1}p${i + 1}`, guilds: [guild.id], locale: 'en-US' }),
     );
-    agents.push(new GameAgent(fake, channel.id, host, users, args, stats));
+    const agent = new GameAgent(fake, channel.id, host, users, args, emptyStats());
+    agent.shard = shard;
+    // One process per shard under the manager, or one process holding them all.
+    agent.proc = args.processes > 1 ? shard : 0;
+    agents.push(agent);
   }
   const byChannel = new Map(agents.map((a) => [a.channelId, a]));
   // Each player's DM channel with the bot (the same one the bot opens).
@@ -639,11 +806,20 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       DATABASE_PATH: dbPath,
       METRICS_FILE: metricsFile,
       LOG_LEVEL: 'warn',
+      ...(sharded ? { SHARD_COUNT: String(args.shards) } : {}),
     },
     dir,
+    args.processes > 1,
   );
+  // Each process's metrics file (under the manager each writes its own: src/metrics.ts metricsFileOf).
+  const metricsFiles =
+    args.processes > 1
+      ? Array.from({ length: args.processes }, (_, k) => metricsFileOf(metricsFile, String(k)))
+      : [metricsFile];
+  const readAll = () => metricsFiles.map(readMetrics);
   bot.start();
-  await waitFor(() => fake.stats.connected > 0, 60_000, 'the bot never connected');
+  // Every shard's gateway session (the manager starts its processes one after another).
+  await waitFor(() => fake.stats.connected >= args.shards, 120_000, 'the bot never connected every shard');
   fake.resetStats();
   const t0 = Date.now();
   // Lobbies open over the first seconds (--arrival), as an evening's games would.
@@ -666,6 +842,17 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   let restarted = !restart;
   const deadline = t0 + args.maxSeconds * 1000;
   let lastDebug = 0;
+  // The global 429s as they come (from the fake's request log, read every second): when, and which route.
+  const global429: { s: number; route: string }[] = [];
+  let logSeen = 0;
+  const read429s = () => {
+    for (const e of fake.log) {
+      if (e.at <= logSeen) continue;
+      if (e.status === 429 && e.rateLimit === 'global' && global429.length < 50)
+        global429.push({ s: Math.round((e.at - t0) / 100) / 10, route: `${e.method} ${e.route}` });
+    }
+    logSeen = fake.log.at(-1)?.at ?? logSeen;
+  };
   while (Date.now() < deadline) {
     const rows = running();
     const status = new Map(rows.map((r) => [r.id, r.status]));
@@ -679,7 +866,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       restarted = true;
       // The running games (a lobby still filling has no next action to take).
       const live = agents.filter((a) => !a.over && a.dealtAt);
-      process.kill(bot.child!.pid!, 'SIGUSR2');
+      bot.flushMetrics();
       await sleep(300);
       metricsBefore = readMetrics(metricsFile);
       await bot.kill('SIGKILL');
@@ -715,21 +902,23 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         },
       };
     }
+    read429s();
     // Nudge every game now and then (a player who missed an event looks again).
     for (const a of agents) a.poke();
     if (process.env.BENCH_DEBUG && n > 1 && Date.now() - lastDebug >= 10_000) {
       lastDebug = Date.now();
       const started = agents.filter((a) => a.startedAt).length;
       const dealt = agents.filter((a) => a.dealtAt).length;
-      const levels = Object.entries(
-        (readMetrics(metricsFile) as { delivery?: Record<string, number> } | null)?.delivery ?? {},
-      ).filter(([k]) => k.startsWith('level ') || k.startsWith('post ') || k.startsWith('POST /users'));
+      const levels = Object.entries(combineMetrics(readAll())?.delivery ?? {}).filter(
+        ([k]) => k.startsWith('level ') || k.startsWith('post ') || k.startsWith('POST /users'),
+      );
       process.stderr.write(
         `t=${Math.round((Date.now() - t0) / 1000)}s calls=${fake.stats.globalCounted} started=${started} dealt=${dealt} over=${agents.filter((a) => a.over).length} ${JSON.stringify(Object.fromEntries(levels))}\n`,
       );
     }
     await sleep(1000);
   }
+  read429s();
   const seconds = Math.round((Date.now() - t0) / 1000);
   if (process.env.BENCH_DEBUG) {
     for (const a of agents.filter((x) => !x.over).slice(0, 3)) {
@@ -748,20 +937,29 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     }
     process.stderr.write(bot.lines.slice(-20).join('\n') + '\n');
   }
-  process.kill(bot.child!.pid!, 'SIGUSR2');
+  bot.flushMetrics();
   await sleep(500);
-  const metrics = readMetrics(metricsFile);
+  const byProcess = readAll();
+  const metrics = combineMetrics(byProcess);
   const http = fake.stats;
+  const sessions = fake
+    .gatewaySessions()
+    .map((x) => ({ shard: x.shard, connected: x.connected, guilds: x.guildIds.length }));
   await bot.kill('SIGTERM');
   const botLines = [...bot.lines];
+  const stats = mergeStats(agents.map((a) => a.stats));
   // Calls against the bound, from the games' own logs.
   const s = store();
   let bound = 0;
   let finished = 0;
+  const finishedBy = new Map<number, number>();
   for (const a of agents) {
     const game = a.gameId ? s.getGame(a.gameId) : null;
     if (!game?.deal || !game.startedAt) continue;
-    if (a.over) finished++;
+    if (a.over) {
+      finished++;
+      finishedBy.set(a.proc, (finishedBy.get(a.proc) ?? 0) + 1);
+    }
     const initial = createGame(game.ruleset as RulesetId, { roles: game.deal }, game.options, game.pace, {
       now: game.startedAt,
     });
@@ -783,6 +981,11 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       p99: pct(stats.ackMs, 99),
       lobby: (() => {
         const l = stats.ackMs.filter((_, k) => stats.ackInLobby[k]);
+        return { p50: pct(l, 50), p95: pct(l, 95), p99: pct(l, 99), clicks: l.length };
+      })(),
+      // In the games only (not the lobbies' joins and Starts); with --restart, outside the kill (below).
+      inGames: (() => {
+        const l = stats.ackMs.filter((_, k) => !stats.ackInLobby[k]);
         return { p50: pct(l, 50), p95: pct(l, 95), p99: pct(l, 99), clicks: l.length };
       })(),
       ...(restartWindow
@@ -840,6 +1043,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       : {}),
     otherRefusals: stats.otherRefusals,
     failedClicks: stats.failedClicks,
+    createRetries: stats.createRetries,
     globalCallsPerGame: Math.round((http.globalCounted / n) * 10) / 10,
     lowerBoundPerGame: Math.round((bound / n) * 10) / 10,
     ratio: bound ? Math.round((http.globalCounted / bound) * 100) / 100 : 0,
@@ -847,7 +1051,12 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     rateLimited429: http.rateLimited429,
     rateLimitedGlobal: http.rateLimitedGlobal,
     rateLimitedByRoute: http.rateLimitedByRoute,
+    // Every 429 by the scope it was sent with (the fake's limiter has no shared buckets).
+    rateLimitedByScope: http.rateLimitedByScope,
+    ...(global429.length ? { rateLimitedGlobalAt: global429.slice(0, 20) } : {}),
     globalCallsPerSecond: Math.round((http.globalCounted / Math.max(1, seconds)) * 10) / 10,
+    // The most counted requests the fake saw in any one second (sliding): Discord allows 50.
+    peakGlobalCallsPerSecond: http.peakGlobalPerSecond,
     eventLoopDelayMs: metrics ? metrics.eventLoopDelayMs : null,
     stalls: metrics?.stalls?.slice(0, 5) ?? [],
     // How often a post waited for its channel's 5-per-5 s window (the deliverer's own count).
@@ -876,6 +1085,23 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
         ) / 100
       : null,
     ...(restartInfo ? { restart: restartInfo } : {}),
+    ...(sharded
+      ? {
+          shards: args.shards,
+          processes: args.processes,
+          gatewaySessions: sessions,
+          perProcess: byProcess.map((m, k) =>
+            processFigures(
+              k,
+              args,
+              agents.filter((a) => a.proc === k),
+              finishedBy.get(k) ?? 0,
+              m,
+              seconds,
+            ),
+          ),
+        }
+      : {}),
     ...(finished < n
       ? {
           notFinished: agents
@@ -885,6 +1111,106 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
           botLog: botLines.filter((l) => /warn|error/i.test(l)).slice(-20),
         }
       : {}),
+  };
+}
+
+/** One bot process's share of the N-game phase (with --shards). */
+interface ProcessFigures {
+  process: number;
+  shards: number[];
+  games: number;
+  finished: number;
+  ackMs: { p50: number | null; p95: number | null; p99: number | null; clicks: number };
+  ackInLobbiesMs: { p50: number | null; p99: number | null; clicks: number };
+  ackInGamesMs: { p50: number | null; p99: number | null; clicks: number };
+  /** Clicks in DMs: with --processes, those of games off shard 0 went through shard 0's process and the manager. */
+  ackInDmsMs: { p50: number | null; p99: number | null; clicks: number };
+  clickToNextTurnVisibleMs: { p50: number | null; p99: number | null; turns: number };
+  /** What its deliverer allows itself (src/discord/bot.ts deliveryRate: its share of the shards). */
+  delivererBudgetPerSecond: number;
+  /** The calls its deliverer made against the budget, per second of the phase. */
+  delivererCallsPerSecond: number | null;
+  channelWindowWaits: number | null;
+  eventLoopDelayMs: { p50: number; p99: number; max: number } | null;
+  stalls: Stall[];
+  rssMb: number | null;
+  cpuSeconds: number | null;
+}
+
+function processFigures(
+  k: number,
+  args: Args,
+  agents: GameAgent[],
+  finished: number,
+  m: BotMetrics | null,
+  seconds: number,
+): ProcessFigures {
+  const st = mergeStats(agents.map((a) => a.stats));
+  const shards = args.processes > 1 ? [k] : Array.from({ length: args.shards }, (_, i) => i);
+  const dm = st.ackMs.filter((_, i) => st.ackInDm[i]);
+  const lobby = st.ackMs.filter((_, i) => st.ackInLobby[i]);
+  const games = st.ackMs.filter((_, i) => !st.ackInLobby[i]);
+  const paced = m?.delivery
+    ? Object.entries(m.delivery)
+        .filter(([key]) => key.startsWith('level '))
+        .reduce((sum, [, v]) => sum + v, 0)
+    : null;
+  return {
+    process: k,
+    shards,
+    games: agents.length,
+    finished,
+    ackMs: { p50: pct(st.ackMs, 50), p95: pct(st.ackMs, 95), p99: pct(st.ackMs, 99), clicks: st.ackMs.length },
+    ackInLobbiesMs: { p50: pct(lobby, 50), p99: pct(lobby, 99), clicks: lobby.length },
+    ackInGamesMs: { p50: pct(games, 50), p99: pct(games, 99), clicks: games.length },
+    ackInDmsMs: { p50: pct(dm, 50), p99: pct(dm, 99), clicks: dm.length },
+    clickToNextTurnVisibleMs: {
+      p50: pct(st.nextTurnMs, 50),
+      p99: pct(st.nextTurnMs, 99),
+      turns: st.nextTurnMs.length,
+    },
+    delivererBudgetPerSecond: deliveryRate(50, { auto: false, ids: shards, count: args.shards }),
+    delivererCallsPerSecond: paced === null ? null : Math.round((paced / Math.max(1, seconds)) * 10) / 10,
+    channelWindowWaits: m ? (m.delivery?.['waits for a channel window'] ?? 0) : null,
+    eventLoopDelayMs: m ? m.eventLoopDelayMs : null,
+    stalls: m?.stalls?.slice(0, 3) ?? [],
+    rssMb: m?.rssMb ?? null,
+    cpuSeconds: m ? Math.round((m.cpuS.user + m.cpuS.system) * 10) / 10 : null,
+  };
+}
+
+type BotMetrics = NonNullable<ReturnType<typeof readMetrics>>;
+
+/**
+ * The processes' metrics as one: the worst event loop of them, their stalls, their RSS, CPU and
+ * deliverer counts together. One process: its own.
+ */
+function combineMetrics(list: (BotMetrics | null)[]): BotMetrics | null {
+  const ms = list.filter((m): m is BotMetrics => m !== null);
+  if (ms.length <= 1) return ms[0] ?? null;
+  const worst = (f: (m: BotMetrics) => { p50: number; p99: number; max: number } | undefined) => {
+    const xs = ms.map(f).filter((x) => x !== undefined);
+    return xs.length
+      ? {
+          p50: Math.max(...xs.map((x) => x.p50)),
+          p99: Math.max(...xs.map((x) => x.p99)),
+          max: Math.max(...xs.map((x) => x.max)),
+        }
+      : undefined;
+  };
+  const delivery: Record<string, number> = {};
+  for (const m of ms) for (const [k, v] of Object.entries(m.delivery ?? {})) delivery[k] = (delivery[k] ?? 0) + v;
+  const startup = worst((m) => m.startupEventLoopDelayMs);
+  return {
+    eventLoopDelayMs: worst((m) => m.eventLoopDelayMs)!,
+    stalls: ms.flatMap((m) => m.stalls ?? []).sort((a, b) => b.ms - a.ms),
+    delivery,
+    ...(startup ? { startupEventLoopDelayMs: startup } : {}),
+    rssMb: ms.reduce((x, m) => x + m.rssMb, 0),
+    cpuS: {
+      user: ms.reduce((x, m) => x + m.cpuS.user, 0),
+      system: ms.reduce((x, m) => x + m.cpuS.system, 0),
+    },
   };
 }
 
@@ -936,6 +1262,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         speechMs: args.speech ?? args.think,
         arrivalSeconds: args.arrival,
         returningPlayers: args.returning,
+        ...(args.shards > 1 || args.processes > 1 ? { shards: args.shards, processes: args.processes } : {}),
         oneGame: one,
         ...(many ? { loaded: many } : {}),
       },

@@ -5,7 +5,7 @@ import { ConfigError, loadDotEnv, parseConfig, shardPlan } from './config';
 import { StartupError } from './db/client';
 import { startBot, type RunningBot } from './discord/bot';
 import { createLog, defaultLogFormat, silentLog, type Log } from './log';
-import { startMetrics } from './metrics';
+import { metricsFileOf, startMetrics } from './metrics';
 
 function die(message: string): never {
   process.stderr.write(`mafia-bot: ${message}\n`);
@@ -22,9 +22,11 @@ try {
     format: config.LOG_FORMAT ?? defaultLogFormat(),
     secrets: [config.DISCORD_TOKEN],
   });
-  // With the deliverer's counts: calls by route, by purpose and by budget level.
+  // With the deliverer's counts: calls by route, by purpose and by budget level. Under the
+  // ShardingManager, one file per process (every process has the same environment).
+  const managed = process.env.SHARDING_MANAGER ? config.SHARDS : undefined;
   const metrics = config.METRICS_FILE
-    ? startMetrics(config.METRICS_FILE, () =>
+    ? startMetrics(metricsFileOf(config.METRICS_FILE, managed), () =>
         bot ? { delivery: Object.fromEntries(bot.deliverer.counts), startup: bot.startup() } : {},
       )
     : null;

@@ -82,6 +82,26 @@ function stallWatch(keep = 20): { list(): Stall[]; reset(): Stall[]; stop(): voi
 }
 
 /**
+ * Where this process writes METRICS_FILE. The ShardingManager (`npm run start:shards`) gives every
+ * process it spawns the same environment, so there each process writes its own file, named after
+ * its shards (`SHARDS`, which the manager sets): `metrics.json` becomes `metrics.shard-1.json`.
+ * Otherwise (one process, or processes started by hand with their own settings) the file as given.
+ */
+export function metricsFileOf(file: string, managerShards: string | undefined): string {
+  if (managerShards === undefined) return file;
+  let ids: unknown;
+  try {
+    ids = JSON.parse(managerShards);
+  } catch {
+    ids = managerShards;
+  }
+  const tag = `shard-${[ids].flat().map(String).join('-')}`;
+  const slash = file.lastIndexOf('/');
+  const dot = file.lastIndexOf('.');
+  return dot > slash + 1 ? `${file.slice(0, dot)}.${tag}${file.slice(dot)}` : `${file}.${tag}`;
+}
+
+/**
  * Starts writing `file`. `eventLoopDelayMs` covers the time since `ready()` was called (the bot
  * serving games), `startupEventLoopDelayMs` the start-up before it (connecting, recovery).
  */

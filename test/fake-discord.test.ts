@@ -983,6 +983,7 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     expect(st.rateLimited429).toBe(2);
     expect(st.rateLimitedGlobal).toBe(0);
     expect(st.rateLimitedByRoute).toEqual({ 'POST /channels/:id/messages': 1, 'PATCH /channels/:id/messages/:id': 1 });
+    expect(st.rateLimitedByScope).toEqual({ global: 0, user: 2, shared: 0 });
   });
 
   it('a real REST client sending 12 messages at once to one channel: all arrive, never more than 5 in 5 s, no 429', async () => {
@@ -1026,6 +1027,7 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     expect(g.headers.get('x-ratelimit-scope')).toBe('global');
     expect(g.headers.get('retry-after')).toBe('1');
     expect(fake.stats.rateLimitedGlobal).toBe(10);
+    expect(fake.stats.rateLimitedByScope).toEqual({ global: 10, user: 0, shared: 0 });
     expect(fake.errors.at(-1)).toMatchObject({ status: 429, rateLimit: 'global' });
 
     // still within that second: another token is not limited, nor are the interaction routes
@@ -1077,6 +1079,42 @@ describe('FakeDiscord: Discord rate limits, enforce_nonce, user deletes, bulk ov
     expect(r.content).toBe('pong');
     expect(fake.stats.byRoute).toEqual({ 'POST /interactions/:id/:token/callback': 1 });
     expect(fake.stats.globalCounted).toBe(0);
+  });
+
+  it('injected 429s carry the scope asked for and are counted by scope, apart from the limiter’s own', async () => {
+    const ch = fake.addChannel(guild.id, { name: 'scopes' });
+    fake.resetStats();
+    fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429, scope: 'shared', retryAfter: 0.2 });
+    fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429, scope: 'global', retryAfter: 0.2 });
+    fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429 });
+    const shared = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'a' });
+    expect(shared.status).toBe(429);
+    expect(shared.headers.get('x-ratelimit-scope')).toBe('shared');
+    expect(shared.headers.get('x-ratelimit-global')).toBeNull();
+    expect(shared.body.global).toBe(false);
+    const global = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'b' });
+    expect(global.headers.get('x-ratelimit-scope')).toBe('global');
+    expect(global.headers.get('x-ratelimit-global')).toBe('true');
+    expect(global.body.global).toBe(true);
+    const user = await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'c' });
+    expect(user.headers.get('x-ratelimit-scope')).toBe('user');
+    expect((await raw(fake, 'POST', `/channels/${ch.id}/messages`, { content: 'd' })).status).toBe(200);
+    expect(
+      fake.log
+        .filter((l) => l.path === `/channels/${ch.id}/messages`)
+        .map((l) => [l.status, l.rateLimit ?? null, l.injected ?? false]),
+    ).toEqual([
+      [429, 'shared', true],
+      [429, 'global', true],
+      [429, 'user', true],
+      [200, null, false],
+    ]);
+    const st = fake.stats;
+    expect(st.rateLimited429).toBe(3);
+    expect(st.rateLimitedByScope).toEqual({ global: 1, user: 1, shared: 1 });
+    // the limiter's own counters stay the limiter's
+    expect(st.rateLimitedGlobal).toBe(0);
+    expect(st.rateLimitedByRoute).toEqual({});
   });
 
   it('enforce_nonce: the same nonce from the same author in the same channel returns the first message', async () => {

@@ -67,6 +67,7 @@ import type {
   OverwriteInfo,
   RegisteredCommand,
   RequestStats,
+  RateLimitScope,
   RestLogEntry,
   StoredMessage,
   ThreadInfo,
@@ -238,6 +239,7 @@ function emptyStats(): Omit<RequestStats, 'nonceHits'> {
     rateLimited429: 0,
     rateLimitedGlobal: 0,
     rateLimitedByRoute: {},
+    rateLimitedByScope: { global: 0, user: 0, shared: 0 },
     injected: 0,
   };
 }
@@ -765,6 +767,7 @@ export class FakeDiscord {
       ...r,
       byRoute: { ...r.byRoute },
       rateLimitedByRoute: { ...r.rateLimitedByRoute },
+      rateLimitedByScope: { ...r.rateLimitedByScope },
       nonceHits: this.state.nonceHits,
       requests: this.requestCount,
       sessions: this.gateway.sessions.size,
@@ -1185,7 +1188,7 @@ export class FakeDiscord {
     let code: number | undefined;
     let pattern = path;
     let injected = false;
-    let rateLimit: 'global' | 'user' | undefined;
+    let rateLimit: RateLimitScope | undefined;
     let rlHeaders: Record<string, string> | undefined;
     try {
       const chunks: Buffer[] = [];
@@ -1223,6 +1226,7 @@ export class FakeDiscord {
         status = rule.status;
         const { body: errBody, headers } = this.injectedReply(rule);
         code = typeof errBody.code === 'number' ? errBody.code : undefined;
+        if (status === 429) rateLimit = rule.scope ?? 'user';
         this.send(res, status, errBody, headers);
         return;
       }
@@ -1292,7 +1296,7 @@ export class FakeDiscord {
     status: number,
     at: number,
     injected: boolean,
-    rateLimit: 'global' | 'user' | undefined,
+    rateLimit: RateLimitScope | undefined,
   ): void {
     const r = this.reqStats;
     const key = statsRouteKey(method, pattern);
@@ -1308,24 +1312,30 @@ export class FakeDiscord {
       if (times.length > r.peakGlobalPerSecond) r.peakGlobalPerSecond = times.length;
     }
     if (status === 429) r.rateLimited429++;
-    if (rateLimit === 'global') r.rateLimitedGlobal++;
-    if (rateLimit === 'user') r.rateLimitedByRoute[key] = (r.rateLimitedByRoute[key] ?? 0) + 1;
+    if (status === 429 && rateLimit) r.rateLimitedByScope[rateLimit]++;
+    // The limiter's own only (an injected 429 counts in rateLimited429 and by its scope).
+    if (rateLimit === 'global' && !injected) r.rateLimitedGlobal++;
+    if (rateLimit === 'user' && !injected) r.rateLimitedByRoute[key] = (r.rateLimitedByRoute[key] ?? 0) + 1;
     if (injected) r.injected++;
   }
 
   private injectedReply(rule: FailRule): { body: Record<string, unknown>; headers?: Record<string, string> } {
     if (rule.status === 429) {
       const retryAfter = rule.retryAfter ?? 0.05;
+      const scope = rule.scope ?? 'user';
+      const global = scope === 'global';
       return {
-        body: rule.body ?? { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
-        headers: {
-          'retry-after': String(retryAfter),
-          'x-ratelimit-limit': '5',
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String((Date.now() / 1000 + retryAfter).toFixed(3)),
-          'x-ratelimit-reset-after': String(retryAfter),
-          'x-ratelimit-scope': 'user',
-        },
+        body: rule.body ?? { message: 'You are being rate limited.', retry_after: retryAfter, global },
+        headers: global
+          ? { 'retry-after': String(retryAfter), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' }
+          : {
+              'retry-after': String(retryAfter),
+              'x-ratelimit-limit': '5',
+              'x-ratelimit-remaining': '0',
+              'x-ratelimit-reset': String((Date.now() / 1000 + retryAfter).toFixed(3)),
+              'x-ratelimit-reset-after': String(retryAfter),
+              'x-ratelimit-scope': scope,
+            },
       };
     }
     if (rule.body) return { body: rule.body };

@@ -77,6 +77,16 @@ const MAX_BACKOFF_MS = 60_000;
 /** How long a DM to a user whose DMs are closed is not even tried again. */
 const DM_CLOSED_FOR_MS = 30 * 60_000;
 
+/** The pacing's burst at `rate` calls per second: a tenth of a second's budget (at least one call). */
+export function burstOf(rate: number): number {
+  return Math.max(1, Math.ceil(rate / 10));
+}
+
+/** The most calls the deliverer makes in any one second at `rate`: the rate and its burst. */
+export function worstSecond(rate: number): number {
+  return rate + burstOf(rate);
+}
+
 type Payload = Record<string, unknown>;
 
 /**
@@ -349,7 +359,7 @@ export class Deliverer {
 
   /** At most a tenth of a second's budget at once. */
   private get burst(): number {
-    return Math.max(1, Math.ceil(this.rate / 10));
+    return burstOf(this.rate);
   }
 
   /**

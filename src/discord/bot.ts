@@ -13,7 +13,7 @@ import { LifecycleStore } from '../db/lifecycle-store';
 import { openDatabase, type OpenDb } from '../db/client';
 import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
-import { Deliverer, type DeliveryLogger } from '../delivery/deliverer';
+import { Deliverer, worstSecond, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../db/outbox-store';
 import { OpsStore } from '../db/ops-queries';
 import { createLog, type LogFields } from '../log';
@@ -173,6 +173,20 @@ export function budgetShare(plan: ShardPlan): number {
   return plan.auto ? 1 : plan.ids.length / plan.count;
 }
 
+/**
+ * The deliverer's pace: its share of 0.9 × the bot's limit (a margin for the few calls made
+ * elsewhere), and no more than the share of the limit itself in its worst second (the rate and
+ * the pacing's burst, src/delivery/deliverer.ts). Each process paces itself apart from the others,
+ * so their worst seconds add up: with three or four processes the shares of 45 plus their bursts
+ * came to 51 and 52 a second, over Discord's 50. One process: 45 (45 and a burst of 5 = 50).
+ */
+export function deliveryRate(limit: number, plan: ShardPlan): number {
+  const share = budgetShare(plan);
+  let rate = Math.max(1, Math.floor(limit * 0.9 * share));
+  while (rate > 1 && worstSecond(rate) > Math.floor(limit * share)) rate--;
+  return rate;
+}
+
 function discordClient(apiBase: string | undefined, plan: ShardPlan): Client {
   return new Client({
     // Issue 22: every shard Discord recommends in this process, or the given ones of a given count.
@@ -251,8 +265,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     log,
     // Discord's global budget, less a margin for the few calls made elsewhere (commands, notices).
     // Issue 22: the budget is per bot, so a process holding some of the shards takes their share
-    // of it (the processes' shards are disjoint, so together they stay within it).
-    requestsPerSecond: Math.max(1, Math.floor((config.requestsPerSecond ?? 50) * 0.9 * budgetShare(plan))),
+    // of it, its worst second included (deliveryRate: together the processes stay within it).
+    requestsPerSecond: deliveryRate(config.requestsPerSecond ?? 50, plan),
     ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),

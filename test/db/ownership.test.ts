@@ -166,4 +166,27 @@ describe('one request budget for all processes', () => {
     expect(parts).toEqual([0.25, 0.5, 0.25]);
     expect(parts.reduce((a, b) => a + b)).toBe(1);
   });
+
+  it("the processes' deliverers together never make more than 50 calls in a second, however the shards are split", async () => {
+    const { deliveryRate } = await import('../../src/discord/bot');
+    const { worstSecond } = await import('../../src/delivery/deliverer');
+    // One process: 45 a second, as before (45 and a burst of 5 = 50).
+    expect(deliveryRate(50, { auto: true })).toBe(45);
+    expect(worstSecond(45)).toBe(50);
+    // One process per shard, 1 to 16 shards; and uneven splits by hand.
+    const splits: number[][][] = Array.from({ length: 16 }, (_, n) => Array.from({ length: n + 1 }, (_, k) => [k]));
+    splits.push([[0, 1], [2]], [[0], [1, 2, 3]], [[0, 1, 2], [3, 4], [5]]);
+    for (const split of splits) {
+      const count = split.flat().length;
+      const rates = split.map((ids) => deliveryRate(50, { auto: false, ids, count }));
+      expect(
+        rates.reduce((a, r) => a + worstSecond(r), 0),
+        JSON.stringify(split),
+      ).toBeLessThanOrEqual(50);
+      for (const r of rates) expect(r).toBeGreaterThanOrEqual(1);
+    }
+    // Two processes: 22 each (as before: 0.9 × 25, and 22 + 3 = 25); three: 14 (15 + 2 was 17, over 50/3).
+    expect(deliveryRate(50, { auto: false, ids: [0], count: 2 })).toBe(22);
+    expect(deliveryRate(50, { auto: false, ids: [0], count: 3 })).toBe(14);
+  });
 });

@@ -116,8 +116,13 @@ export interface RestLogEntry {
   code?: number;
   /** true if the reply came from `failNext` / `failFor`. */
   injected?: boolean;
-  /** set when the fake's rate limiter refused the request with a 429: 'global' or 'user' (per route) */
-  rateLimit?: 'global' | 'user';
+  /**
+   * The scope of a 429 (its `X-RateLimit-Scope`): 'global', 'user' (a per-route bucket) or 'shared'
+   * (a resource's bucket shared by every user). Set for every 429, the rate limiter's and injected
+   * ones (`injected` tells them apart; only injected 429s can be 'shared': the fake's limiter has no
+   * shared buckets).
+   */
+  rateLimit?: RateLimitScope;
 }
 
 export interface UnhandledRequest {
@@ -206,6 +211,9 @@ export interface CommandOptionDef {
   [key: string]: unknown;
 }
 
+/** What a 429 says it was (`X-RateLimit-Scope`). */
+export type RateLimitScope = 'global' | 'user' | 'shared';
+
 export interface FailRule {
   method?: string;
   /** Matched against both the route pattern and the actual path: string = equality, RegExp = test. */
@@ -218,6 +226,8 @@ export interface FailRule {
   body?: Record<string, unknown>;
   /** Seconds, for 429 (default 0.05). */
   retryAfter?: number;
+  /** For 429: the `X-RateLimit-Scope` it is sent with (default 'user'); 'global' also sets `global: true` and `X-RateLimit-Global`. */
+  scope?: RateLimitScope;
 }
 
 /** Request counters of `fake.stats` (since start or the last `fake.resetStats()`). */
@@ -237,6 +247,8 @@ export interface RequestStats {
   rateLimitedGlobal: number;
   /** 429s of the per-route limiter, by route key as in `byRoute` */
   rateLimitedByRoute: Record<string, number>;
+  /** every 429 answered (rate limiter + injected), by the scope it was sent with (`X-RateLimit-Scope`) */
+  rateLimitedByScope: Record<RateLimitScope, number>;
   /** replies produced by failNext/failFor */
   injected: number;
   /** message creates answered with an earlier message because of `enforce_nonce` */
