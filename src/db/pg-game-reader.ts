@@ -4,34 +4,11 @@
 import { asc, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import type { Action, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
+import type { Action } from '../engine/types';
 import type { GameReader } from './game-reader';
 import * as schema from './schema-pg';
 import { actions, deadlines, games } from './schema-pg';
-import type { GameRow, LobbyInfo } from './store';
-
-function toRow(r: typeof games.$inferSelect): GameRow {
-  return {
-    id: r.id,
-    guildId: r.guildId,
-    channelId: r.channelId,
-    hostId: r.hostId,
-    ruleset: r.ruleset as RulesetId,
-    pace: r.pace as Pace,
-    options: JSON.parse(r.options) as OptionOverrides,
-    status: r.status,
-    lobby: JSON.parse(r.lobby) as LobbyInfo,
-    deal: r.deal ? (JSON.parse(r.deal) as Role[]) : null,
-    moves: r.moves,
-    winner: r.winner,
-    ui: JSON.parse(r.ui) as Record<string, unknown>,
-    createdAt: r.createdAt,
-    startedAt: r.startedAt,
-    updatedAt: r.updatedAt,
-    finishedAt: r.finishedAt,
-    annulledAt: r.annulledAt,
-  };
-}
+import { toRow } from './store';
 
 /** Whether the database holds this bot's tables (its migrations were applied). */
 export async function hasGamesTable(client: pg.Client): Promise<boolean> {

@@ -66,7 +66,8 @@ export interface AuditEntry {
 
 type RawGame = typeof games.$inferSelect;
 
-function toRow(r: RawGame): GameRow {
+/** A game row as the rest of the bot reads it (JSON columns parsed); PostgreSQL's rows have the same shape. */
+export function toRow(r: RawGame): GameRow {
   return {
     id: r.id,
     guildId: r.guildId,
