@@ -385,10 +385,38 @@ export class Deliverer {
     this.pump();
   }
 
+  /**
+   * How long discord.js still holds every counted call after a global 429 (it waits the 429's
+   * Retry-After before it sends any): 0 when it does not.
+   */
+  private globalHoldMs(): number {
+    const rest = this.rest as Partial<Pick<REST, 'globalRemaining' | 'globalReset'>>;
+    if (typeof rest.globalRemaining !== 'number' || typeof rest.globalReset !== 'number') return 0;
+    return rest.globalRemaining <= 0 ? Math.max(0, rest.globalReset - Date.now()) : 0;
+  }
+
   private pump(): void {
     const now = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
-    this.refilledAt = now;
+    // Issue 22: after a global 429 discord.js holds every counted call until the limit resets.
+    // Shares given meanwhile would wait there and all leave at once when it ends, on top of the
+    // next second's pace: past the limit again (with several processes on one budget, a 429 about
+    // every 1.5 s for the rest of the run). So none is given while it holds, and the bucket starts
+    // empty after it.
+    const held = this.globalHoldMs();
+    if (held > 0) {
+      if (this.tokens > 0 || this.refilledAt < now) this.count('pauses for a global 429');
+      this.tokens = 0;
+      this.refilledAt = now + held;
+      if (this.pumpTimer || this.stopped) return;
+      this.pumpTimer = setTimeout(() => {
+        this.pumpTimer = null;
+        this.pump();
+      }, held + 1);
+      this.pumpTimer.unref?.();
+      return;
+    }
+    this.tokens = Math.min(this.burst, this.tokens + (Math.max(0, now - this.refilledAt) * this.rate) / 1000);
+    this.refilledAt = Math.max(now, this.refilledAt);
     // Calls that became more urgent move up (in their place by age).
     for (let l = 1; this.raised && l < this.queues.length; l++) {
       const q = this.queues[l]!;

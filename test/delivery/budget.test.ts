@@ -2,11 +2,12 @@
 // high, because it would also count interaction responses, which Discord does not), and a new post
 // always finds a free lane while edits wait.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { REST } from 'discord.js';
+import { REST } from 'discord.js';
 import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
 import { Deliverer } from '../../src/delivery/deliverer';
 import { OutboxStore } from '../../src/db/outbox-store';
+import { FakeDiscord } from '../../testkit/fake-discord';
 
 const opened: OpenDb[] = [];
 afterEach(() => {
@@ -247,5 +248,57 @@ describe('the request budget', () => {
     expect(order).toHaveLength(60);
     // Each deal's twenty calls, DM channels and cards alike, before the next deal's first.
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('after a global 429 no share is given while discord.js holds the calls, so they do not all leave at once when it ends', async () => {
+    // Issue 22: two processes on one budget met a global 429 now and then; the calls the pace had
+    // let through while discord.js waited out the 429 then left together, past the limit again.
+    const fake = await FakeDiscord.start({ rateLimits: true });
+    try {
+      const guild = fake.addGuild({ name: 'Budget' });
+      const channels = Array.from({ length: 60 }, (_, i) => fake.addChannel(guild.id, { name: `t${i}` }).id);
+      const db = openDatabase(':memory:');
+      opened.push(db);
+      const store = new Store(db.db);
+      const outbox = new OutboxStore(db.db);
+      const now = Date.now();
+      const game = store.createLobby({
+        guildId: guild.id,
+        channelId: channels[0]!,
+        hostId: '100000000000000003',
+        ruleset: 'chnu-2016',
+        pace: 'live',
+        options: {},
+        now,
+      });
+      // As the bot has it: discord.js's own global limiter set high, the deliverer paces.
+      const rest = new REST({ api: fake.apiBase, globalRequestsPerSecond: 10_000 }).setToken('budget-token');
+      const rate = 20;
+      const deliverer = new Deliverer(outbox, rest, {
+        log: { warn: () => {}, error: () => {} },
+        requestsPerSecond: rate,
+        debounceMs: 0,
+        concurrency: 40,
+      });
+      for (const ch of channels) outbox.add(game.id, `ch:${ch}`, 'post', { content: 'turn' }, now);
+      // The first post meets a global 429 (another process filled the second): discord.js holds
+      // every counted call for its Retry-After.
+      fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429, scope: 'global', retryAfter: 1 });
+      deliverer.kick();
+      await deliverer.idle();
+      deliverer.stop();
+      const sent = fake.log.filter((l) => l.method === 'POST' && l.route === '/channels/:channel/messages');
+      expect(sent.filter((l) => l.status === 200)).toHaveLength(60);
+      expect(sent.filter((l) => l.status === 429)).toHaveLength(1);
+      // Any 0.9 s at the fake holds no more than a second's pace and its burst (and the post that met the 429).
+      const times = sent.filter((l) => l.status === 200).map((l) => l.at);
+      for (const t of times) {
+        const inWindow = times.filter((x) => x >= t && x < t + 900).length;
+        expect(inWindow).toBeLessThanOrEqual(rate + Math.ceil(rate / 10) + 1);
+      }
+      expect(deliverer.counts.get('pauses for a global 429')).toBe(1);
+    } finally {
+      await fake.stop();
+    }
   });
 });
