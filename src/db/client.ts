@@ -1,14 +1,16 @@
 // Opens the SQLite database: checks first (so a bad file is reported and left untouched), then
 // WAL mode, foreign keys, and the migrations in migrations/.
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
+import { SqliteConnection } from './connection';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+export type { Db } from './connection';
+import type { Db } from './connection';
 
 export interface OpenDb {
   readonly db: Db;
@@ -20,7 +22,21 @@ export interface OpenDb {
    * function `owns_guild(guild_id)`. Everything by default.
    */
   readonly ownership: OwnershipRef;
+  /** The storage seam over this file (src/db/connection.ts): what the stores run their queries through. */
+  readonly connection: SqliteConnection;
   close(): void;
+}
+
+function opened(db: Db, sqlite: Database.Database, path: string): OpenDb {
+  const ownership = addOwnership(sqlite);
+  return {
+    db,
+    sqlite,
+    path,
+    ownership,
+    connection: new SqliteConnection(db, sqlite, ownership),
+    close: () => sqlite.close(),
+  };
 }
 
 /** `owns_guild(guild_id)`: 1 when this process owns the guild (src/db/ownership.ts). */
@@ -113,13 +129,7 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     } catch (e) {
       throw new StartupError(`${full} cannot be read as a SQLite database (${(e as Error).message})`);
     }
-    return {
-      db: drizzle(sqlite, { schema }),
-      sqlite,
-      path: full,
-      ownership: addOwnership(sqlite),
-      close: () => sqlite.close(),
-    };
+    return opened(drizzle(sqlite, { schema }), sqlite, full);
   }
   checkMigrations(migrationsFolder);
   if (!memory) checkFile(full);
@@ -160,7 +170,7 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     } catch (e) {
       throw new StartupError(`applying the migrations in ${migrationsFolder} failed: ${(e as Error).message}`);
     }
-    return { db, sqlite, path: full, ownership: addOwnership(sqlite), close: () => sqlite.close() };
+    return opened(db, sqlite, full);
   } catch (e) {
     sqlite.close();
     if (e instanceof StartupError) throw e;

@@ -1,0 +1,200 @@
+// The storage seam's connection (issue 23): what every store runs its queries through, the same
+// for SQLite and PostgreSQL. Stores build queries with drizzle on `c.db` and the dialect's tables
+// `c.t`, and run them with `c.all`, `c.get`, `c.run` (or `c.rows`, `c.exec` for raw SQL); they
+// never call a driver themselves. Everything is asynchronous, because PostgreSQL's driver is.
+//
+// Transactions: `c.transaction(fn)` runs `fn` as one transaction; the queries `fn` makes (through
+// any store on this connection) run inside it: the connection knows which asynchronous flow holds
+// the transaction (AsyncLocalStorage). A transaction inside a transaction is a savepoint.
+//
+// SQLite has one connection per process. While one flow's transaction is open (waiting between
+// two of its queries), another flow's query would run inside it: see its uncommitted rows, or be
+// rolled back with it. So a query or transaction of another flow waits until the open one ends.
+// A query's check and its execution are one synchronous step (better-sqlite3 is synchronous), so
+// nothing can slip in between. An idle connection costs no waiting at all.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type Database from 'better-sqlite3';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema';
+import { OwnershipRef } from './ownership';
+
+export type Dialect = 'sqlite' | 'postgres';
+/** drizzle over this connection, typed with the SQLite schema (PostgreSQL's is generated from it: same tables, same columns). */
+export type Db = BetterSQLite3Database<typeof schema>;
+/** The tables of the connection's dialect (`schema.ts` or `schema-pg.ts`), typed as `schema.ts`'s. */
+export type Tables = typeof schema;
+export type Params = Record<string, unknown>;
+
+/**
+ * A query or prepared statement built with drizzle. SQLite's run synchronously through all/get/run;
+ * PostgreSQL's through execute (the connection calls the one its dialect has).
+ */
+export interface Runnable<T> {
+  all(params?: Params): T[];
+  get(params?: Params): T | undefined;
+  run(params?: Params): unknown;
+}
+
+/** A query builder with placeholders (`sql.placeholder`), as drizzle returns it before `.prepare()`. */
+export interface Preparable<T> {
+  prepare(): Runnable<T>;
+}
+
+export interface Connection {
+  readonly dialect: Dialect;
+  /** Which guilds this process owns (issue 22); `ownsGuild` reads it at each run. */
+  readonly ownership: OwnershipRef;
+  /** drizzle: inside a transaction, the transaction's. Build queries on it at the time they run. */
+  readonly db: Db;
+  readonly t: Tables;
+  /** The rows of a query. */
+  all<T>(q: Pick<Runnable<T>, 'all'>, params?: Params): Promise<T[]>;
+  /** Its first row (add `.limit(1)` where more could match). */
+  get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined>;
+  /** Runs an insert, update or delete; how many rows it changed. */
+  run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number>;
+  /** Raw SQL (drizzle's `sql` template) returning rows. */
+  rows<T>(query: SQL): Promise<T[]>;
+  /** Raw SQL that changes rows; how many. */
+  exec(query: SQL): Promise<number>;
+  /**
+   * A statement with placeholders, for hot paths: SQLite prepares it once; PostgreSQL builds it
+   * at each run on `db` (inside a transaction a statement must run on the transaction's client).
+   * Run what the returned function gives with `all`/`get`/`run` and the placeholders' values.
+   */
+  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T>;
+  /** SQL: this process owns the guild whose id `guildId` is (ownership.ts). */
+  ownsGuild(guildId: SQLWrapper): SQL;
+  /** SQL: the larger of two numbers. */
+  greatest(a: SQLWrapper, b: SQLWrapper): SQL;
+  /** One write transaction: all of `fn`'s queries, or none. Nested: a savepoint. */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Whether the calling flow is inside a transaction of this connection. */
+  readonly inTransaction: boolean;
+  close(): Promise<void>;
+}
+
+interface Open {
+  readonly done: Promise<void>;
+  /** Savepoints opened inside, to name the next one. */
+  depth: number;
+}
+
+/**
+ * SQLite (better-sqlite3) behind the asynchronous seam. `BEGIN IMMEDIATE`: the write lock is taken
+ * at BEGIN, so a process sharing the file waits for it there (busy_timeout) instead of failing with
+ * "database is locked" when a read transaction turns into a write one (issue 22).
+ */
+export class SqliteConnection implements Connection {
+  readonly dialect = 'sqlite' as const;
+  readonly t: Tables = schema;
+  private readonly flow = new AsyncLocalStorage<Open>();
+  private open: Open | null = null;
+  /** The longest a transaction stayed open, in ms (the event loop may run other work meanwhile). */
+  longestTransactionMs = 0;
+
+  constructor(
+    readonly db: Db,
+    readonly sqlite: Database.Database,
+    /** The ref the connection's `owns_guild` function reads (client.ts registers it). */
+    readonly ownership: OwnershipRef = new OwnershipRef(),
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T> {
+    const prepared = build(this.db, this.t).prepare();
+    return () => prepared;
+  }
+
+  ownsGuild(guildId: SQLWrapper): SQL {
+    return sql`owns_guild(${guildId})`;
+  }
+
+  greatest(a: SQLWrapper, b: SQLWrapper): SQL {
+    return sql`max(${a}, ${b})`;
+  }
+
+  get inTransaction(): boolean {
+    const mine = this.flow.getStore();
+    return mine !== undefined && mine === this.open;
+  }
+
+  /**
+   * No other flow's transaction is open. Each method checks it in a loop right before it runs its
+   * statement, with no await in between (a helper awaited in between would give another flow the
+   * turns to begin its transaction there).
+   */
+  private free(): boolean {
+    return this.open === null || this.flow.getStore() === this.open;
+  }
+
+  async all<T>(q: Pick<Runnable<T>, 'all'>, params?: Params): Promise<T[]> {
+    while (!this.free()) await this.open!.done;
+    return q.all(params);
+  }
+
+  async get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined> {
+    while (!this.free()) await this.open!.done;
+    return q.get(params);
+  }
+
+  async run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number> {
+    while (!this.free()) await this.open!.done;
+    return (q.run(params) as { changes: number }).changes;
+  }
+
+  async rows<T>(query: SQL): Promise<T[]> {
+    while (!this.free()) await this.open!.done;
+    return this.db.all(query) as T[];
+  }
+
+  async exec(query: SQL): Promise<number> {
+    while (!this.free()) await this.open!.done;
+    return this.db.run(query).changes;
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const mine = this.flow.getStore();
+    if (mine !== undefined && mine === this.open) return this.savepoint(mine, fn);
+    while (!this.free()) await this.open!.done;
+    let release!: () => void;
+    const open: Open = { done: new Promise<void>((r) => (release = r)), depth: 0 };
+    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.open = open;
+    const started = this.clock();
+    try {
+      const out = await this.flow.run(open, fn);
+      this.sqlite.exec('COMMIT');
+      return out;
+    } catch (e) {
+      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      throw e;
+    } finally {
+      this.longestTransactionMs = Math.max(this.longestTransactionMs, this.clock() - started);
+      this.open = null;
+      release();
+    }
+  }
+
+  private async savepoint<T>(open: Open, fn: () => Promise<T>): Promise<T> {
+    const name = `sp${++open.depth}`;
+    this.sqlite.exec(`SAVEPOINT ${name}`);
+    try {
+      const out = await fn();
+      this.sqlite.exec(`RELEASE ${name}`);
+      return out;
+    } catch (e) {
+      this.sqlite.exec(`ROLLBACK TO ${name}`);
+      this.sqlite.exec(`RELEASE ${name}`);
+      throw e;
+    } finally {
+      open.depth--;
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.open !== null) await this.open.done;
+    this.sqlite.close();
+  }
+}
