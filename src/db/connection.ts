@@ -70,6 +70,12 @@ export interface Connection {
   greatest(a: SQLWrapper, b: SQLWrapper): SQL;
   /** One write transaction: all of `fn`'s queries, or none. Nested: a savepoint. */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: holds the game's row until it ends, so a second process that believes it
+   * owns the guild (during a handover) waits instead of writing the same game (PostgreSQL's
+   * `SELECT … FOR UPDATE`). SQLite: nothing to do, its transactions hold the whole file.
+   */
+  lockGame(gameId: number): Promise<void>;
   /** Whether the calling flow is inside a transaction of this connection. */
   readonly inTransaction: boolean;
   close(): Promise<void>;
@@ -152,6 +158,10 @@ export class SqliteConnection implements Connection {
   async exec(query: SQL): Promise<number> {
     while (!this.free()) await this.open!.done;
     return this.db.run(query).changes;
+  }
+
+  async lockGame(_gameId: number): Promise<void> {
+    if (!this.inTransaction) throw new Error('lockGame outside a transaction');
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
