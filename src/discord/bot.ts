@@ -2,7 +2,17 @@
 // service, delivery, the features, the hooks that tie them to the service, the shell), then the
 // gateway, recovery and shutdown. Nothing is set after construction except the service's hooks.
 import { loadCommandIds } from './command-ids';
-import { Client, Events, GatewayIntentBits, Options, RESTEvents, Status, type Interaction } from 'discord.js';
+import {
+  Client,
+  DefaultRestOptions,
+  Events,
+  GatewayIntentBits,
+  Options,
+  RESTEvents,
+  Status,
+  type Interaction,
+} from 'discord.js';
+import { WireGate, wireLimit } from '../delivery/wire-gate';
 import { randomDealer, type Dealer } from '../app/dealer';
 import { GameService } from '../app/game-service';
 import { playsIn } from '../app/hosts';
@@ -187,7 +197,7 @@ export function deliveryRate(limit: number, plan: ShardPlan): number {
   return rate;
 }
 
-function discordClient(apiBase: string | undefined, plan: ShardPlan): Client {
+function discordClient(apiBase: string | undefined, plan: ShardPlan, gate: WireGate): Client {
   return new Client({
     // Issue 22: every shard Discord recommends in this process, or the given ones of a given count.
     ...(plan.auto ? { shards: 'auto' as const } : { shards: plan.ids, shardCount: plan.count }),
@@ -200,6 +210,9 @@ function discordClient(apiBase: string | undefined, plan: ShardPlan): Client {
       // does not: so it is set high here, and the deliverer (all other calls go through it) keeps
       // to Discord's global budget itself. A click's answer never waits behind the game output.
       globalRequestsPerSecond: 10_000,
+      // Issue 22: the hard cap at the wire, the process's share of Discord's 50 in any second
+      // (src/delivery/wire-gate.ts), for calls the deliverer let through that left late, together.
+      makeRequest: gate.wrap(DefaultRestOptions.makeRequest),
     },
     makeCache: Options.cacheWithLimits({ MessageManager: 0, ReactionManager: 0, GuildMessageManager: 0 }),
   });
@@ -231,7 +244,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const tournamentStore = new TournamentStore(db.db);
 
   // Discord, the game service, delivery.
-  const client = discordClient(config.apiBase, plan);
+  const wire = new WireGate(wireLimit(config.requestsPerSecond ?? 50, budgetShare(plan)));
+  const client = discordClient(config.apiBase, plan, wire);
   const service = new GameService(store, {
     now,
     lobbyTtlMs: config.lobbyTtlHours * 3_600_000,
