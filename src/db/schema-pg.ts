@@ -624,3 +624,29 @@ export const suspensions = pgTable('suspensions', {
   /** Whether the suspension stopped the clock (false: the host had paused it already, or a lobby). */
   clockStopped: boolean('clock_stopped').notNull().default(false),
 });
+
+// ---------------------------------------------------------------------------------------------
+// DM clicks between processes without the ShardingManager's IPC (issue 23).
+
+/**
+ * A click in a DM reaches the process holding shard 0 (Discord sends every DM event there). When
+ * the game's guild belongs to another process and there is no ShardingManager between them (several
+ * machines on one PostgreSQL, or SHARD_IDS by hand), the click is written here for its owner to
+ * take (src/discord/db-relay.ts). A row is taken once (`taken_at`), and let go after Discord's 3 s.
+ */
+export const relayedClicks = pgTable(
+  'relayed_clicks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    interactionId: text('interaction_id').notNull(),
+    guildId: text('guild_id').notNull(),
+    /** The raw INTERACTION_CREATE payload (JSON). */
+    payload: text('payload').notNull(),
+    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    takenAt: bigint('taken_at', { mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('relayed_clicks_interaction').on(t.interactionId),
+    index('relayed_clicks_waiting').on(t.takenAt, t.id),
+  ],
+);

@@ -45,7 +45,8 @@ import { buildRouter } from './shell';
 import { Tournaments } from './tournament';
 import { ShardOwnership } from '../db/ownership';
 import type { ShardPlan } from '../config';
-import { isRelayMessage, ShardRelay, type RelayMessage } from './shard-relay';
+import { isRelayMessage, RelayPoller, ShardRelay, type RelayMessage } from './shard-relay';
+import { RelayStore } from '../db/relay-store';
 
 export interface BotConfig {
   token: string;
@@ -106,6 +107,8 @@ export interface BotConfig {
    * src/shard-manager.ts). Without it, such clicks are handled here (one process owns everything).
    */
   relay?: { send(m: RelayMessage): void; onMessage(listener: (m: unknown) => void): void };
+  /** Without a relay: how often the database is read for DM clicks handed over by another process (ms; 100). */
+  relayPollMs?: number;
 }
 
 /** What `instrument` may hook into. */
@@ -230,8 +233,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const plan = config.shards ?? { auto: true };
   if (!plan.auto) db.ownership.set(new ShardOwnership(plan.ids, plan.count));
   if (!db.ownership.all && !config.relay)
-    log.warn(
-      `shards: this process holds shards ${plan.auto ? '' : plan.ids.join(',')} of ${db.ownership.shardCount} without the ShardingManager; DM clicks of other processes' games cannot reach them (use npm run start:shards; docs/hosting.md)`,
+    log.info(
+      `shards: this process holds shards ${plan.auto ? '' : plan.ids.join(',')} of ${db.ownership.shardCount} without the ShardingManager; DM clicks of other processes' games are handed over through the database`,
     );
   const store = new Store(db.db);
   for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
@@ -327,9 +330,12 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
 
   // Halting (fault injection): everything stops at once, as a killed process would.
   let halted = false;
+  // The relay's poller (below, once the client is there).
+  let relayPoller: RelayPoller | null = null;
   const halt = (): void => {
     if (halted) return;
     halted = true;
+    void relayPoller?.stop();
     deliverer.stop();
     service.scheduler.stop();
     asyncPlay.scheduler.stop();
@@ -412,13 +418,25 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     client.on(Events.InteractionCreate, (i) => metrics.interactionReceived(i.id, interactionKind(i)));
   }
   // Issue 22: a DM click of a game another process owns goes to that process (src/discord/shard-relay.ts).
+  const relayStore = new RelayStore(db.connection);
   const relay = new ShardRelay(
     client,
     db.ownership,
     (gameId) => store.getGame(gameId)?.guildId ?? null,
-    config.relay ? (m) => config.relay!.send(m) : null,
+    // The ShardingManager's IPC, or else the database (issue 23: several machines, SHARD_IDS by hand).
+    config.relay
+      ? (m) => config.relay!.send(m)
+      : async (m) => {
+          await relayStore.put({ interactionId: m.d.id, guildId: m.guildId, payload: JSON.stringify(m.d) }, Date.now());
+        },
     log,
   );
+  relayPoller = new RelayPoller(relayStore, relay, {
+    pollMs: config.relayPollMs ?? 100,
+    active: () => !config.relay && !db.ownership.all && !halted,
+    log,
+  });
+  relayPoller.start();
   config.relay?.onMessage((m) => {
     if (isRelayMessage(m) && !halted) relay.receive(m);
   });
@@ -587,6 +605,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       }
       asyncPlay.scheduler.stop();
       lifecycle.scheduler.stop();
+      await relayPoller?.stop();
       await service.close();
       deliverer.stop();
       await client.destroy();

@@ -1,13 +1,16 @@
 // DM clicks across processes (issue 22). Discord sends every event without a guild, so every click
 // in a DM, to shard 0. A game belongs to the process that holds its guild's shard (its timers, its
 // cached state, its outbox): a DM click of a game another process owns is handed to that process
-// as the raw gateway packet, over the ShardingManager's IPC (src/shard-manager.ts relays it), and
-// that process handles it as if its own gateway had received it. The click is not acknowledged
+// as the raw gateway packet, and that process handles it as if its own gateway had received it.
+// Two ways: over the ShardingManager's IPC (src/shard-manager.ts relays it), or, for processes
+// without a manager between them (several machines on one PostgreSQL, SHARD_IDS by hand), through
+// the database (issue 23: src/db/relay-store.ts, taken by the owner's RelayPoller below). The click is not acknowledged
 // here: the owner answers it with the interaction's token (any process may), within Discord's
 // window as usual, so nothing shows that it travelled.
 import type { Client } from 'discord.js';
 import type { Ownership } from '../db/ownership';
 import { decodeId } from './custom-id';
+import type { RelayStore } from '../db/relay-store';
 
 /** The message a process sends its manager, and the manager to the owner. */
 export interface RelayMessage {
@@ -37,7 +40,8 @@ export class ShardRelay {
     private readonly ownership: Ownership,
     /** The guild of a game (or of a tournament's game), from storage. */
     private readonly guildOfGame: (gameId: number) => string | null,
-    private readonly send: ((m: RelayMessage) => void) | null,
+    /** Hands a message to the owner (IPC, or a row in the database). */
+    private readonly send: ((m: RelayMessage) => void | Promise<void>) | null,
     private readonly log: { warn(m: string): void; debug?(m: string, fields?: Record<string, unknown>): void },
   ) {}
 
@@ -54,11 +58,16 @@ export class ShardRelay {
     const guildId = gameId === null ? null : this.guildOfGame(gameId);
     if (!guildId || this.ownership.owns(guildId)) return false;
     this.away.add(d.id);
+    const failed = (e: unknown) =>
+      this.log.warn(`shards: could not hand a DM click to the owner of guild ${guildId}: ${(e as Error).message}`);
     try {
-      this.send({ t: 'mafia:interaction', guildId, d });
+      const sent = this.send({ t: 'mafia:interaction', guildId, d });
+      // Written to the database: a failure is known only later; the click is lost then, as a
+      // click is when the process dies (the player sees it fail and clicks again).
+      if (sent) sent.catch(failed);
     } catch (e) {
       this.away.delete(d.id);
-      this.log.warn(`shards: could not hand a DM click to the owner of guild ${guildId}: ${(e as Error).message}`);
+      failed(e);
       return false;
     }
     return true;
@@ -81,5 +90,76 @@ export class ShardRelay {
     (
       this.client as unknown as { actions: { InteractionCreate: { handle(d: unknown): void } } }
     ).actions.InteractionCreate.handle(m.d);
+  }
+}
+
+/** Discord's window for answering a click: a relayed click older than this is let go. */
+const ANSWER_WINDOW_MS = 3_000;
+
+/**
+ * The owner's side of the relay through the database (issue 23): every `pollMs` it takes the clicks
+ * written for the guilds it owns and hands them to discord.js as if its own gateway had received
+ * them. A poll that finds nothing is one indexed read. Clicks older than Discord's 3 s are not taken,
+ * and rows older than a minute are deleted.
+ */
+export class RelayPoller {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private polling: Promise<void> | null = null;
+  private prunedAt = 0;
+  /** Clicks taken (tests, metrics). */
+  taken = 0;
+
+  constructor(
+    private readonly store: RelayStore,
+    private readonly relay: ShardRelay,
+    private readonly opts: {
+      pollMs: number;
+      /** Whether to poll at all: only a process that does not hold every shard may get clicks. */
+      active: () => boolean;
+      log: { warn(m: string): void };
+      now?: () => number;
+    },
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.opts.pollMs);
+    this.timer.unref?.();
+  }
+
+  /** One poll (at most one at a time). */
+  poll(): Promise<void> {
+    if (this.polling) return this.polling;
+    if (!this.opts.active()) return Promise.resolve();
+    this.polling = this.once().finally(() => (this.polling = null));
+    return this.polling;
+  }
+
+  private async once(): Promise<void> {
+    const now = (this.opts.now ?? Date.now)();
+    try {
+      for (const click of await this.store.take(now - ANSWER_WINDOW_MS, now)) {
+        let d: RelayMessage['d'];
+        try {
+          d = JSON.parse(click.payload) as RelayMessage['d'];
+        } catch {
+          continue;
+        }
+        this.taken++;
+        this.relay.receive({ t: 'mafia:interaction', guildId: click.guildId, d });
+      }
+      if (now - this.prunedAt > 60_000) {
+        this.prunedAt = now;
+        await this.store.prune(now - 60_000);
+      }
+    } catch (e) {
+      this.opts.log.warn(`shards: reading the DM clicks handed over failed: ${(e as Error).message}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.polling;
   }
 }

@@ -20,6 +20,7 @@ import { storeReader } from '../../src/db/game-reader';
 import { pgGameReader } from '../../src/db/pg-game-reader';
 import { looksLikePostgresUrl, redactUrl } from '../../src/db/pg-connect';
 import { parseMigrateArgs } from '../../src/cli/migrate-args';
+import { RelayStore } from '../../src/db/relay-store';
 import { LifecycleStore } from '../../src/db/lifecycle-store';
 import { Store } from '../../src/db/store';
 import { TournamentStore } from '../../src/db/tournament-store';
@@ -183,6 +184,11 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     ],
     clock,
   );
+  // A DM click handed to another process (issue 23), waiting to be taken.
+  await new RelayStore(open.connection).put(
+    { interactionId: '900000000000000001', guildId: 'sim', payload: JSON.stringify({ id: '900000000000000001' }) },
+    clock,
+  );
   open.close();
   return { file: w.dbPath, runningId };
 }
@@ -292,6 +298,7 @@ describe('the copy plan', () => {
         'seat_holders',
         'substitute_calls',
         'suspensions',
+        'relayed_clicks',
       ].sort(),
     );
     const at = new Map(plan.map((p, i) => [p.name, i]));

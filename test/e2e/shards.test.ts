@@ -46,7 +46,7 @@ class Manager {
   }
 }
 
-async function setUp() {
+async function setUp(through: 'ipc' | 'database' = 'ipc') {
   const fake = await FakeDiscord.start({
     interactionTimeout: 10_000,
     interactionDeadlineMs: 3_000,
@@ -77,7 +77,7 @@ async function setUp() {
   const config = (shards: number[]): BotConfig => ({
     ...botConfig(fake, dbPath, { dealer: fixedDealer(SC.roles) }),
     shards: { auto: false, ids: shards, count: 2 },
-    relay: manager.relayFor(shards),
+    ...(through === 'ipc' ? { relay: manager.relayFor(shards) } : { relayPollMs: 20 }),
   });
   const start = async (shard: number) => {
     worlds[shard]!.bot = await startBot(config([shard]));
@@ -156,6 +156,39 @@ describe('two processes, two shards (issue 22)', () => {
       const contents = w.fake.publicMessages(w.channel.id).map((m) => m.content);
       expect(contents.filter((c) => c.startsWith('🏆')).length).toBe(1);
     }
+    expect(fake.unhandled).toEqual([]);
+  });
+
+  it('without a ShardingManager between them (several machines, SHARD_IDS by hand), DM clicks reach the owner through the database (issue 23)', async () => {
+    const { fake, manager, worlds } = await setUp('database');
+    const [wa, wb] = worlds;
+    const da = new Driver(wa);
+    const db = new Driver(wb);
+    await Promise.all([da.createAndStart(SC.ruleset, SC.pace), db.createAndStart(SC.ruleset, SC.pace)]);
+    await Promise.all([
+      (async () => {
+        for (const step of SC.steps) await da.step(step);
+      })(),
+      (async () => {
+        for (const step of SC.steps) await db.step(step);
+      })(),
+    ]);
+    await wa.bot.idle();
+    await wb.bot.idle();
+    for (const [w, d] of [
+      [wa, da],
+      [wb, db],
+    ] as const) {
+      expect((await w.bot.service.state(d.gameId))!.result?.winner).toBe(SC.expect!.winner);
+      expect(w.fake.publicMessages(w.channel.id).filter((m) => m.content.startsWith('🏆')).length).toBe(1);
+    }
+    // No IPC: guild B's night clicks came by DM to shard 0's process, which wrote them down; B's took them.
+    expect(manager.relayed).toEqual([]);
+    const rows = wa.bot.db.sqlite
+      .prepare('select guild_id as guildId, taken_at as takenAt from relayed_clicks')
+      .all() as { guildId: string; takenAt: number | null }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.guildId === wb.guild.id && r.takenAt !== null)).toBe(true);
     expect(fake.unhandled).toEqual([]);
   });
 });
