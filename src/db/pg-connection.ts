@@ -74,12 +74,19 @@ const NUMBERS = pgNumbers();
  * A pool client whose queries parse int8 and numeric as numbers. drizzle passes type parsers with
  * each query (for its date and time types), which take the place of the client's own: they are
  * kept, with int8 and numeric in front of them.
+ *
+ * Its connection's failures go to `onError` and never end the process: pg-pool listens for them
+ * only while a client is idle, and a client checked out for a transaction that waits between two
+ * queries (the server restarted, idle_in_transaction_session_timeout ended the session) would
+ * otherwise emit 'error' with no listener. The transaction's next query fails instead, and the
+ * pool drops the client when it comes back.
  */
-function numbersClient(connectionTimeoutMillis: number): typeof pg.Client {
+function numbersClient(connectionTimeoutMillis: number, onError: (e: Error) => void): typeof pg.Client {
   return class NumbersClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       const c = typeof config === 'string' ? { connectionString: config } : { ...config };
       super({ ...c, types: NUMBERS, connectionTimeoutMillis } as pg.ClientConfig);
+      this.on('error', onError);
       const query = this.query.bind(this) as (...args: unknown[]) => unknown;
       this.query = ((config: unknown, ...rest: unknown[]) => {
         if (config !== null && typeof config === 'object' && !('submit' in config) && 'types' in config) {
@@ -97,18 +104,24 @@ export interface PgPoolOptions {
   max?: number;
   /** How long opening one connection may take before it fails. */
   connectionTimeoutMillis?: number;
+  /** A connection failed (idle or in use): the pool replaces it; a query on it fails. */
+  onConnectionError?: (e: Error) => void;
 }
 
 /** A pool whose clients parse int8 and numeric as numbers; `config` as pg.Pool's. */
 export function numbersPool(config: pg.PoolConfig, options: PgPoolOptions = {}): pg.Pool {
-  return new pg.Pool({
+  const onError = (e: Error) => options.onConnectionError?.(e);
+  const pool = new pg.Pool({
     ...config,
     ...(options.max !== undefined ? { max: options.max } : {}),
     types: NUMBERS,
     // On the client only: the pool's own connectionTimeoutMillis would also bound the wait for a
     // free client, and a burst of transactions may queue longer than it takes to connect.
-    Client: numbersClient(options.connectionTimeoutMillis ?? 10_000),
+    Client: numbersClient(options.connectionTimeoutMillis ?? 10_000, onError),
   });
+  // The pool repeats an idle client's failure, already told by the client's listener.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /** The SQL of `ownership.owns(guildId)` at this moment: see PgConnection.ownsGuild. */

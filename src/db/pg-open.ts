@@ -59,8 +59,11 @@ export interface PgOpenOptions {
   migrationLockWaitMs?: number;
   /** The ownership `ownsGuild` reads (default: every guild). */
   ownership?: OwnershipRef;
-  /** An idle pooled connection failed (the server restarted, the network dropped); the pool replaces it. */
-  onIdleError?: (e: Error) => void;
+  /**
+   * A pooled connection failed (the server restarted, the network dropped, a session ended by
+   * idle_in_transaction_session_timeout): the pool replaces it, a query on it fails. For the log.
+   */
+  onConnectionError?: (e: Error) => void;
 }
 
 export interface OpenPostgres {
@@ -108,10 +111,11 @@ export async function openPostgres(text: string | URL, options: PgOpenOptions = 
       idle_in_transaction_session_timeout: s.idleInTransactionTimeoutMs,
       application_name: 'mafia-bot',
     },
-    { max: options.poolSize ?? 10 },
+    {
+      max: options.poolSize ?? 10,
+      ...(options.onConnectionError ? { onConnectionError: options.onConnectionError } : {}),
+    },
   );
-  // Without a listener an idle connection's failure would end the process; the pool drops it.
-  pool.on('error', (e) => options.onIdleError?.(e));
   try {
     await pool.query('select 1');
   } catch (e) {

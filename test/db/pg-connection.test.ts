@@ -279,6 +279,39 @@ describe('PgConnection: flows and transactions', () => {
     ]);
   });
 
+  it('survives a connection ended while its transaction waits between two queries: the transaction fails, the pool goes on', async () => {
+    const errors: Error[] = [];
+    let heard!: () => void;
+    const gotError = new Promise<void>((r) => (heard = r));
+    const d = await fresh();
+    const o = await openPostgres(d.url, {
+      poolSize: 1,
+      onConnectionError: (e) => {
+        errors.push(e);
+        heard();
+      },
+    });
+    opened.push(o);
+    const lost = o.connection;
+    const w = await watcher(d.url);
+    try {
+      const tx = lost.transaction(async () => {
+        await addServer(lost, 'lost');
+        const [me] = await lost.rows<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+        await w.query('select pg_terminate_backend($1)', [me!.pid]);
+        await gotError; // the client heard it while idle inside the transaction (no query of its own running)
+        await addServer(lost, 'after');
+      });
+      await expect(tx).rejects.toThrow();
+      expect(errors[0]!.message).toMatch(/terminating connection due to administrator command/);
+      // The one client of the pool was dropped; the next query gets a new one.
+      await addServer(lost, 'next');
+      expect(await lost.rows(sql`select guild_id from servers`)).toEqual([{ guild_id: 'next' }]);
+    } finally {
+      await w.end();
+    }
+  });
+
   it('sets the session: timeouts and application name', async () => {
     const show = async (name: string) => (await c.rows<{ v: string }>(sql`select current_setting(${name}) as v`))[0]!.v;
     expect(await show('statement_timeout')).toBe('30s');
