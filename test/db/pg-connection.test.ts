@@ -489,7 +489,9 @@ describe('PgConnection.ownsGuild equals ShardOwnership.owns', () => {
     await addServer(c, '1'); // shard 0 of 2
     await addServer(c, String(1n << 22n)); // shard 1 of 2
     expect(c.db.select().from(c.t.servers).where(c.ownsGuild(c.t.servers.guildId)).toSQL().sql).toContain('(true)');
-    expect(ownsGuildSql(new ShardOwnership([1], 2), sql`x`)).toBeDefined();
+    // An ownership whose shards are not whole numbers never reaches the SQL text.
+    const odd = { all: false, shards: [0.5], shardCount: 2, owns: () => false };
+    expect(() => ownsGuildSql(odd, sql`x`)).toThrow('invalid ownership: shards 0.5 of 2');
     const owned = c.db.select({ id: c.t.servers.guildId }).from(c.t.servers).where(c.ownsGuild(c.t.servers.guildId));
     expect((await c.all(owned)).length).toBe(2);
     c.ownership.set(new ShardOwnership([1], 2));
