@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { checkPostgresUrl, postgresUrlMessage, redactUrl } from './db/pg-url';
 
 const snowflake = z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17 to 20 digits)');
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
@@ -16,6 +17,16 @@ export const envSchema = z.object({
   DISCORD_APP_ID: optional(snowflake),
   DEV_GUILD_ID: optional(snowflake),
   DATABASE_PATH: optional(z.string()).transform((v) => v ?? './data/mafia.sqlite'),
+  /**
+   * Issue 23: a PostgreSQL database (postgres://user:password@host:5432/database) instead of the
+   * SQLite file; it wins over DATABASE_PATH (see databaseChoice).
+   */
+  DATABASE_URL: optional(
+    z.string().superRefine((v, ctx) => {
+      const url = checkPostgresUrl(v.trim());
+      if (!(url instanceof URL)) ctx.addIssue({ code: 'custom', message: `is ${postgresUrlMessage(url.problem)}` });
+    }),
+  ).transform((v) => v?.trim()),
   DISCORD_API_BASE: optional(
     z
       .string()
@@ -99,6 +110,48 @@ export class ConfigError extends Error {
 export function loadDotEnv(file = '.env'): void {
   const path = resolve(file);
   if (existsSync(path)) process.loadEnvFile(path);
+}
+
+/**
+ * Which database the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file.
+ * DATABASE_URL wins over DATABASE_PATH: with both set, the bot runs on PostgreSQL and does not open
+ * the file. Refusing the pair would trip everyone who runs the container image or the compose file,
+ * which set DATABASE_PATH for the SQLite volume (they would have to unset it by hand). The risk of the pair, starting on
+ * an empty PostgreSQL database while the games are in the file, is caught when the database is
+ * opened: openConnection (src/db/open.ts) returns a warning to log when the file at DATABASE_PATH
+ * holds games and the PostgreSQL database has none yet.
+ */
+export type DatabaseChoice = { kind: 'postgres'; url: URL; shown: string } | { kind: 'sqlite'; path: string };
+
+export function databaseChoice(c: Pick<Config, 'DATABASE_URL' | 'DATABASE_PATH'>): DatabaseChoice {
+  if (c.DATABASE_URL) {
+    const url = checkPostgresUrl(c.DATABASE_URL);
+    if (!(url instanceof URL)) throw new ConfigError(`DATABASE_URL is ${postgresUrlMessage(url.problem)}`);
+    return { kind: 'postgres', url, shown: redactUrl(url) };
+  }
+  return { kind: 'sqlite', path: c.DATABASE_PATH };
+}
+
+/**
+ * What the logs must never show (src/log.ts replaces it): the token, DATABASE_URL whole and its
+ * password. Log the database as databaseChoice's `shown` (the password as ***).
+ */
+export function configSecrets(c: Pick<Config, 'DISCORD_TOKEN' | 'DATABASE_URL'>): string[] {
+  const out = [c.DISCORD_TOKEN];
+  if (c.DATABASE_URL) {
+    out.push(c.DATABASE_URL);
+    const url = checkPostgresUrl(c.DATABASE_URL);
+    if (url instanceof URL && url.password) {
+      out.push(url.password);
+      try {
+        out.push(decodeURIComponent(url.password));
+      } catch {
+        // not percent-encoding: the password as written is all there is
+      }
+    }
+  }
+  // Longest first: the whole URL is replaced before the password inside it.
+  return [...new Set(out)].sort((a, b) => b.length - a.length);
 }
 
 /** Parses the environment; throws ConfigError with a one-line message naming the variable. */

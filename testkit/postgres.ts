@@ -4,7 +4,7 @@
 // Each caller gets a fresh database of its own on that server. When neither is there, `null`,
 // and the suites that need it say so loudly (see `postgresOrSkip`).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -44,9 +44,9 @@ export interface TestServer {
 
 /**
  * Starts a throwaway PostgreSQL server (initdb in a temporary directory, pg_ctl start; no TCP,
- * fsync off: test data only). `stop()` stops it at once and removes the directory.
+ * fsync off: test data only); with `password`, connections must give it. `stop()` stops it at once and removes the directory.
  */
-export function startTestServer(bin: string): TestServer {
+export function startTestServer(bin: string, options: { password?: string } = {}): TestServer {
   const dir = mkdtempSync(join(tmpdir(), 'mafia-pg-'));
   chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
@@ -55,7 +55,14 @@ export function startTestServer(bin: string): TestServer {
     const [c, a] = asPostgres(join(bin, cmd), args);
     execFileSync(c, a, { stdio: 'ignore' });
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  // With a password: the `postgres` user must give it (scram-sha-256), to test a wrong one.
+  let auth = ['--auth=trust'];
+  if (options.password !== undefined) {
+    const pwfile = join(dir, 'pwfile');
+    writeFileSync(pwfile, `${options.password}\n`, { mode: 0o644 });
+    auth = ['--auth=scram-sha-256', `--pwfile=${pwfile}`];
+  }
+  run('initdb', ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--no-sync']);
   const opts = `-k ${dir} -p 5432 -c listen_addresses= -c fsync=off -c max_connections=300`;
   run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   let stopped = false;
@@ -70,7 +77,13 @@ export function startTestServer(bin: string): TestServer {
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', stop);
-  return { url: `postgres://postgres@localhost:5432/postgres?host=${encodeURIComponent(dir)}`, stop };
+  const user = options.password !== undefined ? `postgres:${encodeURIComponent(options.password)}` : 'postgres';
+  return { url: `postgres://${user}@localhost:5432/postgres?host=${encodeURIComponent(dir)}`, stop };
+}
+
+/** Whether the tests have a PostgreSQL: TEST_DATABASE_URL, or binaries to start one. */
+export function postgresAvailable(): boolean {
+  return Boolean(process.env.TEST_DATABASE_URL) || postgresBinaries() !== null;
 }
 
 let own: TestServer | null = null;

@@ -4,47 +4,21 @@
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { StartupError } from './client';
+import { checkPostgresUrl, postgresUrlMessage, redactUrl } from './pg-url';
 
 /** The PostgreSQL migrations (drizzle-kit, `npm run db:generate`). */
 export const PG_MIGRATIONS = resolve(import.meta.dirname, '..', '..', 'migrations-pg');
 
-/** Whether a command-line argument names a PostgreSQL database rather than a file. */
-export function looksLikePostgresUrl(text: string): boolean {
-  return /^postgres(ql)?:/i.test(text);
-}
+export { looksLikePostgresUrl, redactUrl } from './pg-url';
 
 /**
- * A `postgres://user[:password]@host[:port]/database[?…]` URL, checked: the scheme, a host, a
- * database name, no spaces or control characters. StartupError otherwise (the text is not echoed
- * back whole: it may hold a password).
+ * A `postgres://user[:password]@host[:port]/database[?…]` URL, checked (pg-url.ts): StartupError
+ * otherwise (the text is not echoed back whole: it may hold a password).
  */
 export function parsePostgresUrl(text: string): URL {
-  const bad = (why: string) =>
-    new StartupError(`not a PostgreSQL URL (${why}); expected postgres://user:password@host:5432/database`);
-  if (text.length > 2000) throw bad('longer than 2,000 characters');
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(text)) throw bad('it holds spaces or control characters');
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw bad('it cannot be parsed');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw bad(`the scheme is ${url.protocol}`);
-  if (!url.hostname && !url.searchParams.get('host')) throw bad('no host');
-  const db = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  if (!db) throw bad('no database name after the host');
-  if (db.includes('/')) throw bad('the database name holds a "/"');
-  if (url.port && !(Number(url.port) >= 1 && Number(url.port) <= 65535)) throw bad('the port is not 1-65535');
+  const url = checkPostgresUrl(text);
+  if (!(url instanceof URL)) throw new StartupError(postgresUrlMessage(url.problem));
   return url;
-}
-
-/** The URL as it may be printed: the password replaced by `***`. */
-export function redactUrl(url: URL): string {
-  if (!url.password) return url.toString();
-  const u = new URL(url.toString());
-  u.password = '***';
-  return u.toString();
 }
 
 /**

@@ -1,33 +1,80 @@
-// The asynchronous storage seam's SQLite connection (src/db/connection.ts, issue 23): a transaction
+// The asynchronous storage seam (src/db/connection.ts, issue 23), on both connections: a transaction
 // is all or nothing even though other flows run while it waits between its queries, and another
-// flow's query never lands inside it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// flow's query never lands inside it. SQLite keeps another flow out by making it wait; PostgreSQL
+// runs it on another client, which does not see the transaction's rows (test/db/pg-connection.test.ts
+// has PostgreSQL's own cases: isolation, row locks, savepoints, opening and migrating).
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { openDatabase, type OpenDb } from '../../src/db/client';
-import { servers } from '../../src/db/schema';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../src/db/client';
+import type { Connection } from '../../src/db/connection';
+import { openPostgres } from '../../src/db/pg-open';
 import { ShardOwnership } from '../../src/db/ownership';
+import { postgresAvailable, postgresOrSkip, testPostgres } from '../../testkit/postgres';
 
-let open: OpenDb;
-let c: OpenDb['connection'];
+interface Opened {
+  c: Connection;
+  /** SQLite's handle, to look at the file without going through the connection. */
+  sqlite?: Database.Database;
+  close(): Promise<void>;
+}
 
-beforeEach(() => {
-  open = openDatabase(':memory:');
-  c = open.connection;
+const subjects: { name: 'sqlite' | 'postgres'; open(): Promise<Opened> }[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const o = openDatabase(':memory:');
+      return { c: o.connection, sqlite: o.sqlite, close: async () => o.close() };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const d = (await testPostgres())!;
+      const o = await openPostgres(d.url, { poolSize: 4 });
+      return {
+        c: o.connection,
+        async close() {
+          await o.close();
+          await d.drop();
+        },
+      };
+    },
+  },
+];
+
+beforeAll(async () => {
+  // The loud line when PostgreSQL is missing (and a failure under CI_REQUIRE_POSTGRES=1).
+  await (await postgresOrSkip('test/db/connection.test.ts'))?.drop();
 });
-afterEach(() => open.close());
 
-const add = (id: string) => c.run(c.db.insert(servers).values({ guildId: id, createdAt: 1, updatedAt: 1 }));
-const ids = async () => (await c.all(c.db.select({ id: servers.guildId }).from(servers))).map((r) => r.id).sort();
 /** Lets every other flow that is ready run (a few turns of the microtask queue and one macrotask). */
 const others = () => new Promise<void>((r) => setImmediate(r));
 
-describe('SqliteConnection', () => {
-  it('runs a query on an idle connection at once, without waiting a turn', () => {
+describe.each(subjects)('$name connection', ({ name, open }) => {
+  const skip = name === 'postgres' && !postgresAvailable();
+  let o: Opened;
+  let c: Connection;
+  beforeEach(async (ctx) => {
+    if (skip) return ctx.skip();
+    o = await open();
+    c = o.c;
+  });
+  afterEach(async () => {
+    if (!skip) await o.close();
+  });
+
+  const add = (id: string) => c.run(c.db.insert(c.t.servers).values({ guildId: id, createdAt: 1, updatedAt: 1 }));
+  const ids = async () =>
+    (await c.all(c.db.select({ id: c.t.servers.guildId }).from(c.t.servers))).map((r) => r.id).sort();
+
+  it.runIf(name === 'sqlite')('runs a query on an idle connection at once, without waiting a turn', () => {
     void add('1');
-    expect(open.sqlite.prepare('select count(*) n from servers').get()).toEqual({ n: 1 });
+    expect(o.sqlite!.prepare('select count(*) n from servers').get()).toEqual({ n: 1 });
   });
 
   it('reads and counts: all, get, run, rows, exec', async () => {
+    const { servers } = c.t;
     await add('1');
     await add('2');
     expect(await ids()).toEqual(['1', '2']);
@@ -39,8 +86,35 @@ describe('SqliteConnection', () => {
     expect(await ids()).toEqual(['2']);
   });
 
-  it('keeps another flow out of an open transaction: its read waits for the commit', async () => {
-    const seen: string[][] = [];
+  it.runIf(name === 'sqlite')(
+    'keeps another flow out of an open transaction: its read waits for the commit',
+    async () => {
+      const seen: string[][] = [];
+      let inside!: () => void;
+      const holding = new Promise<void>((r) => (inside = r));
+      let go!: () => void;
+      const released = new Promise<void>((r) => (go = r));
+      const tx = c.transaction(async () => {
+        await add('1');
+        inside();
+        await released; // the transaction waits here; other flows run meanwhile
+        await add('2');
+        expect(c.inTransaction).toBe(true);
+      });
+      await holding;
+      const read = ids().then((r) => seen.push(r));
+      await others();
+      await others();
+      expect(seen).toEqual([]); // still waiting: it would have seen the uncommitted '1'
+      expect(c.inTransaction).toBe(false);
+      go();
+      await tx;
+      await read;
+      expect(seen).toEqual([['1', '2']]);
+    },
+  );
+
+  it('never shows another flow a transaction’s uncommitted rows', async () => {
     let inside!: () => void;
     const holding = new Promise<void>((r) => (inside = r));
     let go!: () => void;
@@ -48,20 +122,17 @@ describe('SqliteConnection', () => {
     const tx = c.transaction(async () => {
       await add('1');
       inside();
-      await released; // the transaction waits here; other flows run meanwhile
+      await released;
       await add('2');
-      expect(c.inTransaction).toBe(true);
     });
     await holding;
-    const read = ids().then((r) => seen.push(r));
-    await others();
-    await others();
-    expect(seen).toEqual([]); // still waiting: it would have seen the uncommitted '1'
-    expect(c.inTransaction).toBe(false);
+    // SQLite: the read waits for the commit; PostgreSQL: it reads at once what is committed.
+    const read = ids();
+    if (name === 'postgres') expect(await read).toEqual([]);
     go();
     await tx;
-    await read;
-    expect(seen).toEqual([['1', '2']]);
+    expect(await read).not.toEqual(['1']);
+    expect(await ids()).toEqual(['1', '2']);
   });
 
   it('rolls back everything of a failed transaction, and not another flow’s write made meanwhile', async () => {
@@ -74,13 +145,13 @@ describe('SqliteConnection', () => {
       throw new Error('refused');
     });
     await holding;
-    const outside = add('9'); // waits: inside the transaction it would be rolled back with it
+    const outside = add('9'); // SQLite: waits, inside the transaction it would be rolled back with it
     await expect(tx).rejects.toThrow('refused');
     await outside;
     expect(await ids()).toEqual(['9']);
   });
 
-  it('serialises transactions started together, each all or nothing', async () => {
+  it('runs transactions started together each all or nothing (one at a time on SQLite)', async () => {
     const order: string[] = [];
     const one = (id: string, fail: boolean) =>
       c.transaction(async () => {
@@ -93,7 +164,7 @@ describe('SqliteConnection', () => {
       });
     const results = await Promise.allSettled([one('a', false), one('b', true), one('c', false)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(order).toEqual(['begin a', 'end a', 'begin b', 'end b', 'begin c', 'end c']);
+    if (name === 'sqlite') expect(order).toEqual(['begin a', 'end a', 'begin b', 'end b', 'begin c', 'end c']);
     expect(await ids()).toEqual(['a', 'ab', 'c', 'cb']);
   });
 
@@ -103,12 +174,30 @@ describe('SqliteConnection', () => {
       await expect(
         c.transaction(async () => {
           await add('2');
+          expect(c.inTransaction).toBe(true);
           throw new Error('inner');
         }),
       ).rejects.toThrow('inner');
+      expect(c.inTransaction).toBe(true);
       await c.transaction(async () => add('3'));
     });
+    expect(c.inTransaction).toBe(false);
     expect(await ids()).toEqual(['1', '3']);
+  });
+
+  it('keeps a savepoint inside its transaction: it sees the transaction’s rows, and the transaction’s failure undoes it', async () => {
+    const err = await c
+      .transaction(async () => {
+        await add('1');
+        await c.transaction(async () => {
+          await add('2');
+          expect(await ids()).toEqual(['1', '2']);
+        });
+        throw new Error('outer');
+      })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('outer');
+    expect(await ids()).toEqual([]);
   });
 
   it('treats a flow started inside a transaction that outlives it as another flow', async () => {
@@ -133,7 +222,8 @@ describe('SqliteConnection', () => {
     expect(await later).toEqual(['1']);
   });
 
-  it('prepares a statement once, and says in SQL which guilds are owned and the larger of two numbers', async () => {
+  it('runs a statement with placeholders, and says in SQL which guilds are owned and the larger of two numbers', async () => {
+    const { servers } = c.t;
     await add('1'); // shard 0 of 2 ((1 >> 22) % 2)
     await add(String(1n << 22n)); // shard 1 of 2
     const byId = c.statement((db, t) =>
@@ -142,12 +232,42 @@ describe('SqliteConnection', () => {
         .from(t.servers)
         .where(eq(t.servers.guildId, sql.placeholder('id'))),
     );
-    expect(byId()).toBe(byId());
+    if (name === 'sqlite') expect(byId()).toBe(byId()); // prepared once
     expect(await c.get(byId(), { id: '1' })).toEqual({ id: '1' });
+    expect(await c.get(byId(), { id: '2' })).toBeUndefined();
     const owned = () => c.all(c.db.select({ id: servers.guildId }).from(servers).where(c.ownsGuild(servers.guildId)));
     expect((await owned()).length).toBe(2);
     c.ownership.set(new ShardOwnership([1], 2));
     expect(await owned()).toEqual([{ id: String(1n << 22n) }]);
     expect(await c.rows(sql`select ${c.greatest(sql`3`, sql`7`)} as m`)).toEqual([{ m: 7 }]);
+  });
+
+  it('holds a game with lockGame inside a transaction, and refuses it outside one', async () => {
+    const { games } = c.t;
+    await add('1');
+    const [g] = await c.all(
+      c.db
+        .insert(games)
+        .values({
+          guildId: '1',
+          channelId: 'c',
+          hostId: 'h',
+          ruleset: 'classic-10',
+          pace: 'live',
+          status: 'lobby',
+          createdAt: 1,
+          updatedAt: 1,
+        })
+        .returning({ id: games.id }),
+    );
+    expect(typeof g!.id).toBe('number');
+    await expect(c.lockGame(g!.id)).rejects.toThrow('lockGame outside a transaction');
+    await c.transaction(async () => {
+      await c.lockGame(g!.id);
+      await c.run(c.db.update(games).set({ moves: 1 }).where(eq(games.id, g!.id)));
+    });
+    expect(await c.get(c.db.select({ moves: games.moves }).from(games).where(eq(games.id, g!.id)))).toEqual({
+      moves: 1,
+    });
   });
 });

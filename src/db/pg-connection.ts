@@ -1,0 +1,263 @@
+// The storage seam's PostgreSQL connection (issue 23): the Connection of src/db/connection.ts over a
+// pool of node-postgres clients, with drizzle's node-postgres driver and the PostgreSQL schema
+// (schema-pg.ts, generated from schema.ts: the same tables and columns).
+//
+// Transactions: each runs on a client of its own, taken from the pool for its length; every query
+// of the flow that started it (AsyncLocalStorage, as SqliteConnection tracks its flow) runs on that
+// client, so the stores need no handle passed around. Other flows' queries run on other clients
+// at the same time: PostgreSQL's isolation keeps them out of the transaction (they never see its
+// uncommitted rows), and its row locks order two writers of the same rows (`lockGame`). A flow
+// started inside a transaction that outlives it is another flow once the transaction has ended
+// (its queries go to the pool, never to a client given back to it).
+//
+// Queries are built on `db` when they run (a query built on the pool's drizzle and run inside a
+// transaction would run on another client, outside the transaction, and could wait for the
+// transaction's own locks). Two flows sharing one transaction must not open savepoints at the same
+// time (the savepoints of one client nest; the same holds on SQLite).
+//
+// Numbers: the schema's bigint columns are `mode: 'number'`, which drizzle maps with Number() when
+// it reads a column of a table. Everything else PostgreSQL returns as int8 or numeric (count(*),
+// sum(…), a raw `rows()` query, a `sql<number>` field) would be a string with node-postgres's
+// defaults, where SQLite gives a number. So the pool's clients parse int8 and numeric as numbers
+// (pgNumbers below): exact up to 2^53, as better-sqlite3's numbers are. Set on the pool's own
+// clients, never on pg's global parsers (which other code in the process may rely on).
+//
+// Booleans: schema-pg's boolean columns take and give JavaScript booleans. A query built with a
+// table of schema.ts (integer `mode: 'boolean'`) sends 1/0, which PostgreSQL reads as true/false
+// for a boolean column, and reads true/false back as booleans: both work. Raw SQL differs: `rows()`
+// gives true/false on PostgreSQL where SQLite gives 1/0, and `= 1` on a boolean column is an error.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Connection, Db, Params, Preparable, Runnable, Tables } from './connection';
+import { OwnershipRef, type Ownership } from './ownership';
+import * as pgSchema from './schema-pg';
+
+type PgDb = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
+
+/** A transaction (or savepoint) of one flow; `active` until it ends. */
+interface Open {
+  readonly tx: PgDb;
+  readonly parent: Open | null;
+  active: boolean;
+}
+
+/** What drizzle's PostgreSQL builders, prepared queries and relational queries have in common. */
+interface Executable {
+  execute(params?: Params): Promise<unknown>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+type TypeParser = (text: string) => unknown;
+interface Types {
+  getTypeParser(oid: number, format?: string): unknown;
+}
+
+/** Type parsers: int8 and numeric as JavaScript numbers, every other type as `base` parses it. */
+export function pgNumbers(base: Types = pg.types): Types {
+  return {
+    getTypeParser(oid: number, format?: string): unknown {
+      if (format === 'binary') return base.getTypeParser(oid, format);
+      if (oid === INT8) return Number as TypeParser;
+      if (oid === NUMERIC) return Number as TypeParser;
+      return base.getTypeParser(oid, format);
+    },
+  };
+}
+
+const NUMBERS = pgNumbers();
+
+/**
+ * A pool client whose queries parse int8 and numeric as numbers. drizzle passes type parsers with
+ * each query (for its date and time types), which take the place of the client's own: they are
+ * kept, with int8 and numeric in front of them.
+ *
+ * Its connection's failures go to `onError` and never end the process: pg-pool listens for them
+ * only while a client is idle, and a client checked out for a transaction that waits between two
+ * queries (the server restarted, idle_in_transaction_session_timeout ended the session) would
+ * otherwise emit 'error' with no listener. The transaction's next query fails instead, and the
+ * pool drops the client when it comes back.
+ */
+function numbersClient(connectionTimeoutMillis: number, onError: (e: Error) => void): typeof pg.Client {
+  return class NumbersClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      const c = typeof config === 'string' ? { connectionString: config } : { ...config };
+      super({ ...c, types: NUMBERS, connectionTimeoutMillis } as pg.ClientConfig);
+      this.on('error', onError);
+      const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+      this.query = ((config: unknown, ...rest: unknown[]) => {
+        if (config !== null && typeof config === 'object' && !('submit' in config) && 'types' in config) {
+          const types = (config as { types?: Types }).types;
+          if (types) config = { ...config, types: pgNumbers(types) };
+        }
+        return query(config, ...rest);
+      }) as typeof this.query;
+    }
+  };
+}
+
+export interface PgPoolOptions {
+  /** Clients at most (each open transaction holds one). */
+  max?: number;
+  /** How long opening one connection may take before it fails. */
+  connectionTimeoutMillis?: number;
+  /** A connection failed (idle or in use): the pool replaces it; a query on it fails. */
+  onConnectionError?: (e: Error) => void;
+}
+
+/** A pool whose clients parse int8 and numeric as numbers; `config` as pg.Pool's. */
+export function numbersPool(config: pg.PoolConfig, options: PgPoolOptions = {}): pg.Pool {
+  const onError = (e: Error) => options.onConnectionError?.(e);
+  const pool = new pg.Pool({
+    ...config,
+    ...(options.max !== undefined ? { max: options.max } : {}),
+    types: NUMBERS,
+    // On the client only: the pool's own connectionTimeoutMillis would also bound the wait for a
+    // free client, and a burst of transactions may queue longer than it takes to connect.
+    Client: numbersClient(options.connectionTimeoutMillis ?? 10_000, onError),
+  });
+  // The pool repeats an idle client's failure, already told by the client's listener.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** The SQL of `ownership.owns(guildId)` at this moment: see PgConnection.ownsGuild. */
+export function ownsGuildSql(o: Ownership, guildId: SQLWrapper): SQL {
+  if (o.all) return sql`true`;
+  const count = o.shardCount;
+  const shards = [...o.shards];
+  if (!Number.isInteger(count) || count < 1 || !shards.every((s) => Number.isInteger(s) && s >= 0))
+    throw new Error(`invalid ownership: shards ${shards.join(',')} of ${count}`);
+  const held = sql.raw(`'{${shards.join(',')}}'::int[]`);
+  const zero = shards.includes(0) ? sql`true` : sql`false`;
+  // A guild id is up to 20 digits (larger than bigint's 9223372036854775807): numeric, and
+  // div(…, 2^22) is `>> 22` for a number >= 0. CASE keeps the cast from text that is not a number.
+  return sql`(case when (${guildId})::text ~ '^[0-9]{1,20}$' then mod(div((${guildId})::numeric, 4194304), ${sql.raw(String(count))}) = any(${held}) else ${zero} end)`;
+}
+
+export class PgConnection implements Connection {
+  readonly dialect = 'postgres' as const;
+  /** schema-pg.ts, typed as schema.ts: the same tables and columns under the same names. */
+  readonly t: Tables = pgSchema as unknown as Tables;
+  private readonly flow = new AsyncLocalStorage<Open>();
+  private readonly root: NodePgDatabase<typeof pgSchema>;
+
+  constructor(
+    readonly pool: pg.Pool,
+    /** The ref `ownsGuild` reads each time a query is built into SQL. */
+    readonly ownership: OwnershipRef = new OwnershipRef(),
+  ) {
+    this.root = drizzle(pool, { schema: pgSchema });
+  }
+
+  /** The calling flow's transaction, or its innermost one still open; null outside. */
+  private current(): Open | null {
+    let o = this.flow.getStore() ?? null;
+    while (o !== null && !o.active) o = o.parent;
+    return o;
+  }
+
+  private get pgDb(): PgDb {
+    return this.current()?.tx ?? this.root;
+  }
+
+  get db(): Db {
+    return this.pgDb as unknown as Db;
+  }
+
+  get inTransaction(): boolean {
+    return this.current() !== null;
+  }
+
+  /** drizzle's PostgreSQL queries run with execute (the Runnable type is SQLite's). */
+  private execute(q: unknown, params?: Params): Promise<unknown> {
+    return (q as Executable).execute(params);
+  }
+
+  async all<T>(q: Pick<Runnable<T>, 'all'>, params?: Params): Promise<T[]> {
+    const r = await this.execute(q, params);
+    return (Array.isArray(r) ? r : (r as pg.QueryResult).rows) as T[];
+  }
+
+  async get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined> {
+    const r = await this.execute(q, params);
+    if (Array.isArray(r)) return r[0] as T | undefined;
+    // A relational findFirst gives its row (or undefined) itself.
+    if (r !== null && typeof r === 'object' && 'rows' in r && 'command' in r)
+      return (r as pg.QueryResult).rows[0] as T | undefined;
+    return r as T | undefined;
+  }
+
+  async run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number> {
+    const r = await this.execute(q, params);
+    // With `.returning()`, the rows.
+    return Array.isArray(r) ? r.length : ((r as pg.QueryResult).rowCount ?? 0);
+  }
+
+  async rows<T>(query: SQL): Promise<T[]> {
+    return (await this.pgDb.execute(query)).rows as T[];
+  }
+
+  async exec(query: SQL): Promise<number> {
+    return (await this.pgDb.execute(query)).rowCount ?? 0;
+  }
+
+  /** Built on `db` at each run: inside a transaction it must run on the transaction's client. */
+  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T> {
+    return () => build(this.db, this.t) as unknown as Runnable<T>;
+  }
+
+  /**
+   * TRUE while this process holds every shard; else the SQL of `ShardOwnership.owns`: a snowflake's
+   * shard `(id >> 22) % count` among the held ones, anything else (null, not 1-20 digits) owned
+   * only by shard 0's holder. Built when the query is turned into SQL, which drizzle does at each
+   * run: the ownership of that moment.
+   */
+  ownsGuild(guildId: SQLWrapper): SQL {
+    const ref = this.ownership;
+    return sql`${{ getSQL: () => ownsGuildSql(ref, guildId) }}`;
+  }
+
+  /** PostgreSQL's GREATEST ignores a NULL (SQLite's max(a, b) gives NULL): pass numbers. */
+  greatest(a: SQLWrapper, b: SQLWrapper): SQL {
+    return sql`greatest(${a}, ${b})`;
+  }
+
+  /**
+   * drizzle's transaction on a client of the pool (BEGIN … COMMIT, ROLLBACK when `fn` fails);
+   * inside the flow's transaction, a savepoint of it.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const parent = this.current();
+    const body = async (tx: PgDb): Promise<T> => {
+      const open: Open = { tx, parent, active: true };
+      try {
+        return await this.flow.run(open, fn);
+      } finally {
+        open.active = false;
+      }
+    };
+    if (parent) return parent.tx.transaction(body);
+    return this.root.transaction(body);
+  }
+
+  /** `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`: the row held until the transaction ends. */
+  async lockGame(gameId: number): Promise<void> {
+    const open = this.current();
+    if (!open) throw new Error('lockGame outside a transaction');
+    const { games } = pgSchema;
+    await open.tx
+      .select({ one: sql`1` })
+      .from(games)
+      .where(eq(games.id, gameId))
+      .for('update');
+  }
+
+  /** Ends the pool: idle clients at once, a transaction's when it ends. */
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
