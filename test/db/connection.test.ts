@@ -5,43 +5,10 @@
 // has PostgreSQL's own cases: isolation, row locks, savepoints, opening and migrating).
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import type Database from 'better-sqlite3';
-import { openDatabase } from '../../src/db/client';
 import type { Connection } from '../../src/db/connection';
-import { openPostgres } from '../../src/db/pg-open';
 import { ShardOwnership } from '../../src/db/ownership';
-import { postgresAvailable, postgresOrSkip, testPostgres } from '../../testkit/postgres';
-
-interface Opened {
-  c: Connection;
-  /** SQLite's handle, to look at the file without going through the connection. */
-  sqlite?: Database.Database;
-  close(): Promise<void>;
-}
-
-const subjects: { name: 'sqlite' | 'postgres'; open(): Promise<Opened> }[] = [
-  {
-    name: 'sqlite',
-    async open() {
-      const o = openDatabase(':memory:');
-      return { c: o.connection, sqlite: o.sqlite, close: async () => o.close() };
-    },
-  },
-  {
-    name: 'postgres',
-    async open() {
-      const d = (await testPostgres())!;
-      const o = await openPostgres(d.url, { poolSize: 4 });
-      return {
-        c: o.connection,
-        async close() {
-          await o.close();
-          await d.drop();
-        },
-      };
-    },
-  },
-];
+import { postgresAvailable, postgresOrSkip } from '../../testkit/postgres';
+import { connectionSubjects as subjects, type Opened } from '../../testkit/connections';
 
 beforeAll(async () => {
   // The loud line when PostgreSQL is missing (and a failure under CI_REQUIRE_POSTGRES=1).
