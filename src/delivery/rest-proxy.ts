@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { proxyRequests } from '@discordjs/proxy';
 import { REST } from '@discordjs/rest';
+import { exemptFromGlobalLimit } from './wire-gate';
 
 export interface RestProxyOptions {
   /** Where requests go: Discord (`https://discord.com/api`) or, in tests, the fake Discord. */
@@ -26,15 +27,12 @@ export interface RunningRestProxy {
   close(): Promise<void>;
 }
 
-/** Routes Discord does not count against the global limit. */
-const EXEMPT = /^\/api(?:\/v\d+)?\/(?:interactions|webhooks)\//;
-
 export async function startRestProxy(o: RestProxyOptions): Promise<RunningRestProxy> {
   const api = o.upstream ?? 'https://discord.com/api';
   const counted = proxyRequests(new REST({ api, globalRequestsPerSecond: o.requestsPerSecond ?? 50 }));
   const exempt = proxyRequests(new REST({ api, globalRequestsPerSecond: 10_000 }));
   const server: Server = createServer((req, res) => {
-    const handle = EXEMPT.test(req.url ?? '') ? exempt : counted;
+    const handle = exemptFromGlobalLimit(req.url ?? '') ? exempt : counted;
     Promise.resolve(handle(req, res)).catch(() => {
       if (!res.headersSent) res.statusCode = 502;
       res.end();

@@ -14,9 +14,13 @@
 
 export type MakeRequest<I, R> = (url: string, init: I) => Promise<R>;
 
-/** Routes Discord does not count against the global limit: interaction callbacks, webhooks (follow-ups). */
+/**
+ * Routes Discord does not count against the global limit: interaction callbacks and webhooks
+ * (follow-ups), for a full URL or a path (`/api[/vN]/interactions/…`, `/api[/vN]/webhooks/…`).
+ * The REST proxy routes by it too.
+ */
 export function exemptFromGlobalLimit(url: string): boolean {
-  return /\/interactions\/\d+\/[^/]+\/callback/.test(url) || /\/webhooks\/\d+\/[^/]+/.test(url);
+  return /\/api(?:\/v\d+)?\/(?:interactions|webhooks)\//.test(url);
 }
 
 export class WireGate {
@@ -26,9 +30,8 @@ export class WireGate {
   private readonly answered: number[] = [];
   private readonly waiting: (() => void)[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Calls held, and the longest hold in ms (for the metrics and the benchmarks). */
+  /** Calls that had to wait (tests). */
   held = 0;
-  longestHoldMs = 0;
 
   constructor(
     readonly limit: number,
@@ -50,13 +53,9 @@ export class WireGate {
       this.inFlight++;
       return Promise.resolve();
     }
-    const since = this.now();
     this.held++;
     return new Promise<void>((go) => {
-      this.waiting.push(() => {
-        this.longestHoldMs = Math.max(this.longestHoldMs, this.now() - since);
-        go();
-      });
+      this.waiting.push(go);
       this.schedule();
     });
   }

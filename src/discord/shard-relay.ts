@@ -106,8 +106,6 @@ export class RelayPoller {
   private timer: ReturnType<typeof setInterval> | null = null;
   private polling: Promise<void> | null = null;
   private prunedAt = 0;
-  /** Clicks taken (tests, metrics). */
-  taken = 0;
 
   constructor(
     private readonly store: RelayStore,
@@ -145,7 +143,6 @@ export class RelayPoller {
         } catch {
           continue;
         }
-        this.taken++;
         this.relay.receive({ t: 'mafia:interaction', guildId: click.guildId, d });
       }
       if (now - this.prunedAt > 60_000) {
