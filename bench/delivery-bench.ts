@@ -93,11 +93,11 @@ async function playOne(
   const byRoute: Record<string, number> = {};
   for (const [route, n] of Object.entries(stats.byRoute))
     if (!route.includes('/interactions/') && !route.includes('/webhooks/')) byRoute[route] = n;
-  const game = w.bot.store.getGame(d.gameId)!;
+  const game = (await w.bot.store.getGame(d.gameId))!;
   const initial = createGame(game.ruleset, { roles: game.deal! }, game.options, game.pace, { now: game.startedAt! });
-  const bound = lowerBound(initial, w.bot.store.log(d.gameId));
+  const bound = lowerBound(initial, await w.bot.store.log(d.gameId));
   // Each timed stage message: how much of its time was left when players could see it.
-  const state = w.bot.store.getState(d.gameId)!;
+  const state = (await w.bot.store.getState(d.gameId))!;
   const timers = state.options.timers;
   const shares: number[] = [];
   let lowest: { share: number; message: string } | null = null;

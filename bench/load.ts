@@ -954,7 +954,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
   let finished = 0;
   const finishedBy = new Map<number, number>();
   for (const a of agents) {
-    const game = a.gameId ? s.getGame(a.gameId) : null;
+    const game = a.gameId ? await s.getGame(a.gameId) : null;
     if (!game?.deal || !game.startedAt) continue;
     if (a.over) {
       finished++;
@@ -963,7 +963,7 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
     const initial = createGame(game.ruleset as RulesetId, { roles: game.deal }, game.options, game.pace, {
       now: game.startedAt,
     });
-    bound += lowerBound(initial, s.log(a.gameId));
+    bound += lowerBound(initial, await s.log(a.gameId));
   }
   const perGame: Record<string, number> = {};
   for (const [route, k] of Object.entries(http.byRoute))

@@ -34,7 +34,7 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
   let actions = 0;
   const t0 = performance.now();
   for (let g = 0; g < games; g++) {
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'bench',
       channelId: `c${g}`,
       hostId: 'h',
@@ -49,7 +49,7 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
       roles,
     );
     for (;;) {
-      const s = service.state(game.id);
+      const s = await service.state(game.id);
       if (!s || s.stage.kind === 'over') break;
       const a = randomAction(s, rng)!;
       if (a.kind === 'timeout' && s.deadline !== null) clock = Math.max(clock, s.deadline);

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       { length: roles.length },
       (_, k) => fake.addUser({ username: `g${g + 1}p${k + 1}`, guilds: [guild.id] }).id,
     );
-    const game = bot.service.createLobby({
+    const game = await bot.service.createLobby({
       guildId: guild.id,
       channelId: channel.id,
       hostId: host.id,

@@ -27,11 +27,11 @@ function stat(xs: number[]) {
   return { median: q(0.5), p95: q(0.95), max: Math.round(s[s.length - 1]! * 100) / 100 };
 }
 
-function time(runs: number, fn: (i: number) => unknown): { median: number; p95: number; max: number } {
+async function time(runs: number, fn: (i: number) => unknown): Promise<{ median: number; p95: number; max: number }> {
   const xs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    fn(i);
+    await fn(i);
     xs.push(performance.now() - t0);
   }
   return stat(xs);
@@ -58,7 +58,7 @@ export async function benchStats(
     `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, moves, fouls, removed, best_move_black)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?)`,
   );
-  store.ensureServer(GUILD, start);
+  await store.ensureServer(GUILD, start);
   const closing: number[] = [];
   const tFill = performance.now();
   const BATCH = 500;
@@ -137,7 +137,7 @@ export async function benchStats(
   const real: number[] = [];
   for (let k = 0; k < 6; k++) {
     const rs = rulesets[k % 3]!;
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: GUILD,
       channelId: `real${k}`,
       hostId: 'h',
@@ -148,7 +148,7 @@ export async function benchStats(
     const roles = randomDeal(rng, rs);
     await service.start(game.id, players.slice(k * 12, k * 12 + roles.length), roles);
     for (;;) {
-      const s = service.state(game.id);
+      const s = await service.state(game.id);
       if (!s || s.stage.kind === 'over') break;
       const a = randomAction(s, rng)!;
       if (a.kind === 'timeout' && s.deadline !== null) clock = Math.max(clock, s.deadline);
@@ -167,7 +167,7 @@ export async function benchStats(
       .run(GUILD, now - 90 * DAY, now).lastInsertRowid,
   );
   const tSeason = performance.now();
-  rebuildSeason(stats, GUILD, seasonId);
+  await rebuildSeason(stats, GUILD, seasonId);
   const seasonDefineMs = Math.round((performance.now() - tSeason) * 10) / 10;
 
   const f = (extra: Partial<StatsFilter> = {}): StatsFilter => ({
@@ -191,24 +191,36 @@ export async function benchStats(
   };
   const RUNS = 30;
   const queries = {
-    'top points, all time, page 1': time(RUNS, () => top(stats, f(), 'points', 0, busiest.user_id)),
-    'top points, all time, page 40': time(RUNS, () => top(stats, f(), 'points', 39, busiest.user_id)),
-    'top elo, all time': time(RUNS, () => top(stats, f(), 'elo', 0, busiest.user_id)),
-    'top points, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'points', 0, busiest.user_id)),
-    'top elo, season (90 days)': time(RUNS, () => top(stats, f({ period: season }), 'elo', 0, busiest.user_id)),
-    'top points, last 30 days': time(RUNS, () =>
-      top(stats, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id),
+    'top points, all time, page 1': await time(RUNS, async () => await top(stats, f(), 'points', 0, busiest.user_id)),
+    'top points, all time, page 40': await time(RUNS, async () => await top(stats, f(), 'points', 39, busiest.user_id)),
+    'top elo, all time': await time(RUNS, async () => await top(stats, f(), 'elo', 0, busiest.user_id)),
+    'top points, season (90 days)': await time(
+      RUNS,
+      async () => await top(stats, f({ period: season }), 'points', 0, busiest.user_id),
     ),
-    'top points, last 365 days': time(RUNS, () =>
-      top(stats, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id),
+    'top elo, season (90 days)': await time(
+      RUNS,
+      async () => await top(stats, f({ period: season }), 'elo', 0, busiest.user_id),
     ),
-    'top points, a tournament': time(RUNS, () => top(stats, f({ tournament: 3 }), 'points', 0, busiest.user_id)),
-    'player, all time (busiest player)': time(RUNS, () => profile(stats, f(), busiest.user_id)),
-    'player, last 30 days': time(RUNS, () =>
-      profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id),
+    'top points, last 30 days': await time(
+      RUNS,
+      async () => await top(stats, f({ period: { kind: 'days', days: 30 } }), 'points', 0, busiest.user_id),
     ),
-    'player chart (PNG, 200 points)': time(10, () => {
-      const p = profile(stats, f(), busiest.user_id);
+    'top points, last 365 days': await time(
+      RUNS,
+      async () => await top(stats, f({ period: { kind: 'days', days: 365 } }), 'points', 0, busiest.user_id),
+    ),
+    'top points, a tournament': await time(
+      RUNS,
+      async () => await top(stats, f({ tournament: 3 }), 'points', 0, busiest.user_id),
+    ),
+    'player, all time (busiest player)': await time(RUNS, async () => await profile(stats, f(), busiest.user_id)),
+    'player, last 30 days': await time(
+      RUNS,
+      async () => await profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id),
+    ),
+    'player chart (PNG, 200 points)': await time(10, async () => {
+      const p = await profile(stats, f(), busiest.user_id);
       renderChart({
         title: 'Гравець — Elo',
         points: p.history.map((h) => ({ at: h.at, value: h.elo })),
@@ -217,7 +229,10 @@ export async function benchStats(
         baseline: 1000,
       });
     }),
-    'game record (replay of a real game)': time(RUNS, (i) => gameRecord(stats, GUILD, real[i % real.length]!)),
+    'game record (replay of a real game)': await time(
+      RUNS,
+      async (i) => await gameRecord(stats, GUILD, real[i % real.length]!),
+    ),
   };
   // An annul or a settings change: the rebuild in small steps, the event loop watched meanwhile.
   const loop = monitorEventLoopDelay({ resolution: 1 });

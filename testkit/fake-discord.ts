@@ -253,6 +253,11 @@ function attempt<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A promise, or anything with a `then` (waitFor's predicate that reads the bot's storage). */
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
 /** ' (waited at file:line:col)' for the first stack frame outside this file, so a timeout names its waiter. */
 function callerOf(e: Error): string {
   const frame = e.stack
@@ -905,9 +910,15 @@ export class FakeDiscord {
   /**
    * Resolve with the predicate's first truthy result, re-evaluated after every state change
    * (messages, edits, overwrites, threads, interaction callbacks, gateway sessions) — no polling.
+   * A predicate that reads the bot's storage answers with a promise: see waitForAsync.
    */
-  waitFor<T>(predicate: () => T | undefined | null | false, opts: WaitOptions = {}): Promise<T> {
+  waitFor<T>(
+    predicate: () => T | undefined | null | false | PromiseLike<T | undefined | null | false>,
+    opts: WaitOptions = {},
+  ): Promise<T> {
     const first = predicate();
+    if (isThenable(first))
+      return this.waitForAsync(first, predicate, opts.timeout ?? DEFAULT_WAIT, callerOf(new Error()), opts.message);
     if (first) return Promise.resolve(first);
     const timeout = opts.timeout ?? DEFAULT_WAIT;
     const caller = callerOf(new Error());
@@ -915,7 +926,7 @@ export class FakeDiscord {
       const remove = this.state.addWaiter(() => {
         let v: T | undefined | null | false;
         try {
-          v = predicate();
+          v = predicate() as T | undefined | null | false;
         } catch (e) {
           clearTimeout(timer);
           reject(e);
@@ -932,6 +943,69 @@ export class FakeDiscord {
           new Error(`fake.waitFor timed out after ${timeout}ms${opts.message ? `: ${opts.message}` : ''}${caller}`),
         );
       }, timeout);
+    });
+  }
+
+  /**
+   * waitFor with a predicate that answers with a promise (it reads the bot's storage): evaluated
+   * again after every state change as well, one evaluation at a time (a change during one has it
+   * evaluated once more when it ends).
+   */
+  private waitForAsync<T>(
+    first: PromiseLike<T | undefined | null | false>,
+    predicate: () => T | undefined | null | false | PromiseLike<T | undefined | null | false>,
+    timeout: number,
+    caller: string,
+    message: string | undefined,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let done = false;
+      let running = false;
+      let again = false;
+      const finish = (end: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        remove();
+        end();
+      };
+      const settle = (p: PromiseLike<T | undefined | null | false>) => {
+        running = true;
+        p.then(
+          (v) => {
+            running = false;
+            if (v) finish(() => resolve(v));
+            else if (again) check();
+          },
+          (e: unknown) => {
+            running = false;
+            finish(() => reject(e));
+          },
+        );
+      };
+      const check = () => {
+        if (done) return;
+        if (running) {
+          again = true;
+          return;
+        }
+        again = false;
+        try {
+          settle(Promise.resolve(predicate()));
+        } catch (e) {
+          finish(() => reject(e));
+        }
+      };
+      const remove = this.state.addWaiter(() => {
+        check();
+        return done;
+      });
+      const timer = setTimeout(() => {
+        finish(() =>
+          reject(new Error(`fake.waitFor timed out after ${timeout}ms${message ? `: ${message}` : ''}${caller}`)),
+        );
+      }, timeout);
+      settle(first);
     });
   }
 

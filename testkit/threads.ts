@@ -6,9 +6,12 @@ import type { GameState, Role } from '../src/engine/types';
 import type { World } from './world';
 
 /** A game's private threads on the fake Discord (null: not made, or the bot may not make threads). */
-export function gameThreads(world: World, gameId: number): { mafia: string | null; spectators: string | null } {
-  const id = (key: string) => world.bot.outbox.slot(gameId, key)?.messageId ?? null;
-  return { mafia: id('thread'), spectators: id('spectators') };
+export async function gameThreads(
+  world: World,
+  gameId: number,
+): Promise<{ mafia: string | null; spectators: string | null }> {
+  const id = async (key: string) => (await world.bot.outbox.slot(gameId, key))?.messageId ?? null;
+  return { mafia: await id('thread'), spectators: await id('spectators') };
 }
 
 /** Who is in a thread now, the bot left out. */
@@ -36,12 +39,12 @@ function inCircle(s: GameState, role: Role): boolean {
  *
  * Cheap: a few lookups by key and the fake's in-memory state, no call to Discord.
  */
-export function threadMembershipViolations(world: World, gameId: number): string[] {
+export async function threadMembershipViolations(world: World, gameId: number): Promise<string[]> {
   const out: string[] = [];
-  const game = world.bot.store.getGame(gameId);
-  const state = world.bot.service.state(gameId) ?? world.bot.store.getState(gameId);
+  const game = await world.bot.store.getGame(gameId);
+  const state = (await world.bot.service.state(gameId)) ?? (await world.bot.store.getState(gameId));
   if (!game || !state) return out;
-  const seats = world.bot.store.players(gameId);
+  const seats = await world.bot.store.players(gameId);
   const who = (u: string) => {
     const seat = seats.find((x) => x.userId === u)?.seat;
     if (seat === undefined) return `<@${u}> (no seat)`;
@@ -49,7 +52,7 @@ export function threadMembershipViolations(world: World, gameId: number): string
     return `<@${u}> (seat ${seat}, ${p.role}, ${p.alive ? 'at the table' : 'left'})`;
   };
   const ended = state.result !== null || !['running', 'post-game'].includes(game.status);
-  const threads = gameThreads(world, gameId);
+  const threads = await gameThreads(world, gameId);
 
   const check = (name: string, threadId: string, expected: Set<string>) => {
     const info = world.fake.thread(threadId);
@@ -88,7 +91,7 @@ export function threadMembershipViolations(world: World, gameId: number): string
   }
 
   if (threads.spectators) {
-    const slot = world.bot.outbox.slot(gameId, 'spectators')!;
+    const slot = (await world.bot.outbox.slot(gameId, 'spectators'))!;
     // Who pressed Watch is an input of the game, kept by the bot with the thread.
     const watchers = (JSON.parse(slot.payload) as { watchers?: string[] }).watchers ?? [];
     const living = new Set<string>();

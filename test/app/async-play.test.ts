@@ -102,7 +102,7 @@ function setup() {
   box.rules = rules;
   /** An async classic-10 game with these server settings, started. */
   async function start(settings: Record<string, unknown> = {}, pace: 'async' | 'live' = 'async'): Promise<number> {
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'g',
       channelId: 'c',
       hostId: 'host',
@@ -117,18 +117,18 @@ function setup() {
   }
   /** The stage's timer runs out (the clock moved to its end). */
   async function timeout(id: number): Promise<GameState> {
-    const s = service.state(id)!;
+    const s = (await service.state(id))!;
     now.t = Math.max(now.t, s.deadline!);
     const r = await service.dispatch(id, { kind: 'timeout', seq: s.seq }, 'timer');
     if (!r.ok) throw new Error(r.code);
-    return service.state(id)!;
+    return (await service.state(id))!;
   }
   return { store, astore, service, rules, view, now, timers, start, timeout, kicks: () => kicks };
 }
 
 /** Plays on (by timeouts) until a stage in which somebody owes an action. */
 async function toOwedStage(t: ReturnType<typeof setup>, id: number): Promise<GameState> {
-  let s = t.service.state(id)!;
+  let s = (await t.service.state(id))!;
   for (let n = 0; n < 5 && (s.stage.kind === 'night0' || s.stage.kind === 'discussion'); n++) s = await t.timeout(id);
   return s;
 }
@@ -142,7 +142,7 @@ describe('async play rules', () => {
     const begun = t.now.t;
     const end = s.deadline!;
     expect(end - begun).toBeGreaterThan(2 * H);
-    const pending = t.astore.allReminders(id).filter((r) => r.doneAt === null);
+    const pending = (await t.astore.allReminders(id)).filter((r) => r.doneAt === null);
     expect(pending.map((r) => [r.stageSeq, r.kind, r.dueAt])).toEqual([
       [s.seq, 'half', begun + Math.floor((end - begun) / 2)],
       [s.seq, 'hour', end - H],
@@ -153,8 +153,8 @@ describe('async play rules', () => {
     const passed = await t.service.dispatch(id, { kind: 'pass', seat: 4 }, 'user:u4');
     expect(passed.ok).toBe(true);
     t.now.t = pending[0]!.dueAt;
-    t.rules.fire(id);
-    const owed = owedSeats(t.service.state(id)!);
+    await t.rules.fire(id);
+    const owed = owedSeats((await t.service.state(id))!);
     expect(owed.length).toBeGreaterThan(0);
     expect(owed).not.toContain(4);
     expect(t.view.reminded).toEqual([
@@ -166,7 +166,7 @@ describe('async play rules', () => {
     ]);
     expect(t.rules.scheduler.armed(id)).toEqual({ seq: s.seq, dueAt: end - H });
     // Fired again: nothing more (the reminder is done).
-    t.rules.fire(id);
+    await t.rules.fire(id);
     expect(t.view.reminded).toHaveLength(1);
   });
 
@@ -174,18 +174,18 @@ describe('async play rules', () => {
     const t = setup();
     const id = await t.start({ quietHours: { start: '00:00', end: '08:00', tz: 'UTC' } });
     const s = await toOwedStage(t, id);
-    const game = t.store.getGame(id)!;
-    const owed = t.rules.remindersFor(game, s, 'half');
+    const game = (await t.store.getGame(id))!;
+    const owed = await t.rules.remindersFor(game, s, 'half');
     expect(owed.length).toBeGreaterThan(0);
     expect(owed).not.toContain(4);
     const fallback = { ...game, lobby: { ...game.lobby, fallback: owed.map((r) => r.userId) } };
-    expect(t.rules.remindersFor(fallback, s, 'half')).toEqual([]);
+    expect(await t.rules.remindersFor(fallback, s, 'half')).toEqual([]);
     // The clock jumps into quiet hours past every reminder: they are let go unsent.
-    const last = Math.max(...t.astore.allReminders(id).map((r) => r.dueAt));
+    const last = Math.max(...(await t.astore.allReminders(id)).map((r) => r.dueAt));
     t.now.t = Math.floor(last / (24 * H)) * 24 * H + 24 * H + 3 * H; // 03:00 UTC, after the last reminder
-    t.rules.fire(id);
+    await t.rules.fire(id);
     expect(t.view.reminded).toEqual([]);
-    expect(t.astore.allReminders(id).every((r) => r.doneAt !== null)).toBe(true);
+    expect((await t.astore.allReminders(id)).every((r) => r.doneAt !== null)).toBe(true);
     expect(t.rules.scheduler.armed(id)).toBeNull();
   });
 
@@ -193,11 +193,11 @@ describe('async play rules', () => {
     const t = setup();
     const id = await t.start({ absentAfter: 1 });
     const s = await toOwedStage(t, id);
-    const game = t.store.getGame(id)!;
-    const owed = t.rules.remindersFor(game, s, 'x').map((r) => r.seat);
+    const game = (await t.store.getGame(id))!;
+    const owed = (await t.rules.remindersFor(game, s, 'x')).map((r) => r.seat);
     await t.timeout(id);
     expect(t.view.absents).toEqual(owed.map((seat) => ({ seat, count: 1, key: `absent:${seat}:${s.moves}` })));
-    expect(t.astore.holder(id, owed[0]!)!.flaggedAt).not.toBeNull();
+    expect((await t.astore.holder(id, owed[0]!))!.flaggedAt).not.toBeNull();
   });
 
   it('a live game counts no absences', async () => {
@@ -212,15 +212,15 @@ describe('async play rules', () => {
     const t = setup();
     const id = await t.start({ autoEnd: false });
     const s = await toOwedStage(t, id);
-    const owed = t.rules.remindersFor(t.store.getGame(id)!, s, 'x').map((r) => r.seat);
-    expect(t.rules.holdTimeout(id, s.seq - 1)).toBe(false); // a stale timer
-    expect(t.rules.holdTimeout(id, s.seq)).toBe(true);
-    expect(t.view.overdues).toEqual([{ owed, key: `overdue:${s.seq}:${t.store.deadlineOf(id)!.dueAt}` }]);
+    const owed = (await t.rules.remindersFor((await t.store.getGame(id))!, s, 'x')).map((r) => r.seat);
+    expect(await t.rules.holdTimeout(id, s.seq - 1)).toBe(false); // a stale timer
+    expect(await t.rules.holdTimeout(id, s.seq)).toBe(true);
+    expect(t.view.overdues).toEqual([{ owed, key: `overdue:${s.seq}:${(await t.store.deadlineOf(id))!.dueAt}` }]);
     expect(t.kicks()).toBe(1);
     // With auto-end (the default) the timer ends the stage.
     const other = await t.start();
     const s2 = await toOwedStage(t, other);
-    expect(t.rules.holdTimeout(other, s2.seq)).toBe(false);
+    expect(await t.rules.holdTimeout(other, s2.seq)).toBe(false);
   });
 
   it('substitute calls: one open call per seat; a volunteer is listed, then picked by the host', async () => {
@@ -228,11 +228,11 @@ describe('async play rules', () => {
     const id = await t.start();
     // By day: a call made at night waits for daybreak (N-13).
     await t.timeout(id);
-    expect(t.service.state(id)!.clock.phase).toBe('day');
-    const game = t.store.getGame(id)!;
-    expect(t.rules.callSubstitute(game, 11, 'host')).toEqual({ code: 'seat/unknown' });
-    expect(t.rules.callSubstitute(game, 2, 'host')).toBeNull();
-    expect(t.rules.callSubstitute(game, 2, 'host')).toEqual({ code: 'subcall/open' });
+    expect((await t.service.state(id))!.clock.phase).toBe('day');
+    const game = (await t.store.getGame(id))!;
+    expect(await t.rules.callSubstitute(game, 11, 'host')).toEqual({ code: 'seat/unknown' });
+    expect(await t.rules.callSubstitute(game, 2, 'host')).toBeNull();
+    expect(await t.rules.callSubstitute(game, 2, 'host')).toEqual({ code: 'subcall/open' });
     const call = t.view.calls[0]!.call;
     expect(t.view.calls[0]).toMatchObject({ created: true, filledBy: null, call: { seat: 2, status: 'open' } });
     expect(await t.rules.volunteer(game, call, 'u3', 'Three')).toEqual({ ok: false, code: 'subcall/playing' });
@@ -240,23 +240,18 @@ describe('async play rules', () => {
     const listed = await t.rules.volunteer(game, call, 'v1', 'Volunteer One');
     const call1 = { volunteers: ['v1'], names: { v1: 'Volunteer One' } };
     expect(listed).toMatchObject({ ok: true, seated: false, call: call1 });
-    const open = t.rules.openCall(id, call.id)!;
+    const open = (await t.rules.openCall(id, call.id))!;
     expect(await t.rules.volunteer(game, open, 'v1', 'Again')).toEqual({ ok: false, code: 'subcall/already' });
     expect(await t.rules.pick(game, open, 'nobody', 'host')).toEqual({ code: 'subcall/not-volunteer' });
     expect(await t.rules.pick(game, open, 'v1', 'host')).toBeNull();
     await t.service.idle(id);
-    expect(t.store.players(id).find((p) => p.seat === 2)!.userId).toBe('v1');
+    expect((await t.store.players(id)).find((p) => p.seat === 2)!.userId).toBe('v1');
     expect(t.view.welcomed).toEqual([{ seat: 2, from: 'u2', to: 'v1' }]);
     expect(t.view.calls.at(-1)).toMatchObject({ filledBy: 'v1', call: { status: 'filled' } });
-    expect(t.rules.openCall(id, call.id)).toBeNull();
-    expect(t.store.getGame(id)!.lobby.names?.v1).toBe('Volunteer One');
+    expect(await t.rules.openCall(id, call.id)).toBeNull();
+    expect((await t.store.getGame(id))!.lobby.names?.v1).toBe('Volunteer One');
     // u2 held the seat through night 0, v1 from then on.
-    expect(
-      t.rules
-        .holders(id)
-        .filter((h) => h.seat === 2)
-        .map((h) => h.userId),
-    ).toEqual(['u2', 'v1']);
+    expect((await t.rules.holders(id)).filter((h) => h.seat === 2).map((h) => h.userId)).toEqual(['u2', 'v1']);
   });
 
   it('N-13: one rule for every way a seat changes hands: no player, nobody replaced, no host, no watcher', async () => {
@@ -264,9 +259,9 @@ describe('async play rules', () => {
     const id = await t.start({ autoSubstitute: false });
     await t.timeout(id);
     t.view.thread = []; // the game has a spectators' thread (public facts only: the default)
-    const game = () => t.store.getGame(id)!;
+    const game = async () => (await t.store.getGame(id))!;
     const host = (seat: number, user: string, by = 'host:host') => t.service.substitute(id, seat, user, by, null);
-    expect(t.rules.watch(game(), 'fan')).toBeNull();
+    expect(await t.rules.watch(await game(), 'fan')).toBeNull();
     // The host's command: a watcher (even with the roles hidden), a player, the host, the referee himself.
     expect(await host(3, 'fan')).toEqual({ ok: false, code: 'substitute/watched' });
     expect(await host(3, 'u4')).toEqual({ ok: false, code: 'substitute/already-playing' });
@@ -276,22 +271,22 @@ describe('async play rules', () => {
     expect(await host(2, 'n1')).toEqual({ ok: true });
     expect(await host(3, 'u2')).toEqual({ ok: false, code: 'substitute/played' });
     // The volunteer: told the same, in his own words, before he is listed.
-    expect(t.rules.callSubstitute(game(), 3, 'host')).toBeNull();
-    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
-    expect(await t.rules.volunteer(game(), call, 'fan', 'Fan')).toEqual({ ok: false, code: 'subcall/watched' });
-    expect(await t.rules.volunteer(game(), call, 'u2', 'Two')).toEqual({ ok: false, code: 'subcall/played' });
-    expect(await t.rules.volunteer(game(), call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/host' });
+    expect(await t.rules.callSubstitute(await game(), 3, 'host')).toBeNull();
+    const call = (await t.rules.openCall(id, t.view.calls.at(-1)!.call.id))!;
+    expect(await t.rules.volunteer(await game(), call, 'fan', 'Fan')).toEqual({ ok: false, code: 'subcall/watched' });
+    expect(await t.rules.volunteer(await game(), call, 'u2', 'Two')).toEqual({ ok: false, code: 'subcall/played' });
+    expect(await t.rules.volunteer(await game(), call, 'host', 'Host')).toEqual({ ok: false, code: 'subcall/host' });
     // The pick: a volunteer who watched after he was listed is refused when picked.
-    expect(await t.rules.volunteer(game(), call, 'late', 'Late')).toMatchObject({ ok: true, seated: false });
-    expect(t.rules.watch(game(), 'late')).toBeNull();
-    expect(await t.rules.pick(game(), t.rules.openCall(id, call.id)!, 'late', 'host')).toEqual({
+    expect(await t.rules.volunteer(await game(), call, 'late', 'Late')).toMatchObject({ ok: true, seated: false });
+    expect(await t.rules.watch(await game(), 'late')).toBeNull();
+    expect(await t.rules.pick(await game(), (await t.rules.openCall(id, call.id))!, 'late', 'host')).toEqual({
       code: 'substitute/watched',
     });
     // Who handed the game over hosted it: he may not sit down either.
     expect(await t.service.transfer(id, 'next', 'host:host', null)).toEqual({ ok: true });
     expect(await host(3, 'host', 'host:next')).toEqual({ ok: false, code: 'substitute/host' });
     expect(await host(3, 'next', 'host:ref')).toEqual({ ok: false, code: 'substitute/host' });
-    expect(t.store.players(id).map((p) => p.userId)).toEqual(['u1', 'n1', ...USERS.slice(2)]);
+    expect((await t.store.players(id)).map((p) => p.userId)).toEqual(['u1', 'n1', ...USERS.slice(2)]);
   });
 
   it('N-13: the first volunteer is refused the seat on the same rule (auto-substitute)', async () => {
@@ -299,13 +294,13 @@ describe('async play rules', () => {
     const id = await t.start({ autoSubstitute: true });
     await t.timeout(id);
     t.view.thread = [];
-    const game = t.store.getGame(id)!;
-    expect(t.rules.watch(game, 'fan')).toBeNull();
-    expect(t.rules.callSubstitute(game, 3, 'host')).toBeNull();
-    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
+    const game = (await t.store.getGame(id))!;
+    expect(await t.rules.watch(game, 'fan')).toBeNull();
+    expect(await t.rules.callSubstitute(game, 3, 'host')).toBeNull();
+    const call = (await t.rules.openCall(id, t.view.calls.at(-1)!.call.id))!;
     expect(await t.rules.volunteer(game, call, 'fan', 'Fan')).toEqual({ ok: false, code: 'subcall/watched' });
     expect(await t.rules.volunteer(game, call, 'v', 'V')).toEqual({ ok: true, seated: true });
-    expect(t.store.players(id).find((p) => p.seat === 3)!.userId).toBe('v');
+    expect((await t.store.players(id)).find((p) => p.seat === 3)!.userId).toBe('v');
   });
 
   it('a host who plays gives a seat only to a volunteer of its call, and calls only for a seat flagged absent', async () => {
@@ -314,26 +309,26 @@ describe('async play rules', () => {
     await t.timeout(id);
     // u1 hosts the game and plays in it (seat 1).
     expect(await t.service.transfer(id, 'u1', 'host:host', null)).toEqual({ ok: true });
-    const game = () => t.store.getGame(id)!;
+    const game = async () => (await t.store.getGame(id))!;
     // Not freely: not his second account, not without a call.
     expect(await t.service.substitute(id, 4, 'alt', 'host:u1', null)).toEqual({
       ok: false,
       code: 'host/playing-host-substitute',
     });
-    expect(t.rules.callSubstitute(game(), 4, 'u1')).toEqual({ code: 'subcall/playing-host-absent' });
+    expect(await t.rules.callSubstitute(await game(), 4, 'u1')).toEqual({ code: 'subcall/playing-host-absent' });
     // Seat 4 is flagged as absent (the bot's count): he may call; a volunteer is listed.
-    t.astore.flag(id, 4, t.now.t);
-    expect(t.rules.callSubstitute(game(), 4, 'u1')).toBeNull();
-    const call = t.rules.openCall(id, t.view.calls.at(-1)!.call.id)!;
-    const listed = await t.rules.volunteer(game(), call, 'v9', 'Nine');
+    await t.astore.flag(id, 4, t.now.t);
+    expect(await t.rules.callSubstitute(await game(), 4, 'u1')).toBeNull();
+    const call = (await t.rules.openCall(id, t.view.calls.at(-1)!.call.id))!;
+    const listed = await t.rules.volunteer(await game(), call, 'v9', 'Nine');
     expect(listed).toMatchObject({ ok: true, seated: false });
     // Still not someone who did not volunteer; the volunteer, by the menu or by the command.
     expect(await t.service.substitute(id, 4, 'alt', 'host:u1', null)).toEqual({
       ok: false,
       code: 'host/playing-host-substitute',
     });
-    expect(await t.rules.pick(game(), t.rules.openCall(id, call.id)!, 'v9', 'u1')).toBeNull();
-    expect(t.store.players(id).find((p) => p.seat === 4)!.userId).toBe('v9');
+    expect(await t.rules.pick(await game(), (await t.rules.openCall(id, call.id))!, 'v9', 'u1')).toBeNull();
+    expect((await t.store.players(id)).find((p) => p.seat === 4)!.userId).toBe('v9');
     // A host who does not play is not limited: a referee seats whom he names.
     expect(await t.service.substitute(id, 5, 'alt', 'host:ref', null)).toEqual({ ok: true });
   });
@@ -341,12 +336,12 @@ describe('async play rules', () => {
   it('M-3: Watch is refused to a living player and where there is no thread; a watcher is kept once', async () => {
     const t = setup();
     const id = await t.start();
-    const game = t.store.getGame(id)!;
-    expect(t.rules.watch(game, 'u1')).toEqual({ code: 'spectators/living' });
-    expect(t.rules.watch(game, 'fan')).toEqual({ code: 'spectators/none' });
+    const game = (await t.store.getGame(id))!;
+    expect(await t.rules.watch(game, 'u1')).toEqual({ code: 'spectators/living' });
+    expect(await t.rules.watch(game, 'fan')).toEqual({ code: 'spectators/none' });
     t.view.thread = [];
-    expect(t.rules.watch(game, 'fan')).toBeNull();
-    expect(t.rules.watch(game, 'fan')).toBeNull();
+    expect(await t.rules.watch(game, 'fan')).toBeNull();
+    expect(await t.rules.watch(game, 'fan')).toBeNull();
     expect(t.view.memberships.at(-1)).toEqual({ members: ['fan'], watchers: ['fan'] });
     expect(t.view.thread).toEqual(['fan']);
   });

@@ -134,7 +134,7 @@ function setup() {
   });
   box.rules = rules;
   async function start(pace: 'async' | 'live' = 'async'): Promise<number> {
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'g',
       channelId: 'c',
       hostId: 'host',
@@ -161,12 +161,12 @@ type T = ReturnType<typeof setup>;
 
 /** Plays on (by timeouts) until a stage in which somebody owes an action (it has reminders). */
 async function toOwedStage(t: T, id: number): Promise<GameState> {
-  let s = t.service.state(id)!;
+  let s = (await t.service.state(id))!;
   for (let n = 0; n < 5 && owedSeats(s).length === 0; n++) {
     t.now.t = Math.max(t.now.t, s.deadline!);
     const r = await t.service.dispatch(id, { kind: 'timeout', seq: s.seq }, 'timer');
     if (!r.ok) throw new Error(r.code);
-    s = t.service.state(id)!;
+    s = (await t.service.state(id))!;
   }
   return s;
 }
@@ -182,7 +182,7 @@ describe('timers survive storage failures (issue 20)', () => {
   it('a stage timer: logged, tried again later and later, the host told once; the timeout is saved once the disk is back', async () => {
     const t = setup();
     const id = await t.start('live');
-    const s = t.service.state(id)!;
+    const s = (await t.service.state(id))!;
     const commit = vi.spyOn(t.store, 'commitAction');
     commit.mockImplementationOnce(() => {
       throw ioError();
@@ -194,7 +194,7 @@ describe('timers survive storage failures (issue 20)', () => {
     t.stageTimers.fireAll();
     await t.settle();
     expectAlive(t);
-    expect(t.service.state(id)!.seq).toBe(s.seq);
+    expect((await t.service.state(id))!.seq).toBe(s.seq);
     expect(t.errors).toEqual([expect.stringMatching(/^game \d+: a stage timer failed \(SQLITE_IOERR, 1 in a row\)/)]);
     expect(t.told).toEqual([id]);
     expect(t.service.scheduler.armed(id)).toEqual({ seq: s.seq, dueAt: t.now.t + RETRY });
@@ -211,10 +211,10 @@ describe('timers survive storage failures (issue 20)', () => {
     t.stageTimers.fireAll();
     await t.settle();
     expectAlive(t);
-    expect(t.store.getState(id)!.seq).toBeGreaterThan(s.seq);
+    expect((await t.store.getState(id))!.seq).toBeGreaterThan(s.seq);
     expect(t.service.faults.failures).toBe(0);
     // A new failure later is a new episode: the host is told again.
-    const s2 = t.service.state(id)!;
+    const s2 = (await t.service.state(id))!;
     commit.mockImplementationOnce(() => {
       throw ioError('SQLITE_BUSY');
     });
@@ -282,7 +282,7 @@ describe('timers survive storage failures (issue 20)', () => {
     vi.spyOn(t.astore, 'nextReminder').mockImplementationOnce(() => {
       throw ioError();
     });
-    t.rules.arm(id);
+    await t.rules.arm(id);
     expectAlive(t);
     expect(t.errors).toEqual([expect.stringMatching(/a reminder failed \(SQLITE_IOERR/)]);
     expect(t.told).toEqual([id]);
@@ -292,7 +292,7 @@ describe('timers survive storage failures (issue 20)', () => {
     t.reminderTimers.fireAll();
     expectAlive(t);
     expect(t.view.reminded).toEqual([]);
-    const first = t.astore.allReminders(id).find((r) => r.doneAt === null)!;
+    const first = (await t.astore.allReminders(id)).find((r) => r.doneAt === null)!;
     expect(t.rules.scheduler.armed(id)!.dueAt).toBe(first.dueAt);
     expect(t.service.faults.failures).toBe(0);
   });
@@ -300,7 +300,7 @@ describe('timers survive storage failures (issue 20)', () => {
   it('the sweep: a due deadline it cannot save is tried again (the host told once), and the sweep goes on', async () => {
     const t = setup();
     const id = await t.start('live');
-    const s = t.service.state(id)!;
+    const s = (await t.service.state(id))!;
     // The timer was lost (as after a bug): only the sweep sees the due deadline.
     t.service.scheduler.disarm(id);
     t.now.t = s.deadline! + 1;
@@ -308,10 +308,10 @@ describe('timers survive storage failures (issue 20)', () => {
     commit.mockImplementationOnce(() => {
       throw ioError();
     });
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expectAlive(t);
-    expect(t.service.state(id)!.seq).toBe(s.seq);
+    expect((await t.service.state(id))!.seq).toBe(s.seq);
     expect(t.errors).toEqual([expect.stringMatching(/^game \d+: a stage timer failed \(SQLITE_IOERR/)]);
     expect(t.told).toEqual([id]);
     // Its own timer tries again after the delay, and the next sweep does not make it twice.
@@ -320,14 +320,14 @@ describe('timers survive storage failures (issue 20)', () => {
     t.stageTimers.fireAll();
     await t.settle();
     expectAlive(t);
-    expect(t.store.getState(id)!.seq).toBeGreaterThan(s.seq);
+    expect((await t.store.getState(id))!.seq).toBeGreaterThan(s.seq);
     expect(t.told).toEqual([id]);
     expect(t.service.faults.failures).toBe(0);
   });
 
   it('the sweep: a failing expiry of lobbies is logged and tried again at a later tick, not at every one', async () => {
     const t = setup();
-    const lobby = t.service.createLobby({
+    const lobby = await t.service.createLobby({
       guildId: 'g',
       channelId: 'c2',
       hostId: 'host',
@@ -343,35 +343,35 @@ describe('timers survive storage failures (issue 20)', () => {
     expire.mockImplementationOnce(() => {
       throw ioError('SQLITE_BUSY');
     });
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect(t.errors).toEqual([
       expect.stringMatching(/^the sweep failed \(SQLITE_BUSY, 1 in a row\); trying again in 1 s/),
     ]);
-    expect(t.store.getGame(lobby.id)!.status).toBe('lobby');
+    expect((await t.store.getGame(lobby.id))!.status).toBe('lobby');
     // Housekeeping holds up no game: no host is told.
     expect(t.told).toEqual([]);
     // Cron's next ticks within the delay are skipped.
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expect(expire).toHaveBeenCalledTimes(1);
     t.now.t += RETRY;
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect(expire).toHaveBeenCalledTimes(2);
     expect(t.errors[1]).toMatch(/the sweep failed \(SQLITE_BUSY, 2 in a row\); trying again in 2 s/);
     t.now.t += RETRY;
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expect(expire).toHaveBeenCalledTimes(2);
     // The database is back: the lobby expires.
     t.now.t += RETRY;
-    t.service.sweepTick();
+    await t.service.sweepTick();
     await t.settle();
     expectAlive(t);
-    expect(t.store.getGame(lobby.id)!.status).toBe('expired');
+    expect((await t.store.getGame(lobby.id))!.status).toBe('expired');
     expect(t.service.faults.failures).toBe(0);
     expect(t.errors).toHaveLength(2);
   });
@@ -400,9 +400,9 @@ describe('timers survive storage failures (issue 20)', () => {
     });
     t.service.use({ plan: (e) => lifecycle.plan(e), suspended: (g) => lifecycle.isSuspended(g) });
     // The channel is lost: suspended, its clock stopped.
-    expect(lifecycle.suspend(id, 'no-access')).toBe(true);
+    expect(await lifecycle.suspend(id, 'no-access')).toBe(true);
     await t.settle();
-    const voidAt = lifecycle.suspension(id)!.voidAt;
+    const voidAt = (await lifecycle.suspension(id))!.voidAt;
     expect(lifecycle.scheduler.armed(id)).toEqual({ seq: 0, dueAt: voidAt });
     // The period is over; the disk fails under the cancel, twice.
     const status = vi.spyOn(t.store, 'setStatus');
@@ -417,8 +417,8 @@ describe('timers survive storage failures (issue 20)', () => {
     await t.settle();
     expectAlive(t);
     expect(voidTimers.uncaught).toEqual([]);
-    expect(t.store.getGame(id)!.status).toBe('running');
-    expect(lifecycle.isSuspended(id)).toBe(true);
+    expect((await t.store.getGame(id))!.status).toBe('running');
+    expect(await lifecycle.isSuspended(id)).toBe(true);
     expect(t.errors).toEqual([
       expect.stringMatching(
         /^game \d+: the void of a suspended game failed \(SQLITE_IOERR, 1 in a row\); trying again in 1 s/,
@@ -441,8 +441,8 @@ describe('timers survive storage failures (issue 20)', () => {
     await t.settle();
     expectAlive(t);
     expect(voidTimers.uncaught).toEqual([]);
-    expect(t.store.getGame(id)!.status).toBe('cancelled');
-    expect(lifecycle.isSuspended(id)).toBe(false);
+    expect((await t.store.getGame(id))!.status).toBe('cancelled');
+    expect(await lifecycle.isSuspended(id)).toBe(false);
     expect(voided).toEqual([id]);
     expect(lifecycle.scheduler.armed(id)).toBeNull();
     expect(t.service.faults.failures).toBe(0);

@@ -35,7 +35,7 @@ afterEach(() => {
   for (const o of opened.splice(0)) o.close();
 });
 
-function setup() {
+async function setup() {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-rules-')), 'db.sqlite'));
   opened.push(db);
   const store = new Store(db.db);
@@ -57,120 +57,137 @@ function setup() {
     random: seededRng(7),
   });
   const where = { guildId: 'g', channelId: 'c', hostId: 'h' };
-  const created = rules.create({ ...where, name: '  Spring   Cup ', ruleset: 'chnu-2016', timers: {}, locale: 'en' });
+  const created = await rules.create({
+    ...where,
+    name: '  Spring   Cup ',
+    ruleset: 'chnu-2016',
+    timers: {},
+    locale: 'en',
+  });
   if (!created.ok) throw new Error(created.code);
   /** Players p<from>..p<from+n-1> join. */
-  const register = (n: number, from = 1) => {
+  const register = async (n: number, from = 1) => {
     for (let i = from; i < from + n; i++) {
-      const r = rules.register(created.tour.id, true, { userId: `p${i}`, name: `P${i}`, locale: null, bot: false });
+      const r = await rules.register(created.tour.id, true, {
+        userId: `p${i}`,
+        name: `P${i}`,
+        locale: null,
+        bot: false,
+      });
       if (!r.ok) throw new Error(r.code);
     }
   };
   /** A table's game played to its end with results (chnu-2016: seats 1-7 win). */
-  const finish = (round: number, table = 1) => {
-    const tour = tstore.get(created.tour.id)!;
-    const tv = tstore.tables(tour.id).find((x) => x.round === round && x.table === table)!;
+  const finish = async (round: number, table = 1) => {
+    const tour = (await tstore.get(created.tour.id))!;
+    const tv = (await tstore.tables(tour.id)).find((x) => x.round === round && x.table === table)!;
     const lobby = { guildId: 'g', channelId: `t${round}`, hostId: 'h', ruleset: 'chnu-2016' as const };
-    const game = store.createLobby({ ...lobby, pace: 'live', options: {}, now: 5 });
-    tstore.setTableGame(tour.id, round, table, game.id, {});
+    const game = await store.createLobby({ ...lobby, pace: 'live', options: {}, now: 5 });
+    await tstore.setTableGame(tour.id, round, table, game.id, {});
     const roles = rolePool('chnu-2016');
     const seats = tv.seats.map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! }));
-    store.startGame(game.id, seats, createGame('chnu-2016', { roles }, {}, 'live', { now: 6 }), 6);
+    await store.startGame(game.id, seats, createGame('chnu-2016', { roles }, {}, 'live', { now: 6 }), 6);
     const insert = db.sqlite.prepare(`INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team,
       outcome, points, breakdown, best_player, killed_night1, finished_at)
       VALUES (?, ?, 'g', ?, 'chnu-2016', ?, 'red', ?, ?, '{}', 0, 0, 9)`);
     tv.seats.forEach((u, i) => insert.run(game.id, i + 1, u, roles[i], i < 7 ? 'win' : 'loss', i < 7 ? 1 : 0));
-    store.setStatus(game.id, 'over', 9);
-    return store.getGame(game.id)!;
+    await store.setStatus(game.id, 'over', 9);
+    return (await store.getGame(game.id))!;
   };
   const { tour, name } = created;
   return { store, tstore, service, rules, view, now, tour, name, join: register, finish, kicks: () => kicks, errors };
 }
 
 describe('tournament rules', () => {
-  it('a tournament is created with a clean name and a 10-player rule set only', () => {
-    const t = setup();
+  it('a tournament is created with a clean name and a 10-player rule set only', async () => {
+    const t = await setup();
     expect(t.name).toBe('Spring Cup');
     expect(t.tour).toMatchObject({ status: 'registration', name: 'Spring Cup', locale: 'en' });
     expect(t.rules.checkCreate('<@123>', 'chnu-2016')).toMatchObject({ ok: false, code: 'tournament/name' });
     expect(t.rules.checkCreate('Cup', 'kiev-12')).toMatchObject({ ok: false, code: 'tournament/ruleset' });
-    expect(t.rules.pick('g', null)!.id).toBe(t.tour.id);
-    expect(t.rules.pick('other', t.tour.id)).toBeNull();
+    expect((await t.rules.pick('g', null))!.id).toBe(t.tour.id);
+    expect(await t.rules.pick('other', t.tour.id)).toBeNull();
     expect(t.kicks()).toBe(1);
   });
 
-  it('registration: once each, shown on the board; bots refused; closed after the draw', () => {
-    const t = setup();
-    t.join(3);
+  it('registration: once each, shown on the board; bots refused; closed after the draw', async () => {
+    const t = await setup();
+    await t.join(3);
     const user = (userId: string, bot = false) => ({ userId, name: userId.toUpperCase(), locale: null, bot });
-    expect(t.rules.register(t.tour.id, true, user('p1'))).toMatchObject({ code: 'tournament/already-joined' });
-    expect(t.rules.register(t.tour.id, false, user('nobody'))).toMatchObject({ code: 'tournament/not-joined' });
-    expect(t.rules.register(t.tour.id, true, user('b', true))).toMatchObject({ code: 'substitute/bot' });
+    expect(await t.rules.register(t.tour.id, true, user('p1'))).toMatchObject({ code: 'tournament/already-joined' });
+    expect(await t.rules.register(t.tour.id, false, user('nobody'))).toMatchObject({ code: 'tournament/not-joined' });
+    expect(await t.rules.register(t.tour.id, true, user('b', true))).toMatchObject({ code: 'substitute/bot' });
     expect(t.view.refreshed.at(-1)!.snapshot.players.map((p) => p.userId)).toEqual(['p1', 'p2', 'p3']);
-    expect(t.rules.removePlayer(t.tour.id, 'p2')).toEqual({ ok: true, count: 2 });
-    expect(t.rules.removePlayer(t.tour.id, 'p2')).toMatchObject({ ok: false, code: 'tournament/not-registered' });
+    expect(await t.rules.removePlayer(t.tour.id, 'p2')).toEqual({ ok: true, count: 2 });
+    expect(await t.rules.removePlayer(t.tour.id, 'p2')).toMatchObject({ ok: false, code: 'tournament/not-registered' });
   });
 
-  it('the draw needs a multiple of 10 players; it makes the qualifying rounds and closes registration', () => {
-    const t = setup();
-    t.join(9);
-    const misfit = t.rules.draw(t.tour.id);
+  it('the draw needs a multiple of 10 players; it makes the qualifying rounds and closes registration', async () => {
+    const t = await setup();
+    await t.join(9);
+    const misfit = await t.rules.draw(t.tour.id);
     expect(misfit).toMatchObject({ ok: false, fit: { add: 1, remove: 0 } });
-    t.join(1, 10);
-    expect(t.rules.draw(t.tour.id)).toEqual({ ok: true, tables: 1 });
-    const tour = t.tstore.get(t.tour.id)!;
+    await t.join(1, 10);
+    expect(await t.rules.draw(t.tour.id)).toEqual({ ok: true, tables: 1 });
+    const tour = (await t.tstore.get(t.tour.id))!;
     expect(tour.status).toBe('running');
-    expect(t.tstore.tables(tour.id).map((x) => [x.round, x.table, x.seats.length])).toEqual([
+    expect((await t.tstore.tables(tour.id)).map((x) => [x.round, x.table, x.seats.length])).toEqual([
       [1, 1, 10],
       [2, 1, 10],
       [3, 1, 10],
     ]);
     expect(t.view.refreshed.at(-1)!.snapshot.phase).toEqual({ kind: 'qualifying', round: 1 });
-    expect(t.rules.draw(t.tour.id)).toMatchObject({ ok: false, code: 'tournament/drawn' });
+    expect(await t.rules.draw(t.tour.id)).toMatchObject({ ok: false, code: 'tournament/drawn' });
     const late = { userId: 'late', name: 'L', locale: null, bot: false };
-    expect(t.rules.register(t.tour.id, true, late)).toMatchObject({ code: 'tournament/closed' });
+    expect(await t.rules.register(t.tour.id, true, late)).toMatchObject({ code: 'tournament/closed' });
   });
 
-  it('a table starts only in its round, with substitutes for players of that table only', () => {
-    const t = setup();
-    t.join(10);
-    t.rules.draw(t.tour.id);
-    const early = t.rules.checkStart(t.tour.id, 2, 1, {});
+  it('a table starts only in its round, with substitutes for players of that table only', async () => {
+    const t = await setup();
+    await t.join(10);
+    await t.rules.draw(t.tour.id);
+    const early = await t.rules.checkStart(t.tour.id, 2, 1, {});
     expect(early).toMatchObject({ ok: false, code: 'tournament/not-now', params: { round: 1 } });
-    expect(t.rules.checkStart(t.tour.id, 1, 2, {})).toMatchObject({ ok: false, code: 'tournament/no-table' });
-    expect(t.rules.checkStart(t.tour.id, 1, 1, { stranger: 's' })).toMatchObject({ code: 'tournament/not-at-table' });
-    expect(t.rules.checkStart(t.tour.id, 1, 1, { p1: 'p2' })).toMatchObject({ code: 'tournament/sub-at-table' });
-    const plan = t.rules.checkStart(t.tour.id, 1, 1, { p1: 'sub' });
+    expect(await t.rules.checkStart(t.tour.id, 1, 2, {})).toMatchObject({ ok: false, code: 'tournament/no-table' });
+    expect(await t.rules.checkStart(t.tour.id, 1, 1, { stranger: 's' })).toMatchObject({
+      code: 'tournament/not-at-table',
+    });
+    expect(await t.rules.checkStart(t.tour.id, 1, 1, { p1: 'p2' })).toMatchObject({ code: 'tournament/sub-at-table' });
+    const plan = await t.rules.checkStart(t.tour.id, 1, 1, { p1: 'sub' });
     if (!plan.ok) throw new Error(plan.code);
     expect(plan.members).toHaveLength(10);
     expect(plan.members).toContain('sub');
     expect(plan.members).not.toContain('p1');
-    const opened = t.rules.openTable(plan, 'table-channel', { p1: 'sub' }, 'h', () => undefined);
+    const opened = await t.rules.openTable(plan, 'table-channel', { p1: 'sub' }, 'h', () => undefined);
     if (!opened.ok) throw new Error(opened.code);
     expect(opened.game).toMatchObject({ status: 'lobby', channelId: 'table-channel' });
-    expect(t.tstore.tableOfGame(opened.game.id)).toEqual({ tournamentId: t.tour.id, round: 1, table: 1 });
-    expect(t.store.getGame(opened.game.id)!.lobby.names).toMatchObject({ sub: 'sub', p2: 'P2' });
+    expect(await t.tstore.tableOfGame(opened.game.id)).toEqual({ tournamentId: t.tour.id, round: 1, table: 1 });
+    expect((await t.store.getGame(opened.game.id))!.lobby.names).toMatchObject({ sub: 'sub', p2: 'P2' });
   });
 
-  it('the final: refused until the qualifiers are over, then the 10 best; its end finishes the tournament', () => {
-    const t = setup();
-    t.join(10);
-    t.rules.draw(t.tour.id);
-    expect(t.rules.final(t.tour.id)).toMatchObject({ ok: false, code: 'tournament/qualifying', params: { round: 1 } });
-    for (const round of [1, 2, 3]) t.finish(round);
-    expect(t.rules.final(t.tour.id)).toEqual({ ok: true });
+  it('the final: refused until the qualifiers are over, then the 10 best; its end finishes the tournament', async () => {
+    const t = await setup();
+    await t.join(10);
+    await t.rules.draw(t.tour.id);
+    expect(await t.rules.final(t.tour.id)).toMatchObject({
+      ok: false,
+      code: 'tournament/qualifying',
+      params: { round: 1 },
+    });
+    for (const round of [1, 2, 3]) await t.finish(round);
+    expect(await t.rules.final(t.tour.id)).toEqual({ ok: true });
     expect(t.view.finals).toHaveLength(1);
     expect([...t.view.finals[0]!.finalists].sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i + 1}`).sort());
     expect(t.view.finals[0]!.lot).toBeNull();
-    expect(t.tstore.tables(t.tour.id).some((x) => x.round === FINAL_ROUND)).toBe(true);
-    expect(t.rules.final(t.tour.id)).toMatchObject({ ok: false, code: 'tournament/final-exists' });
+    expect((await t.tstore.tables(t.tour.id)).some((x) => x.round === FINAL_ROUND)).toBe(true);
+    expect(await t.rules.final(t.tour.id)).toMatchObject({ ok: false, code: 'tournament/final-exists' });
     // The final's game ends (the planner's hook): the result, and the tournament is finished.
-    const game = t.finish(FINAL_ROUND);
+    const game = await t.finish(FINAL_ROUND);
     const stages = { prev: { stage: { kind: 'vote' } }, state: { stage: { kind: 'over' } } };
     const over = { kind: 'action', game, ...stages } as unknown as GameEffect;
-    t.rules.plan(over);
+    await t.rules.plan(over);
     expect(t.errors).toEqual([]);
-    expect(t.tstore.get(t.tour.id)!.status).toBe('finished');
+    expect((await t.tstore.get(t.tour.id))!.status).toBe('finished');
     expect(t.view.results).toHaveLength(1);
     const winners = t.view.refreshed.at(-1)!.snapshot.winners;
     expect(winners.length).toBeGreaterThan(0);

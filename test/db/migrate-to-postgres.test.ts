@@ -88,17 +88,17 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     const d = new Driver(w);
     await d.createAndStart(sc.ruleset, sc.pace);
     for (const step of sc.steps) await d.step(step);
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('over');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('over');
     await d.createAndStart('classic-10', 'async');
     runningId = d.gameId;
-    expect(w.bot.store.getGame(runningId)!.status).toBe('running');
+    expect((await w.bot.store.getGame(runningId))!.status).toBe('running');
   } finally {
     await w.stop();
   }
 
   const open = openDatabase(w.dbPath);
   const store = new Store(open.db);
-  let clock = store.lastActionTime() + 1000;
+  let clock = (await store.lastActionTime()) + 1000;
   const service = new GameService(store, {
     now: () => clock,
     timers: { setTimeout: () => null, clearTimeout: () => {} },
@@ -107,7 +107,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
   const rulesets: RulesetId[] = ['classic-10', 'kiev-12', 'chnu-2016'];
   for (let i = 0; i < 24; i++) {
     const ruleset = rulesets[i % 3]!;
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'sim',
       channelId: `sim-${i}`,
       hostId: 'sim-host',
@@ -125,7 +125,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     // Two in three to the end; the others stop after a few actions.
     const limit = i % 3 === 2 ? 15 : Infinity;
     for (let n = 0; n < limit; n++) {
-      const s = service.state(game.id)!;
+      const s = (await service.state(game.id))!;
       if (s.stage.kind === 'over') break;
       const a = randomAction(s, rng);
       if (!a) break;
@@ -134,7 +134,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
       await service.dispatch(game.id, a, a.kind === 'timeout' ? 'timer' : 'host:sim-host');
     }
   }
-  service.createLobby({
+  await service.createLobby({
     guildId: 'sim',
     channelId: 'sim-lobby',
     hostId: 'sim-host',
@@ -145,7 +145,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
   await service.close();
 
   const tstore = new TournamentStore(open.db);
-  const t = tstore.create({
+  const t = await tstore.create({
     guildId: 'sim',
     channelId: 'sim-cup',
     hostId: 'sim-host',
@@ -156,12 +156,12 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     now: clock,
   });
   const entrants = Array.from({ length: 10 }, (_, i) => `cup-${i}`);
-  for (const u of entrants) tstore.join(t.id, { userId: u, name: `Ім'я "${u}"`, locale: null }, clock);
-  tstore.addTables(t.id, 1, [entrants]);
-  store.stats.addSeason('sim', 'Весна', clock - 86_400_000, null, clock);
-  store.stats.saveRatingSettings('sim', { win: 25, loss: 12.5, start: 1000, minMoves: 3 }, clock);
-  const lobby = store.gamesWithStatus(['lobby']).at(-1)!;
-  new LifecycleStore(open.db).add({
+  for (const u of entrants) await tstore.join(t.id, { userId: u, name: `Ім'я "${u}"`, locale: null }, clock);
+  await tstore.addTables(t.id, 1, [entrants]);
+  await store.stats.addSeason('sim', 'Весна', clock - 86_400_000, null, clock);
+  await store.stats.saveRatingSettings('sim', { win: 25, loss: 12.5, start: 1000, minMoves: 3 }, clock);
+  const lobby = (await store.gamesWithStatus(['lobby'])).at(-1)!;
+  await new LifecycleStore(open.db).add({
     gameId: lobby.id,
     reason: 'channel-deleted',
     since: clock,
@@ -171,10 +171,10 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     clockStopped: true,
   });
   const astore = new AsyncStore(open.db);
-  astore.createCall(runningId, 3, clock);
+  await astore.createCall(runningId, 3, clock);
   // Its stage owes nothing yet (night 0): the reminders a later stage would get.
-  const seq = store.getState(runningId)!.seq;
-  astore.setReminders(
+  const seq = (await store.getState(runningId))!.seq;
+  await astore.setReminders(
     runningId,
     seq,
     [

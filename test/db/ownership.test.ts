@@ -82,28 +82,29 @@ describe('two processes on one SQLite file pick only their own guilds’ work', 
     return [open(0), open(1)] as const;
   }
 
-  it('deadlines, reminders, suspensions, outbox heads (a shared DM channel too), slots to repair, lobbies to expire', () => {
+  it('deadlines, reminders, suspensions, outbox heads (a shared DM channel too), slots to repair, lobbies to expire', async () => {
     const [a, b] = twoProcesses();
     const now = 1_000_000;
     const guilds = [snowflakeOnShard(0, 2), snowflakeOnShard(1, 2)];
-    const games = guilds.map(
-      (guildId, i) =>
-        a.store.createLobby({
-          guildId,
-          channelId: `10000000000000000${i}`,
-          hostId: 'h',
-          ruleset: 'classic-10',
-          pace: 'live',
-          options: {},
-          now,
-        }).id,
-    );
+    const games: number[] = [];
+    for (const [i, guildId] of guilds.entries()) {
+      const lobby = await a.store.createLobby({
+        guildId,
+        channelId: `10000000000000000${i}`,
+        hostId: 'h',
+        ruleset: 'classic-10',
+        pace: 'live',
+        options: {},
+        now,
+      });
+      games.push(lobby.id);
+    }
     const [ga, gb] = games as [number, number];
     const raw = a.db.sqlite;
     for (const g of games) {
       raw.prepare('INSERT INTO deadlines (game_id, stage_seq, due_at) VALUES (?, 1, ?)').run(g, now + g);
       raw.prepare("INSERT INTO reminders (game_id, stage_seq, kind, due_at) VALUES (?, 1, 'half', ?)").run(g, now);
-      a.lstore.add({
+      await a.lstore.add({
         gameId: g,
         reason: 'channel-deleted',
         since: now,
@@ -113,47 +114,47 @@ describe('two processes on one SQLite file pick only their own guilds’ work', 
         clockStopped: false,
       });
     }
-    expect(a.store.pendingDeadlines().map((d) => d.gameId)).toEqual([ga]);
-    expect(b.store.pendingDeadlines().map((d) => d.gameId)).toEqual([gb]);
-    expect(b.store.dueDeadlines(now + 1e9).map((d) => d.gameId)).toEqual([gb]);
-    expect(a.astore.gamesWithReminders()).toEqual([ga]);
-    expect(b.astore.gamesWithReminders()).toEqual([gb]);
-    expect(a.lstore.all().map((s) => s.gameId)).toEqual([ga]);
-    expect(b.lstore.activeGames().map((g) => g.id)).toEqual([gb]);
+    expect((await a.store.pendingDeadlines()).map((d) => d.gameId)).toEqual([ga]);
+    expect((await b.store.pendingDeadlines()).map((d) => d.gameId)).toEqual([gb]);
+    expect((await b.store.dueDeadlines(now + 1e9)).map((d) => d.gameId)).toEqual([gb]);
+    expect(await a.astore.gamesWithReminders()).toEqual([ga]);
+    expect(await b.astore.gamesWithReminders()).toEqual([gb]);
+    expect((await a.lstore.all()).map((s) => s.gameId)).toEqual([ga]);
+    expect((await b.lstore.activeGames()).map((g) => g.id)).toEqual([gb]);
     for (const g of games) {
-      a.lstore.remove(g);
+      await a.lstore.remove(g);
     }
 
     // Outbox: each game's channel row, and a DM channel both games write to (B's row first).
-    b.outbox.add(gb, 'dm:42', 'post', { content: 'from game B' }, now);
-    a.outbox.add(ga, 'dm:42', 'post', { content: 'from game A' }, now);
-    a.outbox.add(ga, `ch:${'10000000000000000'}0`, 'post', { content: 'A' }, now);
-    b.outbox.add(gb, `ch:${'10000000000000000'}1`, 'post', { content: 'B' }, now);
+    await b.outbox.add(gb, 'dm:42', 'post', { content: 'from game B' }, now);
+    await a.outbox.add(ga, 'dm:42', 'post', { content: 'from game A' }, now);
+    await a.outbox.add(ga, `ch:${'10000000000000000'}0`, 'post', { content: 'A' }, now);
+    await b.outbox.add(gb, `ch:${'10000000000000000'}1`, 'post', { content: 'B' }, now);
     const contents = (rows: { payload: string }[]) =>
       rows.map((r) => (JSON.parse(r.payload) as { content: string }).content);
-    expect(contents(a.outbox.heads(now, 10, 'channels'))).toEqual(['A']);
-    expect(contents(b.outbox.heads(now, 10, 'channels'))).toEqual(['B']);
+    expect(contents(await a.outbox.heads(now, 10, 'channels'))).toEqual(['A']);
+    expect(contents(await b.outbox.heads(now, 10, 'channels'))).toEqual(['B']);
     // A's DM row is A's head for that DM channel even though B's older row waits there (B sends it).
-    expect(contents(a.outbox.heads(now, 10, 'dms'))).toEqual(['from game A']);
-    expect(contents(b.outbox.heads(now, 10, 'dms'))).toEqual(['from game B']);
-    expect([a.outbox.pendingCount(), b.outbox.pendingCount()]).toEqual([2, 2]);
+    expect(contents(await a.outbox.heads(now, 10, 'dms'))).toEqual(['from game A']);
+    expect(contents(await b.outbox.heads(now, 10, 'dms'))).toEqual(['from game B']);
+    expect([await a.outbox.pendingCount(), await b.outbox.pendingCount()]).toEqual([2, 2]);
 
     // Slots to repair: only the owner edits them.
     for (const [p, g] of [
       [a, ga],
       [b, gb],
     ] as const) {
-      p.outbox.setSlot(g, 'table', 'message', `ch:10000000000000000${g === ga ? 0 : 1}`, { content: 'v1' }, now);
+      await p.outbox.setSlot(g, 'table', 'message', `ch:10000000000000000${g === ga ? 0 : 1}`, { content: 'v1' }, now);
       raw.prepare("UPDATE slots SET message_id = '1', sent_version = 1 WHERE game_id = ?").run(g);
-      p.outbox.setSlot(g, 'table', 'message', `ch:10000000000000000${g === ga ? 0 : 1}`, { content: 'v2' }, now);
+      await p.outbox.setSlot(g, 'table', 'message', `ch:10000000000000000${g === ga ? 0 : 1}`, { content: 'v2' }, now);
     }
-    expect(a.outbox.dirty(now + 1, 10).map((s) => s.gameId)).toEqual([ga]);
-    expect(b.outbox.dirty(now + 1, 10).map((s) => s.gameId)).toEqual([gb]);
+    expect((await a.outbox.dirty(now + 1, 10)).map((s) => s.gameId)).toEqual([ga]);
+    expect((await b.outbox.dirty(now + 1, 10)).map((s) => s.gameId)).toEqual([gb]);
 
     // Housekeeping: each expires only its own stale lobbies.
-    expect(a.store.expireLobbies(now + 1, now + 2)).toEqual([ga]);
-    expect(a.store.getGame(gb)!.status).toBe('lobby');
-    expect(b.store.expireLobbies(now + 1, now + 2)).toEqual([gb]);
+    expect(await a.store.expireLobbies(now + 1, now + 2)).toEqual([ga]);
+    expect((await a.store.getGame(gb))!.status).toBe('lobby');
+    expect(await b.store.expireLobbies(now + 1, now + 2)).toEqual([gb]);
   });
 });
 

@@ -34,12 +34,12 @@ function recordingRest() {
   return { rest: rest as unknown as REST, calls };
 }
 
-function setUp(rate: number, concurrency = 8) {
+async function setUp(rate: number, concurrency = 8) {
   const db = openDatabase(':memory:');
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({
+  const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: '100000000000000002',
     hostId: '100000000000000003',
@@ -63,23 +63,38 @@ function setUp(rate: number, concurrency = 8) {
 describe('the request budget', () => {
   it('never makes more calls than the budget allows in any second (a burst of a tenth)', async () => {
     const rate = 20;
-    const { outbox, deliverer, calls, gameId } = setUp(rate);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate);
     const now = Date.now();
     // 60 posts to 60 destinations (role cards, say) and 20 edited slots.
     for (let i = 0; i < 60; i++)
-      outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+      await outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
     for (let i = 0; i < 20; i++) {
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, {
-        messageId: `${400000000000000000n + BigInt(i)}`,
-      });
-      outbox.sentSlot(
+      await outbox.setSlot(
+        gameId,
+        `table:${i}`,
+        'message',
+        `ch:${300000000000000000n + BigInt(i)}`,
+        { content: 'v1' },
+        now,
+        {
+          messageId: `${400000000000000000n + BigInt(i)}`,
+        },
+      );
+      await outbox.sentSlot(
         gameId,
         `table:${i}`,
         1,
         `${400000000000000000n + BigInt(i)}`,
         `${300000000000000000n + BigInt(i)}`,
       );
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
+      await outbox.setSlot(
+        gameId,
+        `table:${i}`,
+        'message',
+        `ch:${300000000000000000n + BigInt(i)}`,
+        { content: 'v2' },
+        now,
+      );
     }
     deliverer.kick();
     await deliverer.idle();
@@ -101,26 +116,41 @@ describe('the request budget', () => {
   it('a new post is sent at once while a queue of edits waits for the budget', async () => {
     const rate = 10;
     // Many lanes: twenty edits wait for the budget at once when the post comes.
-    const { outbox, deliverer, calls, gameId } = setUp(rate, 40);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate, 40);
     const now = Date.now();
     for (let i = 0; i < 30; i++) {
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v1' }, now, {
-        messageId: `${400000000000000000n + BigInt(i)}`,
-      });
-      outbox.sentSlot(
+      await outbox.setSlot(
+        gameId,
+        `table:${i}`,
+        'message',
+        `ch:${300000000000000000n + BigInt(i)}`,
+        { content: 'v1' },
+        now,
+        {
+          messageId: `${400000000000000000n + BigInt(i)}`,
+        },
+      );
+      await outbox.sentSlot(
         gameId,
         `table:${i}`,
         1,
         `${400000000000000000n + BigInt(i)}`,
         `${300000000000000000n + BigInt(i)}`,
       );
-      outbox.setSlot(gameId, `table:${i}`, 'message', `ch:${300000000000000000n + BigInt(i)}`, { content: 'v2' }, now);
+      await outbox.setSlot(
+        gameId,
+        `table:${i}`,
+        'message',
+        `ch:${300000000000000000n + BigInt(i)}`,
+        { content: 'v2' },
+        now,
+      );
     }
     deliverer.kick();
     // The edits have started (and used up the burst); now a turn's message is committed.
     while (calls.length < 12) await new Promise((r) => setTimeout(r, 10));
     const queuedAt = calls.length;
-    outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
+    await outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
     deliverer.kick();
     await deliverer.idle();
     deliverer.stop();
@@ -135,13 +165,13 @@ describe('the request budget', () => {
 
   it("a turn in the game channel goes before a deal's role cards, and those before lobbies' DM checks", async () => {
     const rate = 10;
-    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate, 16);
     const now = Date.now();
     const dmOf = (i: number) => `${600000000000000000n + BigInt(i)}`;
     // Forty role cards to players whose DM channels are known, and five lobby players to check.
-    for (let i = 0; i < 45; i++) outbox.dmChannel(`${700000000000000000n + BigInt(i)}`, dmOf(i), now);
+    for (let i = 0; i < 45; i++) await outbox.dmChannel(`${700000000000000000n + BigInt(i)}`, dmOf(i), now);
     for (let i = 0; i < 40; i++)
-      outbox.add(gameId, `dm:${700000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
+      await outbox.add(gameId, `dm:${700000000000000000n + BigInt(i)}`, 'post', { content: `card ${i}` }, now);
     deliverer.kick();
     while (calls.length < 6) await new Promise((r) => setTimeout(r, 10));
     const checks = Array.from({ length: 5 }, (_, k) =>
@@ -149,7 +179,7 @@ describe('the request budget', () => {
     );
     while (calls.length < 12) await new Promise((r) => setTimeout(r, 10));
     const queuedAt = calls.length;
-    outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
+    await outbox.add(gameId, 'ch:500000000000000000', 'post', { content: 'your turn' }, Date.now());
     deliverer.kick();
     expect(await Promise.all(checks)).toEqual([true, true, true, true, true]);
     await deliverer.idle();
@@ -170,20 +200,20 @@ describe('the request budget', () => {
 
   it('a click in a channel takes over the post waiting there for the budget: it goes once, as a follow-up', async () => {
     const rate = 5;
-    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate, 16);
     const now = Date.now();
     // Other tables' turns use up the budget; then this table's turn is committed and waits.
     for (let i = 0; i < 12; i++)
-      outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `turn ${i}` }, now);
+      await outbox.add(gameId, `ch:${200000000000000000n + BigInt(i)}`, 'post', { content: `turn ${i}` }, now);
     const here = 'ch:500000000000000000' as const;
-    outbox.add(gameId, here, 'post', { content: 'the next turn' }, now + 1);
+    await outbox.add(gameId, here, 'post', { content: 'the next turn' }, now + 1);
     deliverer.kick();
     while (calls.length < 2) await new Promise((r) => setTimeout(r, 10));
     // The speaker of that table says "Thank you": his click carries what waits there.
-    const taken = deliverer.claim(here, '900000000000000001');
+    const taken = await deliverer.claim(here, '900000000000000001');
     expect(taken.map((r) => JSON.parse(r.payload))).toEqual([{ content: 'the next turn' }]);
     // A second click while the first one sends takes nothing.
-    expect(deliverer.claim(here, '900000000000000002')).toEqual([]);
+    expect(await deliverer.claim(here, '900000000000000002')).toEqual([]);
     const sent: unknown[] = [];
     await deliverer.deliverVia(here, taken, async (body) => {
       sent.push(body);
@@ -194,17 +224,17 @@ describe('the request budget', () => {
     expect(sent).toEqual([{ content: 'the next turn' }]);
     expect(calls.filter((c) => c.route === '/channels/500000000000000000/messages')).toHaveLength(0);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(12);
-    expect(outbox.rows(gameId).filter((r) => r.status !== 'done')).toEqual([]);
+    expect((await outbox.rows(gameId)).filter((r) => r.status !== 'done')).toEqual([]);
   });
 
   it("a lobby's DM check goes before those of lobbies still filling once its host pressed Start", async () => {
     const rate = 10;
-    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate, 16);
     const now = Date.now();
     const user = (i: number) => `${700000000000000000n + BigInt(i)}`;
     const dmOf = (i: number) => `${600000000000000000n + BigInt(i)}`;
-    for (let i = 0; i < 42; i++) outbox.dmChannel(user(i), dmOf(i), now);
-    for (let i = 0; i < 30; i++) outbox.add(gameId, `dm:${user(i)}`, 'post', { content: `card ${i}` }, now);
+    for (let i = 0; i < 42; i++) await outbox.dmChannel(user(i), dmOf(i), now);
+    for (let i = 0; i < 30; i++) await outbox.add(gameId, `dm:${user(i)}`, 'post', { content: `card ${i}` }, now);
     deliverer.kick();
     while (calls.length < 4) await new Promise((r) => setTimeout(r, 10));
     // Two players join a lobby (their checks wait behind the cards); then its host presses Start.
@@ -230,12 +260,13 @@ describe('the request budget', () => {
 
   it('role cards go out deal by deal, in the order the games were dealt, not all deals at once', async () => {
     const rate = 20;
-    const { outbox, deliverer, calls, gameId } = setUp(rate, 16);
+    const { outbox, deliverer, calls, gameId } = await setUp(rate, 16);
     const now = Date.now();
     const user = (g: number, i: number) => `${700000000000000000n + BigInt(g * 100 + i)}`;
     // Three deals a millisecond apart, to new players: each card costs two calls (the DM channel, the card).
     for (let g = 0; g < 3; g++)
-      for (let i = 0; i < 10; i++) outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}` }, now + g);
+      for (let i = 0; i < 10; i++)
+        await outbox.add(gameId, `dm:${user(g, i)}`, 'post', { content: `card ${g}` }, now + g);
     deliverer.kick();
     await deliverer.idle();
     deliverer.stop();
@@ -262,7 +293,7 @@ describe('the request budget', () => {
       const store = new Store(db.db);
       const outbox = new OutboxStore(db.db);
       const now = Date.now();
-      const game = store.createLobby({
+      const game = await store.createLobby({
         guildId: guild.id,
         channelId: channels[0]!,
         hostId: '100000000000000003',
@@ -280,7 +311,7 @@ describe('the request budget', () => {
         debounceMs: 0,
         concurrency: 40,
       });
-      for (const ch of channels) outbox.add(game.id, `ch:${ch}`, 'post', { content: 'turn' }, now);
+      for (const ch of channels) await outbox.add(game.id, `ch:${ch}`, 'post', { content: 'turn' }, now);
       // The first post meets a global 429 (another process filled the second): discord.js holds
       // every counted call for its Retry-After.
       fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 429, scope: 'global', retryAfter: 1 });

@@ -17,12 +17,12 @@ afterEach(() => {
 const CHANNEL = '300000000000000001';
 const MESSAGE = '400000000000000001';
 
-function setUp(rate = 50) {
+async function setUp(rate = 50) {
   const db = openDatabase(':memory:');
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({
+  const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,
     hostId: '100000000000000003',
@@ -54,60 +54,62 @@ function setUp(rate = 50) {
   });
   // The lobby, posted and shown at version 1.
   const gameId = game.id;
-  outbox.setSlot(gameId, 'lobby', 'message', `ch:${CHANNEL}`, { content: 'v1' }, Date.now(), { messageId: MESSAGE });
-  outbox.sentSlot(gameId, 'lobby', 1, MESSAGE, CHANNEL);
-  const version = (content: string) => {
-    outbox.setSlot(gameId, 'lobby', 'message', `ch:${CHANNEL}`, { content }, Date.now());
-    return outbox.slot(gameId, 'lobby')!.version;
+  await outbox.setSlot(gameId, 'lobby', 'message', `ch:${CHANNEL}`, { content: 'v1' }, Date.now(), {
+    messageId: MESSAGE,
+  });
+  await outbox.sentSlot(gameId, 'lobby', 1, MESSAGE, CHANNEL);
+  const version = async (content: string) => {
+    await outbox.setSlot(gameId, 'lobby', 'message', `ch:${CHANNEL}`, { content }, Date.now());
+    return (await outbox.slot(gameId, 'lobby'))!.version;
   };
   return { outbox, deliverer, calls, gameId, version };
 }
 
 describe('writes to one message that race', () => {
   it('an older answer that finished last leaves the slot dirty, and the newest version is edited in once', async () => {
-    const { outbox, deliverer, calls, gameId, version } = setUp();
-    const v2 = version('v2 (A joined)');
-    const v3 = version('v3 (A and B joined)');
+    const { outbox, deliverer, calls, gameId, version } = await setUp();
+    const v2 = await version('v2 (A joined)');
+    const v3 = await version('v3 (A and B joined)');
     // B's answer (v3) finishes first, A's (v2) last: Discord shows v2.
-    expect(outbox.shownSlot(gameId, 'lobby', v3, MESSAGE)).toBe(false);
-    expect(outbox.shownSlot(gameId, 'lobby', v2, MESSAGE)).toBe(true);
+    expect(await outbox.shownSlot(gameId, 'lobby', v3, MESSAGE)).toBe(false);
+    expect(await outbox.shownSlot(gameId, 'lobby', v2, MESSAGE)).toBe(true);
     deliverer.kick();
     await deliverer.idle();
     deliverer.stop();
     const edits = calls.filter((c) => c.method === 'PATCH');
     expect(edits).toHaveLength(1);
     expect(edits[0]!.body!.content).toBe('v3 (A and B joined)');
-    expect(outbox.slot(gameId, 'lobby')!.sentVersion).toBe(v3);
+    expect((await outbox.slot(gameId, 'lobby'))!.sentVersion).toBe(v3);
   });
 
-  it('a write to a message the slot no longer has does not lower what it knows', () => {
-    const { outbox, gameId, version } = setUp();
-    const v2 = version('v2');
-    outbox.shownSlot(gameId, 'lobby', v2, MESSAGE);
+  it('a write to a message the slot no longer has does not lower what it knows', async () => {
+    const { outbox, gameId, version } = await setUp();
+    const v2 = await version('v2');
+    await outbox.shownSlot(gameId, 'lobby', v2, MESSAGE);
     // An answer to the old message of a lobby that was posted again.
-    expect(outbox.shownSlot(gameId, 'lobby', 1, '400000000000000999')).toBe(false);
-    expect(outbox.slot(gameId, 'lobby')!.sentVersion).toBe(v2);
+    expect(await outbox.shownSlot(gameId, 'lobby', 1, '400000000000000999')).toBe(false);
+    expect((await outbox.slot(gameId, 'lobby'))!.sentVersion).toBe(v2);
   });
 
   it('an edit that waited for the budget sends the newest version, or nothing if a click already showed it', async () => {
     // One call a second: the posts ahead of the edit keep it waiting.
-    const { outbox, deliverer, calls, gameId, version } = setUp(1);
+    const { outbox, deliverer, calls, gameId, version } = await setUp(1);
     for (let i = 0; i < 2; i++)
-      outbox.add(gameId, `ch:${600000000000000000n + BigInt(i)}`, 'post', { content: `post ${i}` }, Date.now());
+      await outbox.add(gameId, `ch:${600000000000000000n + BigInt(i)}`, 'post', { content: `post ${i}` }, Date.now());
     deliverer.kick();
     await new Promise((r) => setTimeout(r, 50));
     // The posts have the budget's first share and the next: the edit of v2 waits behind them.
-    version('v2');
+    await version('v2');
     deliverer.kick();
     await new Promise((r) => setTimeout(r, 300));
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
     // Meanwhile a click's answer shows v3 (free): the waiting edit of v2 must not undo it.
-    const v3 = version('v3');
-    outbox.shownSlot(gameId, 'lobby', v3, MESSAGE);
+    const v3 = await version('v3');
+    await outbox.shownSlot(gameId, 'lobby', v3, MESSAGE);
     await deliverer.idle();
     deliverer.stop();
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2);
-    expect(outbox.slot(gameId, 'lobby')!.sentVersion).toBe(v3);
+    expect((await outbox.slot(gameId, 'lobby'))!.sentVersion).toBe(v3);
   }, 15_000);
 });

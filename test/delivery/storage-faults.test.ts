@@ -32,12 +32,12 @@ afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
-function setUp() {
+async function setUp() {
   const db = openDatabase(':memory:');
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({
+  const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,
     hostId: '100000000000000003',
@@ -63,16 +63,16 @@ function setUp() {
     maxBackoffMs: 8000,
   });
   stop.push(() => deliverer.stop());
-  outbox.add(game.id, `ch:${CHANNEL}`, 'post', { content: 'hello' }, Date.now());
+  await outbox.add(game.id, `ch:${CHANNEL}`, 'post', { content: 'hello' }, Date.now());
   return { outbox, deliverer, posts, errors, gameId: game.id };
 }
 
-const pendingOf = (outbox: OutboxStore, gameId: number) =>
-  outbox.rows(gameId).filter((r) => r.status === 'pending').length;
+const pendingOf = async (outbox: OutboxStore, gameId: number) =>
+  (await outbox.rows(gameId)).filter((r) => r.status === 'pending').length;
 
 describe("the deliverer's timer survives storage failures (issue 20)", () => {
   it('a pass that cannot read the outbox is logged and tried again after 1, 2, 4 s; the post goes out once the database is back', async () => {
-    const t = setUp();
+    const t = await setUp();
     const heads = vi.spyOn(t.outbox, 'heads');
     for (let i = 0; i < 3; i++)
       heads.mockImplementationOnce(() => {
@@ -95,13 +95,13 @@ describe("the deliverer's timer survives storage failures (issue 20)", () => {
     await vi.advanceTimersByTimeAsync(4000);
     await vi.advanceTimersByTimeAsync(100);
     expect(t.posts.map((p) => p.content)).toEqual(['hello']);
-    expect(pendingOf(t.outbox, t.gameId)).toBe(0);
+    expect(await pendingOf(t.outbox, t.gameId)).toBe(0);
     expect(t.errors).toHaveLength(3);
     expect(unhandled).toEqual([]);
   });
 
   it('a post Discord took but the database cannot record: its channel rests 1, then 2 s; recorded once the database is back (same nonce)', async () => {
-    const t = setUp();
+    const t = await setUp();
     // A full disk: neither the post's record nor its rescheduling can be written.
     const done = vi.spyOn(t.outbox, 'done').mockImplementation(() => {
       throw ioError('SQLITE_FULL');
@@ -132,7 +132,7 @@ describe("the deliverer's timer survives storage failures (issue 20)", () => {
     expect(t.posts).toHaveLength(3);
     // Each try carried the row's nonce: Discord returns the message it already has.
     expect(new Set(t.posts.map((p) => p.nonce)).size).toBe(1);
-    expect(pendingOf(t.outbox, t.gameId)).toBe(0);
+    expect(await pendingOf(t.outbox, t.gameId)).toBe(0);
     expect(t.errors).toHaveLength(2);
     expect(unhandled).toEqual([]);
   });

@@ -16,12 +16,12 @@ afterEach(() => {
 const CHANNEL = '300000000000000001';
 const THREAD = '700000000000000001';
 
-function setUp() {
+async function setUp() {
   const db = openDatabase(':memory:');
   opened.push(db);
   const store = new Store(db.db);
   const outbox = new OutboxStore(db.db);
-  const game = store.createLobby({
+  const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,
     hostId: '100000000000000003',
@@ -49,8 +49,8 @@ function setUp() {
     threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
   });
   const gameId = game.id;
-  const want = (locked: boolean, members: string[]) =>
-    outbox.setSlot(gameId, 'thread', 'thread', `th:${gameId}`, { locked, members }, Date.now());
+  const want = async (locked: boolean, members: string[]) =>
+    await outbox.setSlot(gameId, 'thread', 'thread', `th:${gameId}`, { locked, members }, Date.now());
   const run = async () => {
     deliverer.kick();
     await deliverer.idle();
@@ -60,11 +60,16 @@ function setUp() {
 
 describe('a private thread reconciled to its desired members', () => {
   it('M-2: only the difference is sent: out first, then in; a locked thread is opened for it and locked again', async () => {
-    const { outbox, deliverer, calls, gameId, want, run } = setUp();
-    want(true, ['a', 'b']);
-    outbox.sentSlot(gameId, 'thread', 1, THREAD, THREAD);
-    outbox.setThreadApplied(gameId, 'thread', { threadId: THREAD, locked: true, members: ['a', 'b'] }, Date.now());
-    want(true, ['b', 'c']);
+    const { outbox, deliverer, calls, gameId, want, run } = await setUp();
+    await want(true, ['a', 'b']);
+    await outbox.sentSlot(gameId, 'thread', 1, THREAD, THREAD);
+    await outbox.setThreadApplied(
+      gameId,
+      'thread',
+      { threadId: THREAD, locked: true, members: ['a', 'b'] },
+      Date.now(),
+    );
+    await want(true, ['b', 'c']);
     await run();
     expect(calls).toEqual([
       'PATCH /channels/T {"archived":false}',
@@ -72,39 +77,44 @@ describe('a private thread reconciled to its desired members', () => {
       'PUT /channels/T/thread-members/c',
       'PATCH /channels/T {"locked":true,"archived":true}',
     ]);
-    expect(outbox.threadApplied(gameId, 'thread', THREAD)).toEqual({
+    expect(await outbox.threadApplied(gameId, 'thread', THREAD)).toEqual({
       threadId: THREAD,
       locked: true,
       members: ['b', 'c'],
     });
     // The lock alone: one call; the same set again: none.
     calls.length = 0;
-    want(false, ['b', 'c']);
+    await want(false, ['b', 'c']);
     await run();
-    want(false, ['c', 'b']);
+    await want(false, ['c', 'b']);
     await run();
     deliverer.stop();
     expect(calls).toEqual(['PATCH /channels/T {"locked":false,"archived":false}']);
   });
 
   it('M-2: after a crash between a call and its record the call is made again (idempotent), nothing else', async () => {
-    const { outbox, deliverer, calls, gameId, want, run } = setUp();
-    want(false, ['a']);
-    outbox.sentSlot(gameId, 'thread', 1, THREAD, THREAD);
+    const { outbox, deliverer, calls, gameId, want, run } = await setUp();
+    await want(false, ['a']);
+    await outbox.sentSlot(gameId, 'thread', 1, THREAD, THREAD);
     // Applied: a in, b out; the crash came after Discord removed x but before it was recorded.
-    outbox.setThreadApplied(gameId, 'thread', { threadId: THREAD, locked: false, members: ['a', 'x'] }, Date.now());
-    want(false, ['a', 'b']);
+    await outbox.setThreadApplied(
+      gameId,
+      'thread',
+      { threadId: THREAD, locked: false, members: ['a', 'x'] },
+      Date.now(),
+    );
+    await want(false, ['a', 'b']);
     await run();
     deliverer.stop();
     expect(calls).toEqual(['DELETE /channels/T/thread-members/x', 'PUT /channels/T/thread-members/b']);
   });
 
   it('M-2: a new thread: made, its members in at once (not after the quiet time), then the welcome pinging only them', async () => {
-    const { outbox, deliverer, calls, gameId, want, run } = setUp();
-    want(false, ['a', 'b']);
-    outbox.sentSlot(gameId, 'thread', 1);
+    const { outbox, deliverer, calls, gameId, want, run } = await setUp();
+    await want(false, ['a', 'b']);
+    await outbox.sentSlot(gameId, 'thread', 1);
     const welcome = { content: 'hi', allowed_mentions: { parse: [], users: ['a', 'b', 'gone'] } };
-    outbox.add(gameId, `tm:${CHANNEL}:thread`, 'thread', { name: 'Night talk', welcome }, Date.now());
+    await outbox.add(gameId, `tm:${CHANNEL}:thread`, 'thread', { name: 'Night talk', welcome }, Date.now());
     await run();
     deliverer.stop();
     expect(calls.map((c) => c.replace(/,"nonce".*$/, ''))).toEqual([
@@ -113,6 +123,6 @@ describe('a private thread reconciled to its desired members', () => {
       'PUT /channels/T/thread-members/b',
       'POST /channels/T/messages {"content":"hi","allowed_mentions":{"parse":[],"users":["a","b"]}',
     ]);
-    expect(outbox.threadApplied(gameId, 'thread', THREAD)!.members).toEqual(['a', 'b']);
+    expect((await outbox.threadApplied(gameId, 'thread', THREAD))!.members).toEqual(['a', 'b']);
   });
 });

@@ -45,8 +45,8 @@ function setup() {
     log,
     (id) => lstore.get(id) !== null,
   );
-  const game = (channelId: string) =>
-    service.createLobby({
+  const game = async (channelId: string) =>
+    await service.createLobby({
       guildId: 'g',
       channelId,
       hostId: 'host',
@@ -62,7 +62,7 @@ const ioError = new Database.SqliteError('disk I/O error', 'SQLITE_IOERR');
 describe('a storage failure told to the host (issue 20)', () => {
   it('a game that goes on: the host is told in its channel', async () => {
     const s = setup();
-    const g = s.game('c1');
+    const g = await s.game('c1');
     await s.notices.storageFailed(g.id, ioError, 'en');
     expect(s.posts).toEqual([
       {
@@ -77,8 +77,8 @@ describe('a storage failure told to the host (issue 20)', () => {
 
   it('a suspended game (its channel out of reach): nothing is posted there, the failure is logged', async () => {
     const s = setup();
-    const g = s.game('c2');
-    s.lstore.add({
+    const g = await s.game('c2');
+    await s.lstore.add({
       gameId: g.id,
       reason: 'no-access',
       since: 0,

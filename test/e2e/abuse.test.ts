@@ -21,8 +21,8 @@ const deal: Role[] = [
 ];
 let w: World;
 let d: Driver;
-const state = () => w.bot.store.getState(d.gameId)!;
-const log = () => w.bot.store.log(d.gameId);
+const state = async () => (await w.bot.store.getState(d.gameId))!;
+const log = async () => await w.bot.store.log(d.gameId);
 
 beforeAll(async () => {
   w = await makeWorld({ players: 10, dealer: fixedDealer(deal) });
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('abuse: refused politely, state intact', () => {
   it('acting for another seat: only the speaker may end his speech or nominate', async () => {
-    const before = state();
+    const before = await state();
     const turn = d.publicWith((id) => id.endsWith(':pass'))!;
     const versions = w.fake.history(turn.message.id).length;
     const r = await w.fake.click(w.users[4]!.id, turn.message, turn.id);
@@ -53,7 +53,7 @@ describe('abuse: refused politely, state intact', () => {
     expect(r2.ephemeral).toBe(true);
     expect(r2.content).toMatch(/^⛔ .*only during your own turn/);
     await w.bot.idle();
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
     // The turn message itself is untouched by the refused clicks.
     expect(w.fake.history(turn.message.id)).toHaveLength(versions);
   });
@@ -68,7 +68,7 @@ describe('abuse: refused politely, state intact', () => {
   });
 
   it('forged custom ids: garbage, another game, out-of-range menu values', async () => {
-    const before = state();
+    const before = await state();
     const table = d.tableMessage();
     for (const id of [
       'hello',
@@ -94,18 +94,19 @@ describe('abuse: refused politely, state intact', () => {
     });
     expect(many.content).toMatch(/not valid/);
     await w.bot.idle();
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('a double click by the same user at the same moment counts once', async () => {
-    const turn = d.publicWith((id) => id === `v1:a:${d.gameId}:${state().seq}:nominate`)!;
+    const { seq } = await state();
+    const turn = d.publicWith((id) => id === `v1:a:${d.gameId}:${seq}:nominate`)!;
     const [a, b] = await Promise.all([
       w.fake.select(w.users[0]!.id, turn.message, turn.id, ['3']),
       w.fake.select(w.users[0]!.id, turn.message, turn.id, ['5']),
     ]);
     await Promise.all([a.settled(), b.settled()]);
     await w.bot.idle();
-    const noms = log().filter((e) => e.action.kind === 'nominate');
+    const noms = (await log()).filter((e) => e.action.kind === 'nominate');
     expect(noms).toHaveLength(1);
     // One click updated the turn message (it shows the nomination), the other was refused in private.
     const [won, lost] = a.type === 7 ? [a, b] : [b, a];
@@ -114,7 +115,7 @@ describe('abuse: refused politely, state intact', () => {
     expect(lost.type).toBe(4);
     expect(lost.ephemeral).toBe(true);
     expect(lost.content).toMatch(/^⛔ .*already nominated/);
-    const target = state().day!.nominations[0]!.target;
+    const target = (await state()).day!.nominations[0]!.target;
     const shown = w.fake.message(turn.message.id)!.content;
     expect(shown).toMatch(new RegExp(`Nominated today: #${target} <@\\d+> \\(by #1\\)$`));
     expect(shown).not.toMatch(new RegExp(`#${target === 3 ? 5 : 3} <@`));
@@ -123,10 +124,10 @@ describe('abuse: refused politely, state intact', () => {
   it('everybody votes at the same moment, some twice: each vote counts exactly once', async () => {
     // Finish the speeches (seat 1 nominated 3 or 5; seat 2 nominates the other one).
     expect(await d.step({ type: 'player', seat: 1, verb: 'pass' })).toBe('ok');
-    const first = state().day!.nominations[0]!.target;
+    const first = (await state()).day!.nominations[0]!.target;
     expect(await d.step({ type: 'player', seat: 2, verb: 'nominate', target: first === 3 ? 5 : 3 })).toBe('ok');
     for (let seat = 2; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
-    expect(state().stage.kind).toBe('vote');
+    expect((await state()).stage.kind).toBe('vote');
     const vote = d.publicWith((id) => id.includes(':vote:3'))!;
     const table = d.tableMessage();
     const tableVersions = w.fake.history(table.id).length;
@@ -179,13 +180,13 @@ describe('abuse: refused politely, state intact', () => {
       .map((v) => Number(/Voted: (\d+) of 10/.exec(v.content ?? '')?.[1] ?? -1));
     expect(counts.every((n, k) => n >= 0 && n <= 10 && (k === 0 || n >= counts[k - 1]!))).toBe(true);
     expect(w.fake.history(vote.message.id).some((v) => /→/.test(v.content ?? ''))).toBe(false);
-    expect(log().filter((e) => e.action.kind === 'vote')).toHaveLength(10);
+    expect((await log()).filter((e) => e.action.kind === 'vote')).toHaveLength(10);
     // Each voter counted once: every user has one accepted click, and the vote record has one ballot per seat.
-    const voters = log()
+    const voters = (await log())
       .filter((e) => e.action.kind === 'vote')
       .map((e) => (e.action as { seat: number }).seat);
     expect([...voters].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    const out = state().out;
+    const out = (await state()).out;
     expect(out).toEqual([{ seat: 3, by: 'vote', at: { phase: 'day', n: 1 }, nominatedBy: first === 3 ? 1 : 2 }]);
     // The tally was published, and the vote buttons are disabled.
     expect(
@@ -206,7 +207,7 @@ describe('abuse: refused politely, state intact', () => {
   });
 
   it('a stale button (the stage has moved on) is refused and changes nothing', async () => {
-    const before = state();
+    const before = await state();
     const staleVote = w.fake
       .publicMessages(w.channel.id)
       .find((m) => allComponents(m).some((c) => c.custom_id?.includes(':vote:')))!;
@@ -215,14 +216,14 @@ describe('abuse: refused politely, state intact', () => {
     expect(r.ephemeral).toBe(true);
     expect(r.content).toMatch(/^⛔ .*(has closed|no vote open)/);
     await w.bot.idle();
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('a player who left cannot act: last words are his, then nothing', async () => {
     // Seat 3 (voted out) gives his last words, then tries to act at night.
     expect(await d.step({ type: 'player', seat: 3, verb: 'pass' })).toBe('ok');
-    expect(state().stage.kind).toBe('night');
-    const before = state();
+    expect((await state()).stage.kind).toBe('night');
+    const before = await state();
     // His panel offers him nothing (no control at all).
     const panel = await d.panel(w.users[2]!.id);
     expect(panel).not.toBeNull();
@@ -237,7 +238,7 @@ describe('abuse: refused politely, state intact', () => {
     expect(forged.ephemeral).toBe(true);
     expect(forged.content).toMatch(/^⛔ .*(left the table|no shot)/);
     await w.bot.idle();
-    expect(state()).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('a non-host cannot use host commands; bad command input is refused with a reason', async () => {

@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 const text = (r: InteractionResult) => r.content ?? r.message?.content ?? '';
-const state = (world: World, id: number): GameState => world.bot.store.getState(id)!;
+const state = async (world: World, id: number): Promise<GameState> => (await world.bot.store.getState(id))!;
 
 /** Everything a user can read in a message. */
 function visible(m: Pick<StoredMessage, 'content' | 'embeds' | 'components'>): string {
@@ -100,32 +100,32 @@ describe('asynchronous play over days', () => {
       const user = (seat: number) => world.users[seat - 1]!.id;
 
       // Night 0 ends at 19:00Z (21:00 Kyiv). Nothing is owed: no reminders.
-      expect(astore.allReminders(g)).toEqual([]);
+      expect(await astore.allReminders(g)).toEqual([]);
       await advance(Date.parse('2026-12-01T19:00:30Z'));
-      let s = state(world, g);
+      let s = await state(world, g);
       expect(s.stage.kind).toBe('window');
       // P-1: the open window's message pings every living player it waits for, once.
       const windowMsg = d.publicWith((id) => id === `v1:a:${g}:${s.seq}:pass`)!.message;
       expect(new Set(windowMsg.pinged)).toEqual(new Set(world.users.map((u) => u.id)));
       // 10 h would end at 05:00Z = 07:00 Kyiv, inside quiet hours: it moves to 08:00 Kyiv.
-      const row = world.bot.store.deadlineOf(g)!;
+      const row = (await world.bot.store.deadlineOf(g))!;
       expect(row.dueAt).toBeGreaterThanOrEqual(Date.parse('2026-12-02T06:00:00Z'));
       expect(row.dueAt).toBeLessThan(Date.parse('2026-12-02T06:01:00Z'));
       expect(windowMsg.content).toContain(`<t:${Math.floor(row.dueAt / 1000)}:R>`);
       expect(windowMsg.content).toContain(`<t:${Math.floor(row.dueAt / 1000)}:f>`);
       // Halfway (02:30 Kyiv) and an hour before (07:00 Kyiv) are both quiet: no reminders.
-      expect(astore.allReminders(g).filter((r) => r.stageSeq === s.seq)).toEqual([]);
+      expect((await astore.allReminders(g)).filter((r) => r.stageSeq === s.seq)).toEqual([]);
 
       // Day 1: two nominations; seats 9 and 10 are away.
       expect(await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 5 })).toBe('ok');
       expect(await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 7 })).toBe('ok');
       for (let seat = 1; seat <= 8; seat++)
         expect(await d.step({ type: 'player', seat, verb: 'pass' }), `pass ${seat}`).toBe('ok');
-      expect(state(world, g).stage.kind).toBe('window');
+      expect((await state(world, g)).stage.kind).toBe('window');
       await advance(Date.parse('2026-12-02T06:01:00Z'));
-      s = state(world, g);
+      s = await state(world, g);
       expect(s.stage.kind).toBe('vote');
-      const voteStart = world.bot.store.deadlineOf(g)!.dueAt - 6 * H;
+      const voteStart = (await world.bot.store.deadlineOf(g))!.dueAt - 6 * H;
       // The vote pings its voters; the table shows who has not voted, by name.
       const voteMsg = d.publicWith((id) => id.startsWith(`v1:a:${g}:${s.seq}:vote`))!.message;
       expect(new Set(voteMsg.pinged)).toEqual(new Set(world.users.map((u) => u.id)));
@@ -165,7 +165,7 @@ describe('asynchronous play over days', () => {
       expect(Math.abs(times[1]! - (voteStart + 5 * H))).toBeLessThan(MIN);
       // Nobody else was reminded, and never in public.
       expect(world.fake.publicMessages(world.channel.id).some((m) => m.content.startsWith('⏰'))).toBe(false);
-      s = state(world, g);
+      s = await state(world, g);
       expect(s.stage.kind).toBe('lastWords');
       expect(s.players[4]!.alive).toBe(false);
 
@@ -230,10 +230,10 @@ describe('asynchronous play over days', () => {
         await pick.settled();
         await idle();
       }
-      const players = world.bot.store.players(g);
+      const players = await world.bot.store.players(g);
       expect(players.find((p) => p.seat === 9)!.userId).toBe(v1.id);
       expect(players.find((p) => p.seat === 10)!.userId).toBe(v2.id);
-      expect(world.bot.store.getGame(g)!.lobby.names?.[v1.id]).toBe('nova'); // menus label seat 9 by his name
+      expect((await world.bot.store.getGame(g))!.lobby.names?.[v1.id]).toBe('nova'); // menus label seat 9 by his name
       // The newcomer got the seat's role card and a welcome; the call says the seat is taken.
       expect(world.fake.dms(v1.id).some((m) => / — seat 9$/.test(m.embeds[0]?.title ?? ''))).toBe(true);
       expect(world.fake.dms(v1.id).some((m) => m.content.includes('You take over seat #9'))).toBe(true);
@@ -251,7 +251,7 @@ describe('asynchronous play over days', () => {
       expect(spectators().members).toContain(user(9));
       expect(spectators().members).not.toContain(v1.id);
       // Who held each seat from which move (the ratings credit each for his part).
-      const holders = astore.holders(g).filter((h) => h.seat === 9);
+      const holders = (await astore.holders(g)).filter((h) => h.seat === 9);
       expect(holders.map((h) => [h.userId, h.fromMove, h.toMove])).toEqual([
         [user(9), 0, s.moves],
         [v1.id, s.moves, null],
@@ -259,7 +259,7 @@ describe('asynchronous play over days', () => {
 
       // Last words, then night 1.
       expect(await d.step({ type: 'player', seat: 5, verb: 'pass' })).toBe('ok');
-      s = state(world, g);
+      s = await state(world, g);
       expect(s.stage.kind).toBe('night');
       const nightStart = clock.now();
       const publicAtNight = JSON.stringify(
@@ -271,7 +271,7 @@ describe('asynchronous play over days', () => {
       const nightMsg = world.fake.publicMessages(world.channel.id).at(-1)!;
       expect(nightMsg.pinged ?? []).toEqual([]);
       // 12 h from ~12:0x Z ends ~00:0x Z = 02:0x Kyiv: moved to 08:00 Kyiv (06:00Z).
-      const nightEnd = world.bot.store.deadlineOf(g)!.dueAt;
+      const nightEnd = (await world.bot.store.deadlineOf(g))!.dueAt;
       expect(inQuietHours(nightEnd, QUIET)).toBe(false);
       expect(Math.abs(nightEnd - Date.parse('2026-12-03T06:00:00Z'))).toBeLessThan(MIN);
       expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 3 })).toBe('ok');
@@ -292,7 +292,7 @@ describe('asynchronous play over days', () => {
         ),
       ).toBe(publicAtNight);
       expect(await d.step({ type: 'player', seat: 6, verb: 'check', target: 4 })).toBe('ok');
-      s = state(world, g);
+      s = await state(world, g);
       expect(s.clock).toEqual({ phase: 'day', n: 2 });
       expect(s.players[0]!.alive).toBe(false);
       // Killed at night: in the spectators' thread from the morning on.
@@ -308,13 +308,13 @@ describe('asynchronous play over days', () => {
 
       // Day 2: seat 1's last words; then the window. The old holder of seat 9 can no longer act; the newcomer can.
       expect(await d.step({ type: 'player', seat: 1, verb: 'pass' })).toBe('ok');
-      s = state(world, g);
+      s = await state(world, g);
       expect(s.stage.kind).toBe('window');
       const pass = d.publicWith((id) => id === `v1:a:${g}:${s.seq}:pass`)!;
       const old = await world.fake.click(user(9), pass.message, pass.id);
       expect(text(old)).toMatch(/^⛔/);
       expect(await d.step({ type: 'player', seat: 9, verb: 'pass' })).toBe('ok');
-      expect(state(world, g).stage.kind).toBe('window');
+      expect((await state(world, g)).stage.kind).toBe('window');
 
       // "Game so far": every public fact, privately, and no hidden role.
       const table = d.tableMessage();
@@ -354,9 +354,9 @@ describe('asynchronous play over days', () => {
       await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
       const flag = d.dmWith(world.host.id, (id) => id === `v1:y:${g}:call:5`)!;
       expect(flag).not.toBeNull();
-      for (let k = 0; k < 5 && state(world, g).stage.kind !== 'night'; k++)
+      for (let k = 0; k < 5 && (await state(world, g)).stage.kind !== 'night'; k++)
         await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
-      expect(state(world, g).stage.kind).toBe('night');
+      expect((await state(world, g)).stage.kind).toBe('night');
       const calls = () =>
         world.fake.publicMessages(world.channel.id).filter((m) => m.content.includes('Seat #5 needs a substitute'));
       const r = await world.fake.click(world.host.id, flag.message, flag.id);
@@ -364,9 +364,9 @@ describe('asynchronous play over days', () => {
       await idle();
       expect(text(r)).toMatch(/^✅ .*at daybreak/);
       expect(calls()).toEqual([]);
-      for (let k = 0; k < 5 && state(world, g).stage.kind === 'night'; k++)
+      for (let k = 0; k < 5 && (await state(world, g)).stage.kind === 'night'; k++)
         await clock.advanceTo(clock.now() + 1 * H + MIN, idle);
-      expect(state(world, g).clock.phase).toBe('day');
+      expect((await state(world, g)).clock.phase).toBe('day');
       expect(calls()).toHaveLength(1);
       expect(allComponents(calls()[0]!).some((c) => c.custom_id?.includes(':vol:'))).toBe(true);
     },
@@ -390,14 +390,14 @@ describe('asynchronous play over days', () => {
       // Night 0, then a window and no vote in which nobody acts: everybody misses twice? Only the window
       // owes; with no nominations there is no vote, so night 1 follows and its actors miss too.
       await clock.advanceTo(clock.now() + 1 * H + MIN, idle);
-      const s1 = state(world, g);
+      const s1 = await state(world, g);
       expect(s1.stage.kind).toBe('window');
       expect(d.publicWith((id) => id === `v1:a:${g}:${s1.seq}:pass`)!.message.pinged ?? []).toEqual([]);
-      expect(astore.allReminders(g)).toEqual([]);
+      expect(await astore.allReminders(g)).toEqual([]);
       expect(await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 2 })).toBe('ok');
       expect(await d.step({ type: 'player', seat: 3, verb: 'nominate', target: 4 })).toBe('ok');
       await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
-      expect(state(world, g).stage.kind).toBe('vote');
+      expect((await state(world, g)).stage.kind).toBe('vote');
       await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
       // Seat 5 let the window and the vote pass.
       const flag = d.dmWith(world.host.id, (id) => id === `v1:y:${g}:call:5`)!;
@@ -430,7 +430,7 @@ describe('asynchronous play over days', () => {
       );
       await r.settled();
       await idle();
-      expect(world.bot.store.players(g).find((p) => p.seat === 5)!.userId).toBe(v.id);
+      expect((await world.bot.store.players(g)).find((p) => p.seat === 5)!.userId).toBe(v.id);
       expect(world.fake.publicMessages(world.channel.id).find((m) => m.id === call.id)!.components).toEqual([]);
       expect(world.fake.dms(v.id).some((m) => / — seat 5$/.test(m.embeds[0]?.title ?? ''))).toBe(true);
     },
@@ -447,12 +447,12 @@ describe('asynchronous play over days', () => {
       const g = d.gameId;
       // Night 0 owes nothing: it ends on its timer as always.
       await clock.advanceTo(clock.now() + H + MIN, idle);
-      const s = state(world, g);
+      const s = await state(world, g);
       expect(s.stage.kind).toBe('window');
       for (let seat = 1; seat <= 8; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
       await clock.advanceTo(clock.now() + 2 * H + MIN, idle);
       // Held open: the same stage; the host alone is told, once, with a button per missing seat.
-      expect(state(world, g).seq).toBe(s.seq);
+      expect((await state(world, g)).seq).toBe(s.seq);
       await world.bot.service.sweep();
       await idle();
       const told = world.fake.dms(world.host.id).filter((m) => m.content.includes('time is up'));
@@ -468,7 +468,7 @@ describe('asynchronous play over days', () => {
       const skip = await world.fake.slash(world.host.id, world.channel.id, 'host', { sub: 'skip', options: {} });
       await skip.settled();
       await idle();
-      expect(state(world, g).seq).not.toBe(s.seq);
+      expect((await state(world, g)).seq).not.toBe(s.seq);
     },
   );
 
@@ -485,11 +485,11 @@ describe('asynchronous play over days', () => {
       expect(await d.step({ type: 'player', seat: 1, verb: 'nominate', target: 5 })).toBe('ok');
       expect(await d.step({ type: 'player', seat: 2, verb: 'nominate', target: 7 })).toBe('ok');
       for (let seat = 1; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
-      const s = state(world, g);
+      const s = await state(world, g);
       expect(s.stage.kind).toBe('vote');
       for (let seat = 1; seat <= 8; seat++)
         expect(await d.step({ type: 'player', seat, verb: 'vote', target: 5 })).toBe('ok');
-      const start = world.bot.store.deadlineOf(g)!.dueAt - 6 * H;
+      const start = (await world.bot.store.deadlineOf(g))!.dueAt - 6 * H;
       const count = (seat: number) =>
         world.fake.dms(world.users[seat - 1]!.id).filter((m) => m.content.startsWith('⏰')).length;
       // Down from before halfway until after it.
@@ -503,7 +503,7 @@ describe('asynchronous play over days', () => {
       await clock.advanceTo(start + 5 * H + MIN, idle);
       expect([count(9), count(10), count(1)]).toEqual([2, 2, 0]);
       await clock.advanceTo(start + 6 * H + MIN, idle);
-      expect(state(world, g).seq).not.toBe(s.seq);
+      expect((await state(world, g)).seq).not.toBe(s.seq);
       expect([count(9), count(10)]).toEqual([2, 2]);
     },
   );

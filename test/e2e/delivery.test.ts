@@ -68,7 +68,7 @@ async function play(w: World, sc: Scenario, onStep: (i: number) => Promise<void>
     await onStep(i);
   }
   // The repair a restart does (old controls turned off for real), so that two runs compare alike.
-  w.bot.outbox.wakeStale(d.gameId);
+  await w.bot.outbox.wakeStale(d.gameId);
   w.bot.deliverer.kick();
   await w.bot.idle();
   return d;
@@ -116,7 +116,7 @@ describe('delivery survives a crash at every commit point (the outbox, with nonc
       });
       expect(restarts).toBe(1);
       if (point === 'followup') expect(w.bot.deliverer.counts.get('GET /channels/:id/messages')).toBeGreaterThan(0);
-      const state = w.bot.store.getState(d.gameId)!;
+      const state = (await w.bot.store.getState(d.gameId))!;
       expect(
         compareExpect(resultOf(state, []) as never, { ...raw.expect, refused: undefined } as never).filter(
           (x) => !x.startsWith('refused'),
@@ -217,7 +217,7 @@ describe('delivery through Discord trouble', () => {
     const sc = parseScenario(readJson(FILE));
     const w = await world({ players: sc.roles.length, dealer: fixedDealer(sc.roles) });
     const d = await play(w, sc);
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('over');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('over');
     const r = await d.slash(w.host.id, 'host', 'log');
     expect(r.ephemeral).toBe(true);
     expect(r.content).toMatch(/Host log of game #1/);
@@ -256,7 +256,10 @@ describe('delivery through Discord trouble', () => {
     const notices = () => w.fake.publicMessages(w.channel.id).filter((m) => m.content.startsWith('📪'));
     // Day 1 is played; nobody's DM is due before nightfall, so nobody is named yet.
     let i = 0;
-    while (w.bot.store.getState(d.gameId)!.clock.phase !== 'night' || w.bot.store.getState(d.gameId)!.clock.n < 1)
+    while (
+      (await w.bot.store.getState(d.gameId))!.clock.phase !== 'night' ||
+      (await w.bot.store.getState(d.gameId))!.clock.n < 1
+    )
       await d.step(sc.steps[i++]!);
     await w.bot.idle();
     // At nightfall every living player gets a DM (a panel, or "nothing to do tonight"): both are
@@ -284,18 +287,20 @@ describe('delivery through Discord trouble', () => {
     const d = new Driver(w);
     await d.createAndStart('chnu-2016', 'live', { night: '5s' });
     const gameId = d.gameId;
-    expect(w.bot.store.getState(gameId)!.stage.kind).toBe('night0');
+    expect((await w.bot.store.getState(gameId))!.stage.kind).toBe('night0');
     w.bot.db.sqlite.pragma('query_only = ON');
     await w.fake.waitFor(() => w.fake.publicMessages(w.channel.id).find((m) => m.content.includes('cannot save')), {
       timeout: 15_000,
     });
-    expect(w.bot.store.getState(gameId)!.stage.kind).toBe('night0');
+    expect((await w.bot.store.getState(gameId))!.stage.kind).toBe('night0');
     // Another request is still answered (refused politely: nothing can be written now).
     const r = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { sub: 'role' });
     expect(r.ephemeral).toBe(true);
     w.bot.db.sqlite.pragma('query_only = OFF');
-    await w.fake.waitFor(() => w.bot.store.getState(gameId)!.stage.kind !== 'night0', { timeout: 15_000 });
+    await w.fake.waitFor(async () => (await w.bot.store.getState(gameId))!.stage.kind !== 'night0', {
+      timeout: 15_000,
+    });
     await w.bot.idle();
-    expect(w.bot.store.getState(gameId)!.clock).toEqual({ phase: 'day', n: 1 });
+    expect((await w.bot.store.getState(gameId))!.clock).toEqual({ phase: 'day', n: 1 });
   }, 60_000);
 });

@@ -33,22 +33,22 @@ describe('durations in Cyrillic', () => {
 
     await d.createAndStart('chnu-2016', 'live', { night: '15хв', speech: '1 Хв' });
     const store = w.bot.store;
-    expect(store.getState(d.gameId)!.options.timers).toMatchObject({ night0: 900, night: 900, speech: 60 });
-    const before = store.getState(d.gameId)!.deadline!;
+    expect((await store.getState(d.gameId))!.options.timers).toMatchObject({ night0: 900, night: 900, speech: 60 });
+    const before = (await store.getState(d.gameId))!.deadline!;
     expect(before).not.toBeNull();
 
     const longer = await d.slash(w.host.id, 'host', 'extend', { duration: '+1хв' });
     expect(text(longer)).not.toMatch(/^⛔/);
-    expect(store.getState(d.gameId)!.deadline).toBe(before + 60_000);
+    expect((await store.getState(d.gameId))!.deadline).toBe(before + 60_000);
 
     const shorter = await d.slash(w.host.id, 'host', 'extend', { duration: '-30 сек' });
     expect(text(shorter)).not.toMatch(/^⛔/);
-    expect(store.getState(d.gameId)!.deadline).toBe(before + 30_000);
+    expect((await store.getState(d.gameId))!.deadline).toBe(before + 30_000);
 
     // A malformed one: refused in Ukrainian, the clock unchanged.
     const wrong = await d.slash(w.host.id, 'host', 'extend', { duration: 'трохи' });
     expect(wrong.ephemeral).toBe(true);
     expect(text(wrong)).toMatch(/^⛔.*30с, 2хв, \+1год, -1хв/);
-    expect(store.getState(d.gameId)!.deadline).toBe(before + 30_000);
+    expect((await store.getState(d.gameId))!.deadline).toBe(before + 30_000);
   });
 });

@@ -66,18 +66,18 @@ const NIGHT = /the night is not yours to run.*\/host transfer/;
 const RESULT = /you may not make rulings that decide its outcome.*\/host transfer/;
 const PLAYED = /You played in this game, so you may not annul it/;
 
-function state(world: World, gameId: number): GameState {
-  return world.bot.store.getState(gameId)!;
+async function state(world: World, gameId: number): Promise<GameState> {
+  return (await world.bot.store.getState(gameId))!;
 }
 
 /** What the game is, to check that a refusal changed nothing. */
-function snapshot(world: World, gameId: number) {
+async function snapshot(world: World, gameId: number) {
   const store = world.bot.store;
   return {
-    state: store.rawState(gameId),
-    log: store.log(gameId).length,
-    audit: store.auditLog(gameId).length,
-    game: store.getGame(gameId),
+    state: await store.rawState(gameId),
+    log: (await store.log(gameId)).length,
+    audit: (await store.auditLog(gameId)).length,
+    game: await store.getGame(gameId),
   };
 }
 
@@ -101,14 +101,14 @@ async function playingHostGame(): Promise<{ d: Driver; host: FakeUserInfo }> {
   const s = await w.fake.click(host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
   await s.settled();
   await w.bot.idle();
-  expect(w.bot.store.getGame(d.gameId)!.hostId).toBe(host.id);
-  expect(w.bot.store.players(d.gameId).find((p) => p.seat === 1)!.userId).toBe(host.id);
+  expect((await w.bot.store.getGame(d.gameId))!.hostId).toBe(host.id);
+  expect((await w.bot.store.players(d.gameId)).find((p) => p.seat === 1)!.userId).toBe(host.id);
   return { d, host };
 }
 
 /** A host-panel button, forged by a user who never got the panel. */
 async function panelButton(world: World, userId: string, d: Driver, op: string): Promise<InteractionResult> {
-  const id = `v1:h:${d.gameId}:${state(world, d.gameId).seq}:${op}`;
+  const id = `v1:h:${d.gameId}:${(await state(world, d.gameId)).seq}:${op}`;
   const r = await world.fake.click(userId, d.tableMessage(), id, { forge: true });
   await r.settled();
   await world.bot.idle();
@@ -122,8 +122,8 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     const ref = manager(w!, 'referee');
 
     // Night 0: he may not end it (N-13), not by command nor by a panel button; nothing changes.
-    expect(state(w!, id).stage.kind).toBe('night0');
-    let before = snapshot(w!, id);
+    expect((await state(w!, id)).stage.kind).toBe('night0');
+    let before = await snapshot(w!, id);
     refused(await slash(w!, host.id, 'host', 'skip'), NIGHT);
     refused(await slash(w!, host.id, 'host', 'extend', { duration: '-30s' }), NIGHT);
     const forged = await panelButton(w!, host.id, d, 'skip');
@@ -135,46 +135,46 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     await cancel.settled();
     await w!.bot.idle();
     refused(cancel, RESULT);
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     // He may stop and start the clock.
     done(await slash(w!, host.id, 'host', 'pause'));
     done(await slash(w!, host.id, 'host', 'resume'));
     // A referee who does not play ends the night.
     done(await slash(w!, ref.id, 'host', 'skip'));
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
 
     // Day 1, the speeches: he keeps time (cuts a speech) and gives fouls (F-1)...
-    const turn = state(w!, id).stage;
+    const turn = (await state(w!, id)).stage;
     expect(turn.kind).toBe('turns');
     done(await slash(w!, host.id, 'host', 'skip'));
-    const next = state(w!, id).stage;
+    const next = (await state(w!, id)).stage;
     expect(next.kind === 'turns' && turn.kind === 'turns' && next.index).toBe(turn.kind === 'turns' && turn.index + 1);
     done(await slash(w!, host.id, 'host', 'foul', { seat: 6 }));
-    expect(state(w!, id).players[5]!.fouls).toBe(1);
+    expect((await state(w!, id)).players[5]!.fouls).toBe(1);
     // ... but no ruling on who stays at the table, and still no result.
-    before = snapshot(w!, id);
+    before = await snapshot(w!, id);
     refused(await slash(w!, host.id, 'host', 'kill', { seat: 3 }), RESULT);
     refused(await slash(w!, host.id, 'host', 'remove', { seat: 6 }), RESULT);
     refused(await slash(w!, host.id, 'host', 'end', { winner: 'red' }), RESULT);
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
 
     // The referee ends it (E-4); in the post-game vote the host may not weigh in as host (S-4) nor close it.
     done(await slash(w!, ref.id, 'host', 'end', { winner: 'red' }));
-    expect(state(w!, id).stage.kind).toBe('postGame');
-    before = snapshot(w!, id);
+    expect((await state(w!, id)).stage.kind).toBe('postGame');
+    before = await snapshot(w!, id);
     refused(await slash(w!, host.id, 'host', 'best', { seat: 1 }), RESULT);
     refused(await slash(w!, host.id, 'host', 'skip'), RESULT);
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     done(await slash(w!, ref.id, 'host', 'best', { seat: 4 }));
     done(await slash(w!, ref.id, 'host', 'skip'));
-    expect(w!.bot.store.getGame(id)!.status).toBe('over');
+    expect((await w!.bot.store.getGame(id))!.status).toBe('over');
 
     // The game counted: he may not annul it; the referee may.
-    before = snapshot(w!, id);
+    before = await snapshot(w!, id);
     refused(await slash(w!, host.id, 'host', 'annul'), PLAYED);
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     done(await slash(w!, ref.id, 'host', 'annul', { reason: 'wrong table' }));
-    expect(w!.bot.store.getGame(id)!.annulledAt).not.toBeNull();
+    expect((await w!.bot.store.getGame(id))!.annulledAt).not.toBeNull();
     // His log is his again once the game is over.
     const log = text(await slash(w!, host.id, 'host', 'log'));
     expect(log).toContain('annulled the game — reason: wrong table');
@@ -189,8 +189,8 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     const newcomer = w!.fake.addUser({ username: 'newcomer', guilds: [w!.guild.id] });
     done(await slash(w!, ref.id, 'host', 'substitute', { seat: 1, user: user(newcomer.id) }));
     done(await slash(w!, ref.id, 'host', 'substitute', { seat: 2, user: user(boss.id) }));
-    expect(w!.bot.store.players(id).map((p) => p.userId)).not.toContain(host.id);
-    const before = snapshot(w!, id);
+    expect((await w!.bot.store.players(id)).map((p) => p.userId)).not.toContain(host.id);
+    const before = await snapshot(w!, id);
     // The one who left the seat saw his card and shares its result: still a player.
     refused(await slash(w!, host.id, 'host', 'skip'), NIGHT);
     refused(await slash(w!, host.id, 'host', 'end', { winner: 'black' }), RESULT);
@@ -199,9 +199,9 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     refused(await slash(w!, boss.id, 'host', 'panel'), /You play in this game/);
     const forged = await panelButton(w!, boss.id, d, 'pause');
     expect(text(forged)).toMatch(/You play in this game/);
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     done(await slash(w!, ref.id, 'host', 'skip'));
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
   });
 
   it('who handed hosting over no longer hosts: the new host does, the night and the result are his', async () => {
@@ -211,8 +211,8 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     refused(await slash(w!, host.id, 'host', 'skip'), NIGHT);
     // The refusal's advice: hand the game to someone who does not play.
     done(await slash(w!, host.id, 'host', 'transfer', { member: user(next.id) }));
-    expect(w!.bot.store.getGame(id)!.hostId).toBe(next.id);
-    const before = snapshot(w!, id);
+    expect((await w!.bot.store.getGame(id))!.hostId).toBe(next.id);
+    const before = await snapshot(w!, id);
     for (const [sub, o] of [
       ['pause', {}],
       ['skip', {}],
@@ -226,13 +226,13 @@ describe('a host who plays (G-7 with E-4, F-4, S-4, N-13)', () => {
     const cancel = await w!.fake.click(host.id, d.tableMessage(), `v1:l:${id}:cancel`, { forge: true });
     await cancel.settled();
     await w!.bot.idle();
-    expect(w!.bot.store.getGame(id)!.status).toBe('running');
-    expect(snapshot(w!, id)).toEqual(before);
+    expect((await w!.bot.store.getGame(id))!.status).toBe('running');
+    expect(await snapshot(w!, id)).toEqual(before);
     // The new host, who does not play, runs the night and may end the game.
     done(await slash(w!, next.id, 'host', 'skip'));
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
     done(await slash(w!, next.id, 'host', 'end', { winner: 'draw' }));
-    expect(state(w!, id).stage.kind).toBe('postGame');
+    expect((await state(w!, id)).stage.kind).toBe('postGame');
   });
 });
 
@@ -252,7 +252,7 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
     // A member watches from the spectators' thread (public facts only: the server's default).
     const fan = w!.fake.addUser({ username: 'fan', guilds: [w!.guild.id] });
     expect(text(await press(w!, fan.id, d.tableMessage(), `v1:y:${id}:watch`))).toMatch(/^✅/);
-    const before = snapshot(w!, id);
+    const before = await snapshot(w!, id);
     refused(
       await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(fan.id) }),
       /watched this game in the spectators’ thread cannot take a seat/,
@@ -262,17 +262,17 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
       await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(ref.id) }),
       /Whoever hosts or hosted this game cannot take a seat/,
     );
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     // A newcomer takes seat 5; the player he replaced may not come back into another seat.
     const newcomer = w!.fake.addUser({ username: 'newcomer', guilds: [w!.guild.id] });
     done(await slash(w!, ref.id, 'host', 'substitute', { seat: 5, user: user(newcomer.id) }));
-    const after = snapshot(w!, id);
+    const after = await snapshot(w!, id);
     refused(
       await slash(w!, ref.id, 'host', 'substitute', { seat: 7, user: user(w!.users[4]!.id) }),
       /was replaced in this game cannot take a seat in it again/,
     );
-    expect(snapshot(w!, id)).toEqual(after);
-    expect(w!.bot.store.players(id).find((p) => p.seat === 5)!.userId).toBe(newcomer.id);
+    expect(await snapshot(w!, id)).toEqual(after);
+    expect((await w!.bot.store.players(id)).find((p) => p.seat === 5)!.userId).toBe(newcomer.id);
   });
 
   it('a host who plays: no seat given freely; a call only for a seat flagged absent, the seat only to its volunteer', async () => {
@@ -280,9 +280,9 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
     const id = d.gameId;
     const ref = manager(w!, 'referee');
     done(await slash(w!, ref.id, 'host', 'skip')); // the night is not his: a referee ends it
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
     const alt = w!.fake.addUser({ username: 'alt', guilds: [w!.guild.id] });
-    const before = snapshot(w!, id);
+    const before = await snapshot(w!, id);
     // Not his second account in seat 5, not a player pushed out by a call.
     refused(
       await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(alt.id) }),
@@ -292,26 +292,26 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
       await press(w!, host.id, d.tableMessage(), `v1:y:${id}:call:5`),
       /You play in this game, so you may call a substitute only for a player I have reported to you as absent/,
     );
-    expect(snapshot(w!, id)).toEqual(before);
+    expect(await snapshot(w!, id)).toEqual(before);
     const calls = () =>
       w!.fake.publicMessages(w!.channel.id).filter((m) => m.content.includes('Seat #5 needs a substitute'));
     expect(calls()).toEqual([]);
     // Seat 5 is flagged as absent (the bot's own count of owed actions let pass): he may call.
     const astore = new AsyncStore(w!.bot.db.db);
-    astore.flag(id, 5, Date.now());
+    await astore.flag(id, 5, Date.now());
     expect(text(await press(w!, host.id, d.tableMessage(), `v1:y:${id}:call:5`))).toMatch(/^✅/);
     const call = calls()[0]!;
     const vol = allComponents(call).find((c) => c.custom_id?.includes(':vol:'))!.custom_id!;
     const taras = w!.fake.addUser({ username: 'taras', guilds: [w!.guild.id] });
     await press(w!, taras.id, call, vol);
-    expect(astore.openCalls(id).map((c) => c.volunteers)).toEqual([[taras.id]]);
+    expect((await astore.openCalls(id)).map((c) => c.volunteers)).toEqual([[taras.id]]);
     // Still only the volunteer, whom he may seat by the command or the call's menu.
     refused(
       await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(alt.id) }),
       /only to someone who volunteered/,
     );
     done(await slash(w!, host.id, 'host', 'substitute', { seat: 5, user: user(taras.id) }));
-    expect(w!.bot.store.players(id).find((p) => p.seat === 5)!.userId).toBe(taras.id);
+    expect((await w!.bot.store.players(id)).find((p) => p.seat === 5)!.userId).toBe(taras.id);
   });
 });
 
@@ -338,17 +338,17 @@ describe('annulling a finished game', () => {
     const a = d.gameId;
     expect(await d.host('end', { winner: 'red' })).toBe('ok');
     expect(await d.host('skip', {})).toBe('ok');
-    expect(w.bot.store.getGame(a)!.status).toBe('over');
+    expect((await w.bot.store.getGame(a))!.status).toBe('over');
     await clock.advanceTo(clock.now() + 25 * H, idle);
-    let before = snapshot(w, a);
+    let before = await snapshot(w, a);
     refused(
       await slash(w, w.host.id, 'host', 'annul', { game: a }),
       /more than 24 hours ago.*Manage Server can, within 7 days/,
     );
-    expect(snapshot(w, a)).toEqual(before);
+    expect(await snapshot(w, a)).toEqual(before);
     // A member with Manage Server may, within 7 days.
     done(await slash(w, admin.id, 'host', 'annul', { game: a, reason: 'seats mixed up' }));
-    expect(w.bot.store.getGame(a)!.annulledAt).not.toBeNull();
+    expect((await w.bot.store.getGame(a))!.annulledAt).not.toBeNull();
     const until = Date.now() + 10_000;
     const annulHere = () =>
       w!.fake.publicMessages(w!.channel.id).filter((m) => m.content.includes(`Game #${a} was annulled`));
@@ -376,12 +376,12 @@ describe('annulling a finished game', () => {
     expect(await d.host('end', { winner: 'black' })).toBe('ok');
     expect(await d.host('skip', {})).toBe('ok');
     await clock.advanceTo(clock.now() + 8 * 24 * H, idle);
-    before = snapshot(w, b);
+    before = await snapshot(w, b);
     refused(
       await slash(w, admin.id, 'host', 'annul', { game: b }),
       /more than 7 days ago: it can no longer be annulled/,
     );
     refused(await slash(w, w.host.id, 'host', 'annul', { game: b }), /more than 7 days ago/);
-    expect(snapshot(w, b)).toEqual(before);
+    expect(await snapshot(w, b)).toEqual(before);
   });
 });

@@ -55,7 +55,7 @@ describe('lobby', () => {
     await join.settled();
     await start.settled();
     await w.bot.idle();
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('running');
     for (const u of w.users) {
       const checks = w.fake.dms(u.id).filter((m) => /role card will arrive here/.test(m.content));
       expect(checks, u.username).toHaveLength(1);
@@ -98,11 +98,11 @@ describe('lobby', () => {
     expect(allComponents(lobby).find((c) => c.custom_id === `v1:l:${d.gameId}:fallback`)?.label).toBe(
       'Start anyway (without DMs)',
     );
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('lobby');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('lobby');
     const anyway = await w.fake.click(w.host.id, lobby, `v1:l:${d.gameId}:fallback`);
     await anyway.settled();
     await w.bot.idle();
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('running');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('running');
     // The lobby is closed: it says so, shows who plays without DMs, and offers nothing more.
     const closed = w.fake.message(lobby.id)!;
     expect(closed.embeds[0]!.description).toMatch(new RegExp(`<@${sheriff.id}> \\(plays without DMs\\)`));
@@ -137,21 +137,22 @@ describe('lobby', () => {
     const listed = (u: { id: string }) => d.lobbyMessage().embeds[0]!.description!.includes(`<@${u.id}>`);
     expect((await w.fake.click(a.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`)).type).toBe(7);
     await w.bot.idle();
-    const afterA = w.bot.outbox.slot(d.gameId, 'lobby')!;
+    const afterA = (await w.bot.outbox.slot(d.gameId, 'lobby'))!;
     const shownA = structuredClone({ embeds: d.lobbyMessage().embeds, components: d.lobbyMessage().components });
     expect((await w.fake.click(b.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`)).type).toBe(7);
     await w.bot.idle();
     // (The bot notes B's answer as shown once Discord confirmed it.)
     for (
       let k = 0;
-      k < 100 && w.bot.outbox.slot(d.gameId, 'lobby')!.sentVersion < w.bot.outbox.slot(d.gameId, 'lobby')!.version;
+      k < 100 &&
+      (await w.bot.outbox.slot(d.gameId, 'lobby'))!.sentVersion < (await w.bot.outbox.slot(d.gameId, 'lobby'))!.version;
       k++
     )
       await new Promise((r) => setTimeout(r, 10));
     // A's answer (the older version) was applied after B's: the message shows A alone, and the bot
     // learns it when A's answer is the last to finish.
     Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
-    w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
+    await w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
     expect(listed(b)).toBe(false);
     // B, not listed, presses Join again: he is told he is in, and the lobby in the same answer shows him.
     const again = await w.fake.click(b.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
@@ -160,7 +161,7 @@ describe('lobby', () => {
     expect(listed(a) && listed(b)).toBe(true);
     // Without a click, the deliverer puts it right by itself (one edit).
     Object.assign(w.fake.message(d.lobbyMessage().id)!, shownA);
-    w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
+    await w.bot.outbox.shownSlot(d.gameId, 'lobby', afterA.version, d.lobbyMessage().id);
     const edits = () =>
       w!.fake.log.filter((e) => e.method === 'PATCH' && e.path.endsWith(`/messages/${d.lobbyMessage().id}`)).length;
     const before = edits();
@@ -199,14 +200,14 @@ describe('lobby', () => {
     for (let i = 0; i < 10; i++) expect((await join(i)).type).toBe(7);
     await w.bot.idle();
     expect(d.lobbyMessage().embeds[0]!.description).toMatch(/Players: 10\/10/);
-    expect(w.bot.store.getGame(d.gameId)!.lobby.members).toEqual(w.users.slice(0, 10).map((u) => u.id));
+    expect((await w.bot.store.getGame(d.gameId))!.lobby.members).toEqual(w.users.slice(0, 10).map((u) => u.id));
     // Full: Join is disabled, and a click all the same (a stale client) is refused.
     expect(allComponents(d.lobbyMessage()).find((c) => c.custom_id === `v1:l:${d.gameId}:join`)?.disabled).toBe(true);
     const full = await w.fake.click(w.users[10]!.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`, { forge: true });
     expect(full.type).toBe(4);
     expect(full.ephemeral).toBe(true);
     expect(full.content).toMatch(/full/);
-    expect(w.bot.store.getGame(d.gameId)!.lobby.members).toHaveLength(10);
+    expect((await w.bot.store.getGame(d.gameId))!.lobby.members).toHaveLength(10);
   });
 });
 
@@ -283,7 +284,7 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     expect(w.users.map((_, i) => can(i))).toEqual(new Array(10).fill(false)); // night
     // Day 2: the first speaker alone; seat 3 never again.
     await d.host('skip', {});
-    const s = w.bot.store.getState(d.gameId)!;
+    const s = (await w.bot.store.getState(d.gameId))!;
     expect(s.stage.kind).toBe('turns');
     const speaker = s.stage.kind === 'turns' ? s.stage.order[s.stage.index]! : 0;
     expect(speaker).not.toBe(3);
@@ -321,13 +322,13 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     for (let seat = 1; seat <= 10; seat++)
       await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
     // Seat 3 has left, but these are his last words: he may write.
-    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('lastWords');
+    expect((await w.bot.store.getState(d.gameId))!.stage.kind).toBe('lastWords');
     expect(w.users.map((_, i) => can(i))).toEqual(all(true));
     await d.step({ type: 'player', seat: 3, verb: 'pass' });
     expect(w.users.map((_, i) => can(i))).toEqual(all(false)); // night 1
     // The night passes (the host skips it); day 2: every living player writes, seat 3 never again.
     await d.host('skip', {});
-    const s = w.bot.store.getState(d.gameId)!;
+    const s = (await w.bot.store.getState(d.gameId))!;
     expect(s.clock).toEqual({ phase: 'day', n: 2 });
     expect(s.stage.kind).toBe('turns');
     expect(w.users.map((_, i) => can(i))).toEqual(s.players.map((p) => p.alive));
@@ -352,7 +353,7 @@ describe('who may write (M-1, M-3) and the mafia thread (M-2)', () => {
     const warnings = w.fake.publicMessages(w.channel.id).filter((m) => /cannot manage who may write/.test(m.content));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.content).toContain(`<@${w.host.id}>`);
-    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('turns');
+    expect((await w.bot.store.getState(d.gameId))!.stage.kind).toBe('turns');
   });
 });
 
@@ -365,7 +366,7 @@ describe('Discord failures never stop a game', () => {
     w.fake.failNext({ method: 'PATCH', route: '/channels/:id/messages/:id', status: 500, times: 1 });
     await d.host('skip', {});
     for (let seat = 1; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
-    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('night');
+    expect((await w.bot.store.getState(d.gameId))!.stage.kind).toBe('night');
     // The Sheriff closes his DMs: his answer still reaches him through the channel panel.
     w.fake.setDmsOpen(w.users[3]!.id, false);
     w.fake.failNext({ method: 'POST', route: '/channels/:id/messages', status: 500, times: 8 });
@@ -377,14 +378,14 @@ describe('Discord failures never stop a game', () => {
       expect(await d.step({ type: 'player', seat, verb: 'shoot', target })).toBe('ok');
     expect(await d.step({ type: 'player', seat: 6, verb: 'skip' })).toBe('ok');
     expect(await d.step({ type: 'player', seat: 4, verb: 'check', target: 2 })).toBe('ok');
-    expect(w.bot.store.getState(d.gameId)!.clock).toEqual({ phase: 'day', n: 2 });
+    expect((await w.bot.store.getState(d.gameId))!.clock).toEqual({ phase: 'day', n: 2 });
     // His check ended the night: the answer (in the prompt he used) names the night it belongs to.
     const answer = w.fake
       .dms(w.users[3]!.id)
       .map((m) => m.content)
       .find((c) => c.includes('🔎'));
     expect(answer ?? '').toMatch(/Night 1: #2 <@\d+> — red/);
-    expect(w.bot.store.getState(d.gameId)!.out.map((o) => o.seat)).toEqual([5]);
+    expect((await w.bot.store.getState(d.gameId))!.out.map((o) => o.seat)).toEqual([5]);
     await d.step({ type: 'player', seat: 5, verb: 'pass' });
     expect(
       w.fake
@@ -419,8 +420,8 @@ describe('timers', () => {
     w = await makeWorld({ players: 12, dealer: fixedDealer(kiev) });
     const d = new Driver(w);
     await d.createAndStart('kiev-12', 'live', { night: '5s' });
-    expect(w.bot.store.getState(d.gameId)!.stage.kind).toBe('night0');
+    expect((await w.bot.store.getState(d.gameId))!.stage.kind).toBe('night0');
     await w.fake.waitForMessage(w.channel.id, (m) => /free discussion/.test(m.content), { timeout: 15_000 });
-    expect(w.bot.store.log(d.gameId).map((e) => e.actor)).toEqual(['timer']);
+    expect((await w.bot.store.log(d.gameId)).map((e) => e.actor)).toEqual(['timer']);
   }, 30_000);
 });

@@ -197,14 +197,14 @@ async function playFile(file: string) {
   let nightfall = false;
   const refused: number[] = [];
   const seen = new Map<string, number>();
-  let prev = world.bot.store.getState(d.gameId)!;
+  let prev = (await world.bot.store.getState(d.gameId))!;
   for (const [i, step] of sc.steps.entries()) {
     const outcome = await d.step(step);
     if (outcome === 'refused') refused.push(i);
-    const now = world.bot.store.getState(d.gameId)!;
+    const now = (await world.bot.store.getState(d.gameId))!;
     const where = `${file.split('/').pop()} step ${i}`;
     checkSecrecy(w, now, prev, seen, where, step.type === 'player');
-    const threads = threadMembershipViolations(w, d.gameId);
+    const threads = await threadMembershipViolations(w, d.gameId);
     if (threads.length > 0) throw new Error(`${where}: ${threads.join('; ')}`);
     overwriteLeaks(w, d, now, before, where);
     if (now.stage.kind === 'night' && now.players[checker]?.alive) nightfall = true;
@@ -215,7 +215,7 @@ async function playFile(file: string) {
     const notices = w.fake.publicMessages(w.channel.id).filter((m) => m.content.startsWith('📪'));
     expect(notices.map((m) => m.content.includes(`<@${w.users[checker]!.id}>`))).toEqual([true]);
   }
-  const state = world.bot.store.getState(d.gameId)!;
+  const state = (await world.bot.store.getState(d.gameId))!;
   // The game is over: every overwrite is as the moderators left it.
   if (state.result) expect(overwriteSnapshot(w)).toEqual(before);
   const result = resultOf(state, refused) as unknown as Record<string, unknown>;

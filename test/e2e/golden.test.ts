@@ -196,7 +196,7 @@ async function transcript(g: Golden, acknowledgeClicksAfterMs?: number): Promise
     await w.bot.idle();
   }
   await w.bot.idle();
-  const state = w.bot.store.getState(d.gameId)!;
+  const state = (await w.bot.store.getState(d.gameId))!;
   // The game the transcript shows is the one the scenario describes.
   expect(compareExpect(resultOf(state, refused) as never, raw.expect)).toEqual([]);
 

@@ -62,8 +62,8 @@ const refused = (r: InteractionResult, why: RegExp) => {
   expect(text(r)).toMatch(why);
 };
 
-function state(world: World, gameId: number): GameState {
-  return world.bot.store.getState(gameId)!;
+async function state(world: World, gameId: number): Promise<GameState> {
+  return (await world.bot.store.getState(gameId))!;
 }
 
 async function game(options: Record<string, string> = {}, ruleset = 'chnu-2016'): Promise<Driver> {
@@ -127,10 +127,10 @@ describe('who hosts (G-7)', () => {
     expect(HOST_SUBS.map(([s]) => s).sort()).toEqual(defined);
     const store = w!.bot.store;
     const before = {
-      state: store.rawState(d.gameId),
-      log: store.log(d.gameId).length,
-      audit: store.auditLog(d.gameId).length,
-      host: store.getGame(d.gameId)!.hostId,
+      state: await store.rawState(d.gameId),
+      log: (await store.log(d.gameId)).length,
+      audit: (await store.auditLog(d.gameId)).length,
+      host: (await store.getGame(d.gameId))!.hostId,
     };
     const publicBefore = w!.fake.publicMessages(w!.channel.id).length;
     for (const who of [w!.users[0]!, stranger]) {
@@ -144,10 +144,10 @@ describe('who hosts (G-7)', () => {
       }
     }
     expect({
-      state: store.rawState(d.gameId),
-      log: store.log(d.gameId).length,
-      audit: store.auditLog(d.gameId).length,
-      host: store.getGame(d.gameId)!.hostId,
+      state: await store.rawState(d.gameId),
+      log: (await store.log(d.gameId)).length,
+      audit: (await store.auditLog(d.gameId)).length,
+      host: (await store.getGame(d.gameId))!.hostId,
     }).toEqual(before);
     expect(w!.fake.publicMessages(w!.channel.id).length).toBe(publicBefore);
     // A game of another server cannot be named.
@@ -172,14 +172,14 @@ describe('who hosts (G-7)', () => {
     const set = await slash(w!, boss.id, 'mafia', 'host_role', { role: { type: 8, value: judges.id } }, 'settings');
     expect(set.message?.embeds[0]?.fields?.find((f) => f.name === 'Host role')?.value).toBe(`<@&${judges.id}>`);
     done(await slash(w!, judge.id, 'host', 'pause', { reason: 'judge’s call' }));
-    expect(state(w!, d.gameId).paused).toBeDefined();
+    expect((await state(w!, d.gameId)).paused).toBeDefined();
     done(await slash(w!, boss.id, 'host', 'resume'));
-    expect(state(w!, d.gameId).paused).toBeUndefined();
+    expect((await state(w!, d.gameId)).paused).toBeUndefined();
     // The creator hands the game to a member without any right: from now on he hosts, the creator does not.
     const next = w!.fake.addUser({ username: 'next', guilds: [w!.guild.id] });
     refused(await slash(w!, w!.host.id, 'host', 'transfer', { member: user(w!.host.id) }), /already hosts/);
     done(await slash(w!, w!.host.id, 'host', 'transfer', { member: user(next.id), reason: 'going home' }));
-    expect(store.getGame(d.gameId)!.hostId).toBe(next.id);
+    expect((await store.getGame(d.gameId))!.hostId).toBe(next.id);
     expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`now hosted by <@${next.id}>`))).toBe(
       true,
     );
@@ -199,46 +199,46 @@ describe('the commands, their effect and the audit log', () => {
     const id = d.gameId;
     // Pause: no deadline, no timer row; the table says so; a second pause is refused.
     done(await slash(w!, w!.host.id, 'host', 'pause', { reason: 'phone' }));
-    const paused = state(w!, id);
+    const paused = await state(w!, id);
     expect(paused.deadline).toBeNull();
-    expect(store.deadlineOf(id)).toBeNull();
+    expect(await store.deadlineOf(id)).toBeNull();
     await w!.bot.idle();
     expect(d.tableMessage().embeds[0]!.description).toMatch(/Paused by the host/);
     expect(publicTranscript(w!).some((x) => x.includes('The host has paused the game'))).toBe(true);
     refused(await slash(w!, w!.host.id, 'host', 'pause'), /already paused/);
     refused(await slash(w!, w!.host.id, 'host', 'extend', { duration: 'soon' }), /duration/);
     done(await slash(w!, w!.host.id, 'host', 'extend', { duration: '30s' }));
-    expect(state(w!, id).paused!.remaining).toBe(paused.paused!.remaining! + 30_000);
+    expect((await state(w!, id)).paused!.remaining).toBe(paused.paused!.remaining! + 30_000);
     // Players cannot act while paused.
     done(await slash(w!, w!.host.id, 'host', 'resume'));
-    const resumed = state(w!, id);
-    const resumeAt = store.log(id).at(-1)!.at;
+    const resumed = await state(w!, id);
+    const resumeAt = (await store.log(id)).at(-1)!.at;
     expect(resumed.deadline).toBe(resumeAt + paused.paused!.remaining! + 30_000);
     expect(d.tableMessage().embeds[0]!.description).not.toMatch(/Paused/);
     // Shorten: the timer row follows (no later end kept).
     done(await slash(w!, w!.host.id, 'host', 'extend', { duration: '-10s' }));
-    expect(state(w!, id).deadline).toBe(resumed.deadline! - 10_000);
-    expect(store.deadlineOf(id)!.dueAt).toBe(state(w!, id).deadline);
+    expect((await state(w!, id)).deadline).toBe(resumed.deadline! - 10_000);
+    expect((await store.deadlineOf(id))!.dueAt).toBe((await state(w!, id)).deadline);
     done(await slash(w!, w!.host.id, 'host', 'skip', { reason: 'everyone met' }));
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
 
     // Undo of a nomination: the turn's message no longer shows it; the state is the one before.
-    const beforeNom = state(w!, id);
+    const beforeNom = await state(w!, id);
     expect(await step(d, { type: 'player', seat: 1, verb: 'nominate', target: 3 })).toBe('ok');
     await w!.bot.idle();
     expect(d.publicWith((x) => x.endsWith(':pass'))!.message.content).toMatch(/Nominated today: #3/);
     done(await slash(w!, w!.host.id, 'host', 'undo', { reason: 'misclick' }));
     await w!.bot.idle();
-    expect({ ...state(w!, id), moves: 0 }).toEqual({ ...beforeNom, moves: 0 });
+    expect({ ...(await state(w!, id)), moves: 0 }).toEqual({ ...beforeNom, moves: 0 });
     expect(d.publicWith((x) => x.endsWith(':pass'))!.message.content).not.toMatch(/Nominated today/);
     expect(await step(d, { type: 'player', seat: 1, verb: 'nominate', target: 8 })).toBe('ok');
 
     // Kill and revive; a foul cannot be taken back (F-1).
     done(await slash(w!, w!.host.id, 'host', 'kill', { seat: 9, reason: 'wrong seat' }));
-    expect(state(w!, id).players[8]!.alive).toBe(false);
+    expect((await state(w!, id)).players[8]!.alive).toBe(false);
     refused(await slash(w!, w!.host.id, 'host', 'undo'), /revive/);
     done(await slash(w!, w!.host.id, 'host', 'revive', { seat: 9, reason: 'my mistake' }));
-    expect(state(w!, id).players[8]!.alive).toBe(true);
+    expect((await state(w!, id)).players[8]!.alive).toBe(true);
     expect(publicTranscript(w!).some((x) => x.includes('is back at the table'))).toBe(true);
     refused(await slash(w!, w!.host.id, 'host', 'revive', { seat: 9 }), /at the table/);
     done(await slash(w!, w!.host.id, 'host', 'foul', { seat: 2, reason: 'talking' }));
@@ -249,22 +249,22 @@ describe('the commands, their effect and the audit log', () => {
       if (seat === 2) expect(await step(d, { type: 'player', seat, verb: 'nominate', target: 3 })).toBe('ok');
       expect(await step(d, { type: 'player', seat, verb: 'pass' })).toBe('ok');
     }
-    expect(state(w!, id).stage.kind).toBe('vote');
+    expect((await state(w!, id)).stage.kind).toBe('vote');
     const voteMsg = () => d.publicWith((x) => /:vote:\d+$/.test(x))!.message;
     expect(await step(d, { type: 'player', seat: 4, verb: 'vote', target: 3 })).toBe('ok');
-    const beforeVote = state(w!, id);
+    const beforeVote = await state(w!, id);
     expect(await step(d, { type: 'player', seat: 5, verb: 'vote', target: 8 })).toBe('ok');
     await w!.bot.idle();
     expect(voteMsg().content).toMatch(/Voted: 2 of 10/);
     done(await slash(w!, w!.host.id, 'host', 'undo'));
     await w!.bot.idle();
     // Exactly the previous state (but for the move counter, which counts log entries)...
-    expect({ ...state(w!, id), moves: 0 }).toEqual({ ...beforeVote, moves: 0 });
+    expect({ ...(await state(w!, id)), moves: 0 }).toEqual({ ...beforeVote, moves: 0 });
     // ... what players see says so ...
     expect(voteMsg().content).toMatch(/Voted: 1 of 10/);
     expect(voteMsg().content).toMatch(/#5/); // waited for again
     // ... and the log replays to it, with both the vote and its undoing in it.
-    const log = store.log(id);
+    const log = await store.log(id);
     expect(log.at(-1)!.action).toEqual({ kind: 'host-undo', undone: log.at(-2)!.seq });
     expect(log.at(-2)!.action).toMatchObject({ kind: 'vote', seat: 5, target: 8 });
     expect((await verifyStore(store)).mismatches).toEqual([]);
@@ -347,7 +347,7 @@ describe('pause across a restart (G-7, P-1)', () => {
     const d = await game({ night: '5s' });
     const store = () => w!.bot.store;
     done(await slash(w!, w!.host.id, 'host', 'pause'));
-    const remaining = state(w!, d.gameId).paused!.remaining!;
+    const remaining = (await state(w!, d.gameId)).paused!.remaining!;
     expect(remaining).toBeGreaterThan(0);
     await w!.bot.stop();
     w!.bot = await startBot(botConfig(w!.fake, w!.dbPath, { dealer: fixedDealer(TEN) }));
@@ -355,23 +355,19 @@ describe('pause across a restart (G-7, P-1)', () => {
     await new Promise((r) => setTimeout(r, 6_500));
     await w!.bot.service.sweep();
     await w!.bot.idle();
-    expect(
-      store()
-        .log(d.gameId)
-        .some((e) => e.action.kind === 'timeout'),
-    ).toBe(false);
-    expect(state(w!, d.gameId).stage.kind).toBe('night0');
-    expect(state(w!, d.gameId).paused).toEqual({ remaining });
-    expect(store().deadlineOf(d.gameId)).toBeNull();
+    expect((await store().log(d.gameId)).some((e) => e.action.kind === 'timeout')).toBe(false);
+    expect((await state(w!, d.gameId)).stage.kind).toBe('night0');
+    expect((await state(w!, d.gameId)).paused).toEqual({ remaining });
+    expect(await store().deadlineOf(d.gameId)).toBeNull();
     done(await slash(w!, w!.host.id, 'host', 'resume'));
-    const at = store().log(d.gameId).at(-1)!.at;
-    expect(state(w!, d.gameId).deadline).toBe(at + remaining);
-    expect(store().deadlineOf(d.gameId)!.dueAt).toBe(at + remaining);
+    const at = (await store().log(d.gameId)).at(-1)!.at;
+    expect((await state(w!, d.gameId)).deadline).toBe(at + remaining);
+    expect((await store().deadlineOf(d.gameId))!.dueAt).toBe(at + remaining);
     // And the timer, re-armed, ends the night by itself.
     const until = Date.now() + 30_000;
-    while (state(w!, d.gameId).stage.kind === 'night0' && Date.now() < until)
+    while ((await state(w!, d.gameId)).stage.kind === 'night0' && Date.now() < until)
       await new Promise((r) => setTimeout(r, 200));
-    expect(state(w!, d.gameId).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, d.gameId)).clock).toEqual({ phase: 'day', n: 1 });
   }, 60_000);
 });
 
@@ -395,23 +391,23 @@ describe('the host panel', () => {
     };
     let r = await click(panel.message!, 'Pause');
     expect(r.type).toBe(7);
-    expect(state(w!, id).paused).toBeDefined();
+    expect((await state(w!, id)).paused).toBeDefined();
     expect(visible(r.message!)).toMatch(/paused \(/);
     r = await click(r.message!, 'Resume');
-    expect(state(w!, id).paused).toBeUndefined();
-    const before = state(w!, id).deadline!;
+    expect((await state(w!, id)).paused).toBeUndefined();
+    const before = (await state(w!, id)).deadline!;
     r = await click(r.message!, '+1 min');
-    expect(state(w!, id).deadline).toBe(before + 60_000);
+    expect((await state(w!, id)).deadline).toBe(before + 60_000);
     const staleId = allComponents(r.message!).find((x) => x.label === 'Skip stage')!.custom_id!;
     r = await click(r.message!, 'Skip stage');
-    expect(state(w!, id).clock).toEqual({ phase: 'day', n: 1 });
+    expect((await state(w!, id)).clock).toEqual({ phase: 'day', n: 1 });
     // An override from a panel of an earlier stage is refused (the game moved on).
     const old = await w!.fake.click(w!.host.id, r.message!, staleId, { forge: true });
     await old.settled();
     expect(text(old)).toMatch(/moved on/);
     // To night 1: everybody passes; nobody nominated.
     for (let seat = 1; seat <= 10; seat++) expect(await step(d, { type: 'player', seat, verb: 'pass' })).toBe('ok');
-    expect(state(w!, id).stage.kind).toBe('night');
+    expect((await state(w!, id)).stage.kind).toBe('night');
     expect(await step(d, { type: 'player', seat: 4, verb: 'check', target: 6 })).toBe('ok');
     expect(await step(d, { type: 'player', seat: 3, verb: 'shoot', target: 1 })).toBe('ok');
     const night = await slash(w!, w!.host.id, 'host', 'panel');
@@ -424,7 +420,7 @@ describe('the host panel', () => {
     expect(d.dmWith(w!.users[2]!.id, (x) => x.endsWith(':shoot'))).toBeNull(); // he has shot
     r = await click(night.message!, 'Undo');
     expect(r.type).toBe(7);
-    const st = state(w!, id).stage;
+    const st = (await state(w!, id)).stage;
     expect(st.kind === 'night' && st.acts.shots[2]).toBe(0);
     expect(visible(r.message!)).not.toContain('#3: shoots');
     expect(publicTranscript(w!).length).toBe(publicCount);
@@ -466,16 +462,16 @@ describe('the host panel', () => {
     w!.fake.setMemberRoles(w!.guild.id, player.id, [admin.id]);
     refused(await slash(w!, player.id, 'host', 'panel'), /You play in this game/);
     // A forged panel button (on a public message) is refused to him too.
-    const forged = await w!.fake.click(player.id, d.tableMessage(), `v1:h:${id}:${state(w!, id).seq}:pause`, {
+    const forged = await w!.fake.click(player.id, d.tableMessage(), `v1:h:${id}:${(await state(w!, id)).seq}:pause`, {
       forge: true,
     });
     await forged.settled();
     expect(text(forged)).toMatch(/You play in this game/);
-    expect(state(w!, id).paused).toBeUndefined();
+    expect((await state(w!, id)).paused).toBeUndefined();
     // Nor may he take back a night action he cannot see (that would tell him someone acted).
-    const moves = state(w!, id).moves;
+    const moves = (await state(w!, id)).moves;
     refused(await slash(w!, player.id, 'host', 'undo'), /the night is not yours to run/);
-    expect(state(w!, id).moves).toBe(moves);
+    expect((await state(w!, id)).moves).toBe(moves);
   });
 });
 
@@ -491,19 +487,19 @@ describe('revive and annul in /stats', () => {
     done(await slash(w!, w!.host.id, 'host', 'end', { winner: 'red' }));
     done(await slash(w!, w!.host.id, 'host', 'best', { seat: 4, reason: 'great checks' }));
     done(await slash(w!, w!.host.id, 'host', 'skip'));
-    expect(store.getGame(id)!.status).toBe('over');
-    const five = store.resultsFor({ guildId: w!.guild.id }).find((r) => r.seat === 5)!;
+    expect((await store.getGame(id))!.status).toBe('over');
+    const five = (await store.resultsFor({ guildId: w!.guild.id })).find((r) => r.seat === 5)!;
     expect(JSON.parse(five.breakdown)).not.toHaveProperty('removal');
     const full = (r: InteractionResult) =>
       [text(r), ...(r.message?.embeds ?? []).map((e) => e.description ?? '')].join('\n');
     // Ended by a ruling before any day vote: on record, but it would not count for points or Elo
     // anyway (the ratings' rule); the annulment takes it out of the results altogether.
-    expect(store.resultsFor({ guildId: w!.guild.id }).length).toBe(10);
+    expect((await store.resultsFor({ guildId: w!.guild.id })).length).toBe(10);
     // Annul: the game (channel's latest) stays, its points go.
     done(await slash(w!, w!.host.id, 'host', 'annul', { reason: 'wrong rule set' }));
-    expect(store.getGame(id)!.annulledAt).not.toBeNull();
-    expect(store.getGame(id)!.status).toBe('over');
-    expect(store.resultsFor({ guildId: w!.guild.id })).toEqual([]);
+    expect((await store.getGame(id))!.annulledAt).not.toBeNull();
+    expect((await store.getGame(id))!.status).toBe('over');
+    expect(await store.resultsFor({ guildId: w!.guild.id })).toEqual([]);
     expect(full(await slash(w!, w!.host.id, 'stats', 'top', { ruleset: 'classic-10' }))).toMatch(/No counted games in/);
     refused(await slash(w!, w!.host.id, 'host', 'annul'), /already annulled/);
     expect(w!.fake.publicMessages(w!.channel.id).some((m) => m.content.includes(`Game #${id} was annulled`))).toBe(
@@ -547,18 +543,20 @@ describe('server settings', () => {
     // Create without a rule set: the server's default, with its timers.
     const r = await slash(w, w.host.id, 'mafia', 'create', {});
     d.gameId = Number(/Game #(\d+)/.exec(text(r))![1]);
-    const g = w.bot.store.getGame(d.gameId)!;
+    const g = (await w.bot.store.getGame(d.gameId))!;
     expect(g.ruleset).toBe('classic-10');
     expect(g.options.timers).toMatchObject({ speech: 45, night: 120, night0: 120 });
     // Changed later: the game keeps what it was created with.
     await slash(w, boss.id, 'mafia', 'results_channel', {}, 'settings');
-    expect((w.bot.store.getGame(d.gameId)!.ui.settings as { resultsChannel: string }).resultsChannel).toBe(results.id);
+    expect(((await w.bot.store.getGame(d.gameId))!.ui.settings as { resultsChannel: string }).resultsChannel).toBe(
+      results.id,
+    );
     for (const u of w.users) await w.fake.click(u.id, d.lobbyMessage(), `v1:l:${d.gameId}:join`);
     await w.bot.idle();
     const s = await w.fake.click(w.host.id, d.lobbyMessage(), `v1:l:${d.gameId}:start`);
     await s.settled();
     await w.bot.idle();
-    expect(state(w, d.gameId).options.timers.speech).toBe(45);
+    expect((await state(w, d.gameId)).options.timers.speech).toBe(45);
     done(await slash(w, w.host.id, 'host', 'end', { winner: 'black' }));
     done(await slash(w, w.host.id, 'host', 'skip'));
     await w.bot.idle();

@@ -55,8 +55,8 @@ async function play(d: Driver, from: number, to: number, refused: number[] = [])
 }
 
 /** The game ended exactly as the scenario file says (its result, and which steps were refused). */
-function asTheFileSays(world: World, g: number, refused: number[]): void {
-  const state = world.bot.store.getState(g)!;
+async function asTheFileSays(world: World, g: number, refused: number[]): Promise<void> {
+  const state = (await world.bot.store.getState(g))!;
   expect(
     compareExpect(resultOf(state, refused) as never, raw.expect),
     JSON.stringify(resultOf(state, refused)),
@@ -64,9 +64,9 @@ function asTheFileSays(world: World, g: number, refused: number[]): void {
 }
 
 /** Waits until the bot's own state says so (the fake's waitFor looks only at the fake's state). */
-async function until(pred: () => boolean, what = 'condition'): Promise<void> {
+async function until(pred: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
   for (let i = 0; i < 500; i++) {
-    if (pred()) return;
+    if (await pred()) return;
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`timed out waiting for ${what}`);
@@ -82,13 +82,13 @@ describe('a game follows its channel and server (issue 20)', () => {
     const g = d.gameId;
     const idle = () => world.bot.idle();
     expect(await play(d, 0, 3)).toEqual([]);
-    const before = world.bot.store.getState(g)!;
+    const before = (await world.bot.store.getState(g))!;
     expect(before.deadline).not.toBeNull();
     const dms = dmCount(world);
     world.fake.deleteChannel(world.channel.id);
-    await until(() => world.bot.lifecycle.isSuspended(g));
+    await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    const s = new LifecycleStore(world.bot.db.db).get(g)!;
+    const s = (await new LifecycleStore(world.bot.db.db).get(g))!;
     expect(s.reason).toBe('channel-deleted');
     expect(s.voidAt - s.since).toBe(VOID_AFTER_MS.live);
     // The host, by DM, once: why, and when the game is voided.
@@ -97,14 +97,14 @@ describe('a game follows its channel and server (issue 20)', () => {
       `${t('en', 'life.paused.channel-deleted', { id: g, channel: world.channel.id })}\n${t('en', 'life.paused.tail', { when: `<t:${Math.floor(s.voidAt / 1000)}:R>` })}`,
     ]);
     // The clock stands (the host's pause, by the system): no timer is armed, none stored.
-    const st = world.bot.store.getState(g)!;
+    const st = (await world.bot.store.getState(g))!;
     expect(st.paused).toBeDefined();
     expect(st.seq).toBe(before.seq);
-    expect(world.bot.store.deadlineOf(g)).toBeNull();
+    expect(await world.bot.store.deadlineOf(g)).toBeNull();
     expect(world.bot.service.scheduler.armed(g)).toBeNull();
     // Hours pass: nothing happens; no DM to anyone, the host's one notice stays one.
     await clock.advanceTo(clock.now() + 3 * H, idle);
-    expect(world.bot.store.getState(g)!.seq).toBe(before.seq);
+    expect((await world.bot.store.getState(g))!.seq).toBe(before.seq);
     expect(dmCount(world)).toEqual(dms);
     // A restart while suspended re-arms nothing and says nothing again.
     await world.bot.stop();
@@ -112,26 +112,26 @@ describe('a game follows its channel and server (issue 20)', () => {
       botConfig(world.fake, world.dbPath, { dealer: fixedDealer(sc.roles), clock: { now: clock.now, timers: clock } }),
     );
     await idle();
-    expect(world.bot.lifecycle.isSuspended(g)).toBe(true);
+    expect(await world.bot.lifecycle.isSuspended(g)).toBe(true);
     expect(world.bot.service.scheduler.armed(g)).toBeNull();
     expect(world.bot.lifecycle.scheduler.armed(g)?.dueAt).toBe(s.voidAt);
     await clock.advanceTo(clock.now() + 2 * H, idle);
-    expect(world.bot.store.getState(g)!.seq).toBe(before.seq);
+    expect((await world.bot.store.getState(g))!.seq).toBe(before.seq);
     expect(dmCount(world)).toEqual(dms);
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toHaveLength(1);
     // The period passes: the game is voided, the host told; nothing it held is sent, nothing rated.
     await clock.advanceTo(s.voidAt + MIN, idle);
-    expect(world.bot.store.getGame(g)!.status).toBe('cancelled');
-    expect(world.bot.lifecycle.isSuspended(g)).toBe(false);
+    expect((await world.bot.store.getGame(g))!.status).toBe('cancelled');
+    expect(await world.bot.lifecycle.isSuspended(g)).toBe(false);
     expect(hostDms(world).filter((c) => c.startsWith('🚫'))).toEqual([
       t('en', 'life.voided', { id: g, channel: world.channel.id, period: '1 d' }),
     ]);
-    expect(world.bot.store.resultsFor({ guildId: world.guild.id })).toEqual([]);
-    expect(world.bot.outbox.rows(g).filter((r) => r.status === 'pending' || r.status === 'held')).toEqual([]);
-    expect(world.bot.store.auditLog(g).some((a) => a.action === 'cancel' && a.actorId === 'system')).toBe(true);
+    expect(await world.bot.store.resultsFor({ guildId: world.guild.id })).toEqual([]);
+    expect((await world.bot.outbox.rows(g)).filter((r) => r.status === 'pending' || r.status === 'held')).toEqual([]);
+    expect((await world.bot.store.auditLog(g)).some((a) => a.action === 'cancel' && a.actorId === 'system')).toBe(true);
     expect(dmCount(world)).toEqual(dms);
     // The channel took its overwrites with it: nothing is held there any more.
-    expect(world.bot.outbox.permHolds(world.channel.id)).toEqual([]);
+    expect(await world.bot.outbox.permHolds(world.channel.id)).toEqual([]);
   }, 120_000);
 
   it("voided while out of reach: once access is back, every player's Send Messages deny is given back and every overwrite is as before the game (M-1, M-3)", async () => {
@@ -161,22 +161,22 @@ describe('a game follows its channel and server (issue 20)', () => {
     await idle();
     // Night 0: the bot denies every player.
     expect(world.users.map((_, i) => can(i))).toEqual(world.users.map(() => false));
-    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    expect((await world.bot.outbox.permHolds(ch)).length).toBe(world.users.length);
     // A moderator takes View Channel from the bot: suspended; the period passes: voided.
     world.fake.setOverwrite(ch, { id: bot, type: 1, allow: 0n, deny: Perm.ViewChannel });
-    await until(() => world.bot.lifecycle.isSuspended(g));
+    await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    const s = new LifecycleStore(world.bot.db.db).get(g)!;
+    const s = (await new LifecycleStore(world.bot.db.db).get(g))!;
     expect(s.reason).toBe('no-access');
     await clock.advanceTo(s.voidAt + MIN, idle);
-    expect(world.bot.store.getGame(g)!.status).toBe('cancelled');
+    expect((await world.bot.store.getGame(g))!.status).toBe('cancelled');
     // The channel is out of reach: the denies stay, and so does what the bot holds.
     expect(world.users.map((_, i) => can(i))).toEqual(world.users.map(() => false));
-    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    expect((await world.bot.outbox.permHolds(ch)).length).toBe(world.users.length);
     // Hours later the access is back: the bot gives back exactly what it took.
     await clock.advanceTo(clock.now() + 5 * H, idle);
     world.fake.setOverwrite(ch, { id: bot, type: 1, allow: Perm.ViewChannel, deny: 0n });
-    await until(() => world.bot.outbox.permHolds(ch).length === 0, 'the holds given back');
+    await until(async () => (await world.bot.outbox.permHolds(ch)).length === 0, 'the holds given back');
     await idle();
     expect(others()).toEqual(before.filter((o) => o.id !== bot).sort(byId));
     expect(world.users.map((_, i) => can(i))).toEqual(world.users.map((_, i) => i !== 2));
@@ -197,7 +197,7 @@ describe('a game follows its channel and server (issue 20)', () => {
     const ch = world.channel.id;
     const idle = () => world.bot.idle();
     await idle();
-    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    expect((await world.bot.outbox.permHolds(ch)).length).toBe(world.users.length);
     // A moderator takes Manage Roles from the bot; then the host cancels the game.
     world.fake.setBotPermissions(world.guild.id, DEFAULT_BOT_PERMISSIONS & ~Perm.ManageRoles);
     await until(() => {
@@ -206,15 +206,15 @@ describe('a game follows its channel and server (issue 20)', () => {
     }, 'the cache to see the role change');
     await d.slash(world.host.id, 'host', 'cancel');
     await idle();
-    expect(world.bot.store.getGame(g)!.status).toBe('cancelled');
-    expect(world.bot.outbox.permHolds(ch).length).toBe(world.users.length);
+    expect((await world.bot.store.getGame(g))!.status).toBe('cancelled');
+    expect((await world.bot.outbox.permHolds(ch)).length).toBe(world.users.length);
     // The bot is down while Manage Roles is given back; at its start it gives back what it took.
     await world.bot.stop();
     world.fake.setBotPermissions(world.guild.id, DEFAULT_BOT_PERMISSIONS);
     world.bot = await startBot(
       botConfig(world.fake, world.dbPath, { dealer: fixedDealer(sc.roles), clock: { now: clock.now, timers: clock } }),
     );
-    await until(() => world.bot.outbox.permHolds(ch).length === 0, 'the holds given back');
+    await until(async () => (await world.bot.outbox.permHolds(ch)).length === 0, 'the holds given back');
     await idle();
     expect(world.fake.overwrites(ch).sort(byId)).toEqual(before.sort(byId));
   }, 120_000);
@@ -224,13 +224,13 @@ describe('a game follows its channel and server (issue 20)', () => {
     const g = d.gameId;
     const idle = () => world.bot.idle();
     const refused = await play(d, 0, 4);
-    const before = world.bot.store.getState(g)!;
+    const before = (await world.bot.store.getState(g))!;
     const left = before.deadline! - clock.now();
     const channelPosts = world.fake.publicMessages(world.channel.id).length;
     // A moderator takes View Channel from the bot.
     const bot = world.fake.botUser.id;
     world.fake.setOverwrite(world.channel.id, { id: bot, type: 1, allow: 0n, deny: Perm.ViewChannel });
-    await until(() => world.bot.lifecycle.isSuspended(g));
+    await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toHaveLength(1);
     expect(hostDms(world).find((c) => c.startsWith('⏸️'))).toContain(
@@ -238,15 +238,15 @@ describe('a game follows its channel and server (issue 20)', () => {
     );
     // A player's click is refused and changes nothing.
     expect(await d.step(sc.steps[4]!)).toBe('refused');
-    expect(world.bot.store.getState(g)!.moves).toBe(before.moves + 1); // the system's pause only
+    expect((await world.bot.store.getState(g))!.moves).toBe(before.moves + 1); // the system's pause only
     // An hour later, the access is back.
     await clock.advanceTo(clock.now() + H, idle);
-    expect(world.bot.store.getState(g)!.seq).toBe(before.seq);
+    expect((await world.bot.store.getState(g))!.seq).toBe(before.seq);
     const resumedAt = clock.now();
     world.fake.setOverwrite(world.channel.id, { id: bot, type: 1, allow: Perm.ViewChannel, deny: 0n });
-    await until(() => !world.bot.lifecycle.isSuspended(g));
+    await until(async () => !(await world.bot.lifecycle.isSuspended(g)));
     await idle();
-    const after = world.bot.store.getState(g)!;
+    const after = (await world.bot.store.getState(g))!;
     expect(after.paused).toBeUndefined();
     expect(after.seq).toBe(before.seq);
     // The stage ends as much later as it was suspended (a second of slack for the test's own pace).
@@ -262,9 +262,9 @@ describe('a game follows its channel and server (issue 20)', () => {
     expect(hostDms(world)).toContain(t('uk', 'life.resumedHost', { id: g, channel: world.channel.id }));
     // The rest of the game as the file says: the same result.
     await play(d, 4, sc.steps.length, refused);
-    asTheFileSays(world, g, refused);
-    expect(world.bot.store.getGame(g)!.status).toBe('over');
-    expect(world.bot.store.resultsFor({ guildId: world.guild.id }).length).toBe(sc.roles.length);
+    await asTheFileSays(world, g, refused);
+    expect((await world.bot.store.getGame(g))!.status).toBe('over');
+    expect((await world.bot.store.resultsFor({ guildId: world.guild.id })).length).toBe(sc.roles.length);
   }, 120_000);
 
   it('the bot removed from the server: suspended and the host told where he can be reached; invited back, the game goes on', async () => {
@@ -275,27 +275,27 @@ describe('a game follows its channel and server (issue 20)', () => {
     const other = world.fake.addGuild({ name: 'Other' });
     world.fake.addMember(other.id, world.host.id);
     const refused = await play(d, 0, 2);
-    const seq = world.bot.store.getState(g)!.seq;
+    const seq = (await world.bot.store.getState(g))!.seq;
     const dms = dmCount(world);
     world.fake.removeBot(world.guild.id);
-    await until(() => world.bot.lifecycle.isSuspended(g));
+    await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    expect(new LifecycleStore(world.bot.db.db).get(g)!.reason).toBe('bot-removed');
+    expect((await new LifecycleStore(world.bot.db.db).get(g))!.reason).toBe('bot-removed');
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toHaveLength(1);
     expect(hostDms(world).find((c) => c.startsWith('⏸️'))).toContain(
       t('en', 'life.paused.bot-removed', { id: g, channel: world.channel.id }),
     );
     await clock.advanceTo(clock.now() + 2 * H, idle);
-    expect(world.bot.store.getState(g)!.seq).toBe(seq);
+    expect((await world.bot.store.getState(g))!.seq).toBe(seq);
     expect(dmCount(world)).toEqual(dms);
     world.fake.addBotBack(world.guild.id);
-    await until(() => !world.bot.lifecycle.isSuspended(g));
+    await until(async () => !(await world.bot.lifecycle.isSuspended(g)));
     await idle();
     expect(world.fake.publicMessages(world.channel.id).map((m) => m.content)).toContain(
       t('en', 'life.resumed', { id: g }),
     );
     await play(d, 2, sc.steps.length, refused);
-    asTheFileSays(world, g, refused);
+    await asTheFileSays(world, g, refused);
   }, 120_000);
 
   it('a failed call that says the channel is out of reach (50001) suspends the game; its held message goes out once access is seen again', async () => {
@@ -310,15 +310,15 @@ describe('a game follows its channel and server (issue 20)', () => {
     });
     const count = world.fake.publicMessages(world.channel.id).length;
     await play(d, 0, 1); // night 0 ends: the day's first message is posted, and refused
-    await until(() => world.bot.lifecycle.isSuspended(g));
+    await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    expect(world.bot.outbox.rows(g).some((r) => r.status === 'held')).toBe(true);
+    expect((await world.bot.outbox.rows(g)).some((r) => r.status === 'held')).toBe(true);
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toHaveLength(1);
     // The gateway says the channel is fine after all (any change of it): the game goes on.
     world.fake.setOverwrite(world.channel.id, { id: world.guild.id, type: 0, allow: 0n, deny: 0n });
-    await until(() => !world.bot.lifecycle.isSuspended(g));
+    await until(async () => !(await world.bot.lifecycle.isSuspended(g)));
     await idle();
-    expect(world.bot.outbox.rows(g).filter((r) => r.status === 'held' || r.status === 'failed')).toEqual([]);
+    expect((await world.bot.outbox.rows(g)).filter((r) => r.status === 'held' || r.status === 'failed')).toEqual([]);
     expect(world.fake.publicMessages(world.channel.id).length).toBeGreaterThan(count);
     expect(await play(d, 1, 3)).toEqual([]);
   }, 120_000);
@@ -330,13 +330,13 @@ describe('a game follows its channel and server (issue 20)', () => {
     world.fake.guildOutage(world.guild.id);
     await new Promise((r) => setTimeout(r, 300));
     expect(world.bot.client.guilds.cache.get(world.guild.id)?.available).toBe(false);
-    expect(world.bot.lifecycle.isSuspended(g)).toBe(false);
+    expect(await world.bot.lifecycle.isSuspended(g)).toBe(false);
     world.fake.guildOutage(world.guild.id, true);
     await until(() => world.bot.client.guilds.cache.get(world.guild.id)?.available === true);
     await world.bot.idle();
-    expect(world.bot.lifecycle.isSuspended(g)).toBe(false);
+    expect(await world.bot.lifecycle.isSuspended(g)).toBe(false);
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toEqual([]);
     await play(d, 2, sc.steps.length, refused);
-    asTheFileSays(world, g, refused);
+    await asTheFileSays(world, g, refused);
   }, 120_000);
 });

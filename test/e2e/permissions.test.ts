@@ -106,7 +106,7 @@ async function dayOne(d: Driver, during: (speaker: number) => void): Promise<voi
   }
   for (let seat = 1; seat <= 10; seat++)
     await d.step({ type: 'player', seat, verb: 'vote', target: seat === 3 ? 5 : 3 });
-  expect(w!.bot.store.getState(d.gameId)!.stage.kind).toBe('lastWords');
+  expect((await w!.bot.store.getState(d.gameId))!.stage.kind).toBe('lastWords');
   await d.step({ type: 'player', seat: 3, verb: 'pass' });
 }
 
@@ -149,7 +149,7 @@ describe('M-1, M-3: the bot only takes away, and gives back exactly', () => {
     // (on the overwrite the bot had made for its deny: it stays, with the bot's bit taken out).
     const seat3 = { id: w.users[2]!.id, type: 1 as const, allow: 0n, deny: VIEW };
     expect(all()).toEqual([...before, seat3].sort(byId));
-    expect(w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
+    expect(await w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
     // Each write was made from a fresh read of the channel.
     expect(readBeforeEachWrite(mark).writes).toBeGreaterThan(10);
   });
@@ -178,7 +178,7 @@ describe('M-1, M-3: the bot only takes away, and gives back exactly', () => {
     // The moderator's overwrites are as he left them, the bot's own bit alone taken out.
     expect(all().find((o) => o.id === muted.id)).toEqual(role);
     expect(of(3)).toEqual({ id: w.users[3]!.id, type: 1, allow: 0n, deny: ATTACH });
-    expect(w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
+    expect(await w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
     // One read of the channel, then one write of its whole list.
     expect(readBeforeEachWrite(mark)).toEqual({ reads: 1, writes: 1 });
   });
@@ -200,8 +200,8 @@ describe('M-1, M-3: the bot only takes away, and gives back exactly', () => {
     // The host cancels the game at once: everything the bot changed is given back.
     await d.slash(w.host.id, 'host', 'cancel');
     await w.bot.idle();
-    expect(w.bot.store.getGame(d.gameId)!.status).toBe('cancelled');
+    expect((await w.bot.store.getGame(d.gameId))!.status).toBe('cancelled');
     expect(all()).toEqual(before);
-    expect(w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
+    expect(await w.bot.outbox.permHolds(w.channel.id)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ describe('pings with purpose in a live game (issue 21)', () => {
       await d.createAndStart(sc.ruleset, sc.pace);
       for (const step of sc.steps) await d.step(step);
       await world.bot.idle();
-      const state = world.bot.store.getState(d.gameId)!;
+      const state = (await world.bot.store.getState(d.gameId))!;
       const perUser = new Map<string, number>();
       for (const m of world.fake.publicMessages(world.channel.id)) {
         const pinged = m.pinged ?? [];

@@ -65,7 +65,7 @@ describe('in-memory state is released (issue 20)', () => {
       games.push(d.gameId);
       expect(text(await host('end', { winner: 'red' }))).toBe('Done.');
       expect(text(await host('skip'))).toBe('Done.');
-      expect(bot().store.getGame(d.gameId)!.status).toBe('over');
+      expect((await bot().store.getGame(d.gameId))!.status).toBe('over');
       expect(text(await host('annul', { reason: 'wrong deal' }))).toBe('Done.');
     }
     // Their logs read afterwards (the state of an old game is read, not kept).

@@ -147,9 +147,9 @@ describe('two processes, two shards (issue 22)', () => {
     }
     await both.idle();
     for (const d of [da, db]) {
-      const game = both.store.getGame(d.gameId)!;
+      const game = (await both.store.getGame(d.gameId))!;
       expect(['post-game', 'over']).toContain(game.status);
-      expect(both.service.state(d.gameId)!.result?.winner).toBe(SC.expect!.winner);
+      expect((await both.service.state(d.gameId))!.result?.winner).toBe(SC.expect!.winner);
     }
     // Nothing was sent twice: every public message of each channel once (nonces), none failed.
     for (const w of worlds) {

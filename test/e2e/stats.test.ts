@@ -37,7 +37,7 @@ async function playedWorld(): Promise<{ w: World; d: Driver }> {
   const d = new Driver(w);
   await d.createAndStart(sc.ruleset, sc.pace);
   for (const step of sc.steps) await d.step(step);
-  expect(w.bot.store.getGame(d.gameId)!.status).toBe('over');
+  expect((await w.bot.store.getGame(d.gameId))!.status).toBe('over');
   return { w, d };
 }
 
@@ -126,7 +126,7 @@ describe('/stats through Discord', () => {
     const store = w.bot.store;
     // 35 players' finished games, written as the game-closing transaction writes them.
     for (let g = 0; g < 35; g++) {
-      const game = store.createLobby({
+      const game = await store.createLobby({
         guildId: w.guild.id,
         channelId: w.channel.id,
         hostId: w.host.id,
@@ -143,7 +143,7 @@ describe('/stats through Discord', () => {
            VALUES (?, 1, ?, ?, 'classic-10', 'civilian', 'red', 'win', ?, '{}', 0, 0, ?, 100)`,
         )
         .run(game.id, w.guild.id, user, 40 - g, Date.now());
-      recordGame(store.stats, game.id);
+      await recordGame(store.stats, game.id);
     }
     const r = await stats(d, me.id, 'top', { ruleset: 'classic-10' });
     const first = r.message!;

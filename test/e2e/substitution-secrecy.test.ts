@@ -19,7 +19,7 @@ describe('a seat taken over at night (issue 20)', () => {
     await d.createAndStart('chnu-2016');
     expect(await d.host('skip', {})).toBe('ok');
     for (let seat = 1; seat <= 10; seat++) expect(await d.step({ type: 'player', seat, verb: 'pass' })).toBe('ok');
-    expect(world.bot.store.getState(d.gameId)!.stage.kind).toBe('night');
+    expect((await world.bot.store.getState(d.gameId))!.stage.kind).toBe('night');
     // TEN: the Sheriff sits at 4. His night panel is in his DMs.
     const old = world.users[3]!;
     const panel = d.dmWith(old.id, (id) => id.includes(':check'));
@@ -53,9 +53,9 @@ describe('a seat taken over at night (issue 20)', () => {
       [8, 'shoot', 1],
     ] as const)
       expect(await d.step({ type: 'player', seat, verb, target })).toBe('ok');
-    if (world.bot.store.getState(d.gameId)!.stage.kind === 'night') expect(await d.host('skip', {})).toBe('ok');
+    if ((await world.bot.store.getState(d.gameId))!.stage.kind === 'night') expect(await d.host('skip', {})).toBe('ok');
     await world.bot.idle();
-    expect(world.bot.store.getState(d.gameId)!.clock.phase).toBe('day');
+    expect((await world.bot.store.getState(d.gameId))!.clock.phase).toBe('day');
     expect(world.fake.history(panel!.message.id)).toHaveLength(before);
   });
 });

@@ -44,13 +44,13 @@ async function setup(): Promise<{ d: Driver; clock: FakeClock }> {
 }
 
 /** The table's message as the bot knows it (its slot). */
-const tableId = (d: Driver) => w!.bot.outbox.slot(d.gameId, 'table')?.messageId ?? null;
-const linkOf = (d: Driver) => `https://discord.com/channels/${w!.guild.id}/${w!.channel.id}/${tableId(d)}`;
+const tableId = async (d: Driver) => (await w!.bot.outbox.slot(d.gameId, 'table'))?.messageId ?? null;
+const linkOf = async (d: Driver) => `https://discord.com/channels/${w!.guild.id}/${w!.channel.id}/${await tableId(d)}`;
 
 /** The bot lost its table's message (e.g. its post was refused while it lacked a permission). */
-function loseTable(d: Driver): void {
-  const slot = w!.bot.outbox.slot(d.gameId, 'table')!;
-  w!.bot.outbox.slotGone({ ...slot, repost: false }, w!.bot.service.now());
+async function loseTable(d: Driver): Promise<void> {
+  const slot = (await w!.bot.outbox.slot(d.gameId, 'table'))!;
+  await w!.bot.outbox.slotGone({ ...slot, repost: false }, w!.bot.service.now());
 }
 
 const posts = () => w!.fake.publicMessages(w!.channel.id).length;
@@ -58,20 +58,20 @@ const posts = () => w!.fake.publicMessages(w!.channel.id).length;
 describe('/mafia table (issue 20)', () => {
   it('a player or a bystander is shown where the table is, and nothing is posted; without a table, only a host may post it', async () => {
     const { d } = await setup();
-    const before = { id: tableId(d), posts: posts() };
+    const before = { id: await tableId(d), posts: posts() };
     expect(before.id).not.toBeNull();
     const bystander = w!.fake.addUser({ username: 'guest', guilds: [w!.guild.id] });
     for (const who of [w!.users[0]!.id, bystander.id]) {
       const r = await d.slash(who, 'mafia', 'table');
       expect(r.ephemeral).toBe(true);
-      expect(text(r)).toBe(`The table is pinned in this channel: ${linkOf(d)}`);
+      expect(text(r)).toBe(`The table is pinned in this channel: ${await linkOf(d)}`);
     }
-    expect(tableId(d)).toBe(before.id);
+    expect(await tableId(d)).toBe(before.id);
     expect(posts()).toBe(before.posts);
-    loseTable(d);
+    await loseTable(d);
     refused(await d.slash(w!.users[0]!.id, 'mafia', 'table'), /^⛔ Only the host can post the table again\.$/);
     await w!.bot.idle();
-    expect(tableId(d)).toBeNull();
+    expect(await tableId(d)).toBeNull();
     expect(posts()).toBe(before.posts);
   });
 
@@ -80,31 +80,39 @@ describe('/mafia table (issue 20)', () => {
     const boss = w!.fake.addUser({ username: 'boss', guilds: [w!.guild.id] });
     const admin = w!.fake.addRole(w!.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     w!.fake.setMemberRoles(w!.guild.id, boss.id, [admin.id]);
-    const first = tableId(d);
+    const first = await tableId(d);
     const before = posts();
     const inPlace = await d.slash(w!.host.id, 'mafia', 'table');
-    expect(text(inPlace)).toBe(`The table is already here and up to date, so I did not post it again: ${linkOf(d)}`);
-    expect(tableId(d)).toBe(first);
+    expect(text(inPlace)).toBe(
+      `The table is already here and up to date, so I did not post it again: ${await linkOf(d)}`,
+    );
+    expect(await tableId(d)).toBe(first);
     expect(posts()).toBe(before);
 
     // Missing: the host posts it again, pinned.
-    loseTable(d);
+    await loseTable(d);
     expect(text(await d.slash(w!.host.id, 'mafia', 'table'))).toBe('The table is posted again.');
-    await w!.fake.waitFor(() => tableId(d) !== null && w!.fake.message(tableId(d)!)?.pinned);
-    const second = tableId(d)!;
+    await w!.fake.waitFor(async () => {
+      const id = await tableId(d);
+      return id !== null && w!.fake.message(id)?.pinned;
+    });
+    const second = (await tableId(d))!;
     expect(second).not.toBe(first);
 
     // Missing again within the minute: refused, to the host and to a member with Manage Server.
-    loseTable(d);
+    await loseTable(d);
     for (const who of [w!.host.id, boss.id])
       refused(await d.slash(who, 'mafia', 'table'), /was just posted again\. You can repost it <t:\d+:R>\./);
     await w!.bot.idle();
-    expect(tableId(d)).toBeNull();
+    expect(await tableId(d)).toBeNull();
 
     // A minute later the host may again.
     await clock.advanceTo(clock.now() + TABLE_COOLDOWN_MS + 1000, () => w!.bot.idle());
     expect(text(await d.slash(boss.id, 'mafia', 'table'))).toBe('The table is posted again.');
-    await w!.fake.waitFor(() => tableId(d) !== null && w!.fake.message(tableId(d)!)?.pinned);
-    expect(tableId(d)).not.toBe(second);
+    await w!.fake.waitFor(async () => {
+      const id = await tableId(d);
+      return id !== null && w!.fake.message(id)?.pinned;
+    });
+    expect(await tableId(d)).not.toBe(second);
   });
 });

@@ -47,7 +47,7 @@ async function start(): Promise<{ d: Driver; world: World; mafia: string; specta
   const world = (w = await makeWorld({ players: 10, dealer: fixedDealer(TEN) }));
   const d = new Driver(world);
   await d.createAndStart('chnu-2016');
-  const th = gameThreads(world, d.gameId);
+  const th = await gameThreads(world, d.gameId);
   expect(th.mafia).not.toBeNull();
   expect(th.spectators).not.toBeNull();
   return { d, world, mafia: th.mafia!, spectators: th.spectators! };
@@ -58,7 +58,7 @@ const sorted = (xs: string[]) => [...xs].sort();
 /** No violation of the rules of both threads now (the bot idle). */
 async function consistent(world: World, gameId: number, where: string): Promise<void> {
   await world.bot.idle();
-  expect(threadMembershipViolations(world, gameId), where).toEqual([]);
+  expect(await threadMembershipViolations(world, gameId), where).toEqual([]);
 }
 
 describe('the private threads follow the seats (M-2, M-3)', () => {
@@ -159,7 +159,7 @@ describe('the private threads follow the seats (M-2, M-3)', () => {
     await refused.settled();
     await world.bot.idle();
     expect(text(refused)).toMatch(/^⛔ .*spectators’ thread/);
-    expect(world.bot.store.players(g).find((p) => p.seat === 8)!.userId).toBe(u(8));
+    expect((await world.bot.store.players(g)).find((p) => p.seat === 8)!.userId).toBe(u(8));
     // A newcomer takes over seat 8 (mafia): into the mafia's thread, never the spectators'.
     const ola = world.fake.addUser({ username: 'ola', guilds: [world.guild.id] });
     await substitute(world, 8, ola.id);
@@ -206,7 +206,7 @@ describe('the private threads follow the seats (M-2, M-3)', () => {
     const d = new Driver(world);
     await d.createAndStart('kiev-12');
     const g = d.gameId;
-    const mafia = gameThreads(world, g).mafia!;
+    const mafia = (await gameThreads(world, g)).mafia!;
     await consistent(world, g, 'the deal');
     expect(sorted(threadUsers(world, mafia))).toEqual(sorted([u(2), u(6), u(11)]));
     const nova = world.fake.addUser({ username: 'nova', guilds: [world.guild.id] });

@@ -243,7 +243,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       if (!m) throw new Error(`start failed: ${r.content}`);
       const gameId = Number(m[1]);
       const channelId = m[2]!;
-      const game = world.bot.store.getGame(gameId)!;
+      const game = (await world.bot.store.getGame(gameId))!;
       // The tournament's timers; the game carries the tournament's id.
       expect(game.options.timers).toMatchObject({ night0: 5, night: 5, vote: 20 });
       expect(
@@ -252,14 +252,14 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       ).toBe(tid);
       const d = new Driver({ ...world, channel: { ...world.channel, id: channelId } } as World);
       d.gameId = gameId;
-      for (const p of world.bot.store.players(gameId)) d.seats.set(p.seat, p.userId);
+      for (const p of await world.bot.store.players(gameId)) d.seats.set(p.seat, p.userId);
       const seatOf = (u: string) => [...d.seats.entries()].find(([, id]) => id === u)![0];
       if (waitNight0) {
         // The tournament's 5-second night 0 ends on its own timer; day 1 begins.
         const until = Date.now() + 30_000;
-        while (world.bot.service.state(gameId)?.stage.kind === 'night0' && Date.now() < until)
+        while ((await world.bot.service.state(gameId))?.stage.kind === 'night0' && Date.now() < until)
           await new Promise((r) => setTimeout(r, 100));
-        expect(world.bot.service.state(gameId)?.clock).toMatchObject({ phase: 'day', n: 1 });
+        expect((await world.bot.service.state(gameId))?.clock).toMatchObject({ phase: 'day', n: 1 });
         await world.bot.idle();
       }
       expect(await d.host('end', { winner: 'red' })).toBe('ok');
@@ -273,7 +273,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       }
       expect(await d.host('skip', {})).toBe('ok');
       await world.bot.idle();
-      expect(world.bot.store.getGame(gameId)!.status).toBe('over');
+      expect((await world.bot.store.getGame(gameId))!.status).toBe('over');
       return { gameId, channelId };
     };
 
@@ -446,7 +446,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // tournament): the final annulled, the tournament is back to its final, ready to play again.
     const finalGame = tables().find((x) => x.round === 4)!.game!;
     world.bot.db.sqlite.prepare('UPDATE games SET annulled_at = ? WHERE id = ?').run(Date.now(), finalGame);
-    world.bot.tournaments.gameChanged(finalGame);
+    await world.bot.tournaments.gameChanged(finalGame);
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('The final is on.');
     expect(board().embeds[0]!.description).not.toContain('Winner');
@@ -518,7 +518,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(
       both.map((r) => r.content).filter((c) => c === `⛔ That table is already playing (game #${gameId}).`),
     ).toHaveLength(1);
-    expect(world.bot.store.getGame(gameId)!.channelId).toBe(named.id);
+    expect((await world.bot.store.getGame(gameId))!.channelId).toBe(named.id);
     // The table's host cancels its game: the table waits again, and its button starts a new game in the same channel.
     const cancel = await world.fake.slash(world.host.id, named.id, 'host', { sub: 'cancel', options: {} });
     await cancel.settled();

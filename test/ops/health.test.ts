@@ -19,26 +19,26 @@ const probes = (o: Partial<HealthProbes> = {}): HealthProbes => ({
 });
 
 describe('checkHealth', () => {
-  it('is healthy with the gateway ready, the database writable and nothing waiting', () => {
-    expect(checkHealth(probes())).toEqual({
+  it('is healthy with the gateway ready, the database writable and nothing waiting', async () => {
+    expect(await checkHealth(probes())).toEqual({
       ok: true,
       body: { gateway: 'connected', database: 'writable', outboxLagSeconds: 0 },
     });
   });
 
-  it('reports the outbox lag, and fails above the threshold only', () => {
-    expect(checkHealth(probes({ outboxOldestAt: () => NOW - 300_000 }))).toMatchObject({
+  it('reports the outbox lag, and fails above the threshold only', async () => {
+    expect(await checkHealth(probes({ outboxOldestAt: () => NOW - 300_000 }))).toMatchObject({
       ok: true,
       body: { outboxLagSeconds: 300 },
     });
-    const h = checkHealth(probes({ outboxOldestAt: () => NOW - 301_000 }));
+    const h = await checkHealth(probes({ outboxOldestAt: () => NOW - 301_000 }));
     expect(h.ok).toBe(false);
     expect(h.body.outboxLagSeconds).toBe(301);
     expect(h.body.problems).toEqual(['outbox lag 301 s is above 300 s']);
   });
 
-  it('names every problem at once: the gateway, the database, an unreadable outbox', () => {
-    const h = checkHealth(
+  it('names every problem at once: the gateway, the database, an unreadable outbox', async () => {
+    const h = await checkHealth(
       probes({
         gateway: () => 'shard 0: Reconnecting',
         database: () => 'database is locked',
@@ -62,8 +62,8 @@ describe('checkHealth', () => {
     });
   });
 
-  it('a probe that throws counts as its problem', () => {
-    const h = checkHealth(
+  it('a probe that throws counts as its problem', async () => {
+    const h = await checkHealth(
       probes({
         database: () => {
           throw new Error('disk I/O error');
@@ -76,33 +76,33 @@ describe('checkHealth', () => {
 });
 
 describe('probeWritable', () => {
-  it('takes and lets go of the write lock; another writer holding it makes the database not writable', () => {
+  it('takes and lets go of the write lock; another writer holding it makes the database not writable', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-probe-')), 'db.sqlite');
     const db = openDatabase(path);
     const other = new Database(path);
     try {
-      expect(probeWritable(db.sqlite)).toBeNull();
+      expect(await probeWritable(db.sqlite)).toBeNull();
       expect(db.sqlite.inTransaction).toBe(false);
       other.exec('BEGIN IMMEDIATE');
-      expect(probeWritable(db.sqlite, 0)).toMatch(/database is locked/);
+      expect(await probeWritable(db.sqlite, 0)).toMatch(/database is locked/);
       // The bot's own busy timeout is put back, and no transaction is left open.
       expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
       expect(db.sqlite.inTransaction).toBe(false);
       other.exec('ROLLBACK');
-      expect(probeWritable(db.sqlite)).toBeNull();
+      expect(await probeWritable(db.sqlite)).toBeNull();
     } finally {
       other.close();
       db.close();
     }
-    expect(probeWritable(db.sqlite)).toBe('the database is closed');
+    expect(await probeWritable(db.sqlite)).toBe('the database is closed');
   });
 
-  it('a read-only connection is not writable', () => {
+  it('a read-only connection is not writable', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-probe-')), 'db.sqlite');
     openDatabase(path).close();
     const ro = openDatabase(path, { readonly: true });
     try {
-      expect(probeWritable(ro.sqlite)).toBe('the database is open read-only');
+      expect(await probeWritable(ro.sqlite)).toBe('the database is open read-only');
     } finally {
       ro.close();
     }

@@ -145,7 +145,7 @@ describe('OpsMetrics', () => {
 });
 
 describe('gamesByStage', () => {
-  it('counts games by status, running ones by their stage', () => {
+  it('counts games by status, running ones by their stage', async () => {
     const db = openDatabase(':memory:');
     try {
       db.sqlite.exec(`INSERT INTO servers (guild_id, created_at, updated_at) VALUES ('1', 0, 0)`);
@@ -159,7 +159,7 @@ describe('gamesByStage', () => {
       add.run('running', JSON.stringify({ stage: { kind: 'night' } }));
       add.run('running', JSON.stringify({ stage: { kind: 'vote' } }));
       add.run('over', JSON.stringify({ stage: { kind: 'over' } }));
-      const rows = gamesByStage(db.sqlite).sort((x, y) =>
+      const rows = (await gamesByStage(db.sqlite)).sort((x, y) =>
         `${x.status}${x.stage}`.localeCompare(`${y.status}${y.stage}`),
       );
       expect(rows).toEqual([

@@ -82,10 +82,11 @@ describe('crash safety: SIGKILL at random moments, then --resume', () => {
         const store = new Store(open.db);
         // Every acknowledged action is in the log, with the same kind.
         const logs = new Map<number, Map<number, string>>();
-        for (const id of store.allGameIds()) logs.set(id, new Map(store.log(id).map((e) => [e.seq, e.action.kind])));
+        for (const id of await store.allGameIds())
+          logs.set(id, new Map((await store.log(id)).map((e) => [e.seq, e.action.kind])));
         for (const a of acked) expect(logs.get(a.game)?.get(a.seq), `game ${a.game} seq ${a.seq}`).toBe(a.kind);
         // Every game finished, with results.
-        const games = store.gamesWithStatus(['lobby', 'running', 'post-game', 'over']);
+        const games = await store.gamesWithStatus(['lobby', 'running', 'post-game', 'over']);
         expect(games).toHaveLength(40);
         expect(games.every((g) => g.status === 'over')).toBe(true);
         open.close();

@@ -44,7 +44,7 @@ describe('P-3 timers run from when the stage is visible', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-shift-')), 'db.sqlite');
     const now = { t: 1_000_000 };
     const { store, service } = open(path, now);
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -54,21 +54,21 @@ describe('P-3 timers run from when the stage is visible', () => {
     });
     await service.start(game.id, users, deal);
     await service.dispatch(game.id, { kind: 'host-skip' }, 'host:h'); // day 1: seat 1 speaks
-    const s = service.state(game.id)!;
+    const s = (await service.state(game.id))!;
     expect(s.stage.kind).toBe('turns');
     const engineDeadline = s.deadline!;
     // Its message became visible 4 s late.
     await service.extendDeadline(game.id, s.seq, engineDeadline + 4000);
     expect(service.scheduler.armed(game.id)).toEqual({ seq: s.seq, dueAt: engineDeadline + 4000 });
-    expect(store.deadlineOf(game.id)).toEqual({ stageSeq: s.seq, dueAt: engineDeadline + 4000 });
+    expect(await store.deadlineOf(game.id)).toEqual({ stageSeq: s.seq, dueAt: engineDeadline + 4000 });
     // Never earlier; a stale stage is ignored.
     await service.extendDeadline(game.id, s.seq, engineDeadline + 1000);
     await service.extendDeadline(game.id, s.seq - 1, engineDeadline + 9000);
-    expect(store.deadlineOf(game.id)!.dueAt).toBe(engineDeadline + 4000);
+    expect((await store.deadlineOf(game.id))!.dueAt).toBe(engineDeadline + 4000);
     // A nomination in the same turn keeps the later end.
     now.t += 1000;
     expect((await service.dispatch(game.id, { kind: 'nominate', seat: 1, target: 3 }, 'user:u1')).ok).toBe(true);
-    expect(store.deadlineOf(game.id)!.dueAt).toBe(engineDeadline + 4000);
+    expect((await store.deadlineOf(game.id))!.dueAt).toBe(engineDeadline + 4000);
     expect(service.scheduler.armed(game.id)!.dueAt).toBe(engineDeadline + 4000);
     // A restart re-arms the later end.
     await service.close();

@@ -61,7 +61,7 @@ function setup(
 }
 
 async function started(svc: GameService) {
-  const game = svc.createLobby({
+  const game = await svc.createLobby({
     guildId: 'g1',
     channelId: 'c1',
     hostId: 'host',
@@ -80,22 +80,19 @@ describe('the host toolkit in the service (G-7)', () => {
     const id = await started(service);
     await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
     now.t += 1000;
-    const before = service.state(id)!;
+    const before = (await service.state(id))!;
     await service.dispatch(id, { kind: 'nominate', seat: 1, target: 3 }, 'user:u1');
     const r = await service.undo(id, 'host:host', 'misclick');
     expect(r.ok).toBe(true);
-    expect({ ...service.state(id)!, moves: 0 }).toEqual({ ...before, moves: 0 });
-    expect(store.log(id).map((e) => e.action.kind)).toEqual(['host-skip', 'nominate', 'host-undo']);
-    expect(
-      store
-        .auditLog(id)
-        .slice(1)
-        .map((a) => [a.action, JSON.parse(a.detail), a.reason]),
-    ).toEqual([['undo', { undone: 2, what: 'nominate', seat: 1, target: 3 }, 'misclick']]);
+    expect({ ...(await service.state(id))!, moves: 0 }).toEqual({ ...before, moves: 0 });
+    expect((await store.log(id)).map((e) => e.action.kind)).toEqual(['host-skip', 'nominate', 'host-undo']);
+    expect((await store.auditLog(id)).slice(1).map((a) => [a.action, JSON.parse(a.detail), a.reason])).toEqual([
+      ['undo', { undone: 2, what: 'nominate', seat: 1, target: 3 }, 'misclick'],
+    ]);
     expect((await verifyStore(store)).mismatches).toEqual([]);
     const again = await service.undo(id, 'host:host', null);
     expect(again.ok ? 'ok' : again.code).toBe('undo/stage-closed');
-    expect(store.log(id)).toHaveLength(3); // a refusal is not logged
+    expect(await store.log(id)).toHaveLength(3); // a refusal is not logged
   });
 
   it('a pause survives a restart of the service: nothing is re-armed, nothing fires; resume re-arms the time left', async () => {
@@ -103,18 +100,18 @@ describe('the host toolkit in the service (G-7)', () => {
     const id = await started(a.service);
     a.now.t += 10_000;
     await a.service.dispatch(id, { kind: 'host-pause' }, 'host:host', 'break');
-    const left = a.service.state(id)!.paused!.remaining!;
-    expect(left).toBe(a.service.state(id)!.options.timers.night0 * 1000 - 10_000);
-    expect(a.store.deadlineOf(id)).toBeNull();
+    const left = (await a.service.state(id))!.paused!.remaining!;
+    expect(left).toBe((await a.service.state(id))!.options.timers.night0 * 1000 - 10_000);
+    expect(await a.store.deadlineOf(id)).toBeNull();
     await a.service.close();
     const now = { t: a.now.t + 86_400_000 }; // a day later
     const b = setup(a.path, now);
     expect(await b.service.recover()).toEqual({ rearmed: 0, fired: 0 });
     expect(await b.service.sweep()).toMatchObject({ fired: 0 });
     expect(b.timers.pending.size).toBe(0);
-    expect(b.service.state(id)!.stage.kind).toBe('night0');
+    expect((await b.service.state(id))!.stage.kind).toBe('night0');
     await b.service.dispatch(id, { kind: 'host-resume' }, 'host:host');
-    expect(b.store.deadlineOf(id)).toEqual({ stageSeq: b.service.state(id)!.seq, dueAt: now.t + left });
+    expect(await b.store.deadlineOf(id)).toEqual({ stageSeq: (await b.service.state(id))!.seq, dueAt: now.t + left });
     expect(b.timers.pending.size).toBe(1);
     expect((await verifyStore(b.store)).mismatches).toEqual([]);
   });
@@ -122,14 +119,14 @@ describe('the host toolkit in the service (G-7)', () => {
   it('extend moves the stored timer later and earlier (a later end it was shown does not hold it back)', async () => {
     const { store, service } = setup();
     const id = await started(service);
-    const d = service.state(id)!.deadline!;
-    await service.extendDeadline(id, service.state(id)!.seq, d + 5_000); // its message was seen 5 s late
-    expect(store.deadlineOf(id)!.dueAt).toBe(d + 5_000);
+    const d = (await service.state(id))!.deadline!;
+    await service.extendDeadline(id, (await service.state(id))!.seq, d + 5_000); // its message was seen 5 s late
+    expect((await store.deadlineOf(id))!.dueAt).toBe(d + 5_000);
     await service.dispatch(id, { kind: 'host-extend', seconds: -20 }, 'host:host');
-    expect(store.deadlineOf(id)!.dueAt).toBe(d - 20_000);
+    expect((await store.deadlineOf(id))!.dueAt).toBe(d - 20_000);
     await service.dispatch(id, { kind: 'host-extend', seconds: 60 }, 'host:host');
-    expect(store.deadlineOf(id)!.dueAt).toBe(d + 40_000);
-    expect(store.auditLog(id).map((a) => JSON.parse(a.detail).seconds)).toEqual([-20, 60]);
+    expect((await store.deadlineOf(id))!.dueAt).toBe(d + 40_000);
+    expect((await store.auditLog(id)).map((a) => JSON.parse(a.detail).seconds)).toEqual([-20, 60]);
   });
 
   it('annul: only a finished game, once; its results stop counting; the hook is called', async () => {
@@ -139,14 +136,14 @@ describe('the host toolkit in the service (G-7)', () => {
     expect(await service.annul(id, 'host:host', null)).toEqual({ ok: false, code: 'annul/not-finished' });
     await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
     await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
-    expect(store.resultsFor({ guildId: 'g1' })).toHaveLength(10);
+    expect(await store.resultsFor({ guildId: 'g1' })).toHaveLength(10);
     expect(await service.annul(id, 'host:host', 'wrong deal')).toEqual({ ok: true });
     expect(annulled).toEqual([id]);
-    expect(store.resultsFor({ guildId: 'g1' })).toHaveLength(0);
-    expect(store.getGame(id)!.status).toBe('over'); // still in the archive
-    expect(store.log(id).length).toBeGreaterThan(0);
+    expect(await store.resultsFor({ guildId: 'g1' })).toHaveLength(0);
+    expect((await store.getGame(id))!.status).toBe('over'); // still in the archive
+    expect((await store.log(id)).length).toBeGreaterThan(0);
     expect(await service.annul(id, 'host:host', null)).toEqual({ ok: false, code: 'annul/already' });
-    expect(store.auditLog(id).at(-1)).toMatchObject({ action: 'annul', reason: 'wrong deal' });
+    expect((await store.auditLog(id)).at(-1)).toMatchObject({ action: 'annul', reason: 'wrong deal' });
   });
 
   it('transfer: the new host is stored and the change is audited', async () => {
@@ -154,27 +151,27 @@ describe('the host toolkit in the service (G-7)', () => {
     const id = await started(service);
     expect(await service.transfer(id, 'host', 'host:host', null)).toEqual({ ok: false, code: 'transfer/same-host' });
     expect(await service.transfer(id, 'h2', 'host:host', 'shift over')).toEqual({ ok: true });
-    expect(store.getGame(id)!.hostId).toBe('h2');
-    expect(store.auditLog(id).at(-1)).toMatchObject({ action: 'transfer', reason: 'shift over' });
+    expect((await store.getGame(id))!.hostId).toBe('h2');
+    expect((await store.auditLog(id)).at(-1)).toMatchObject({ action: 'transfer', reason: 'shift over' });
   });
 });
 
 describe('server settings', () => {
-  it('are validated on write (nothing stored on a bad value) and read field by field', () => {
+  it('are validated on write (nothing stored on a bad value) and read field by field', async () => {
     const { store } = setup();
-    expect(readSettings(store, 'g9')).toEqual(DEFAULT_SETTINGS);
+    expect(await readSettings(store, 'g9')).toEqual(DEFAULT_SETTINGS);
     expect(
-      writeSettings(store, 'g1', { ruleset: 'kiev-12', timers: { live: { speech: 45 }, async: {} } }, 1),
+      await writeSettings(store, 'g1', { ruleset: 'kiev-12', timers: { live: { speech: 45 }, async: {} } }, 1),
     ).toMatchObject({ ok: true });
-    const bad = writeSettings(store, 'g1', { pace: 'fast' }, 2);
+    const bad = await writeSettings(store, 'g1', { pace: 'fast' }, 2);
     expect(bad.ok).toBe(false);
-    expect(readSettings(store, 'g1')).toMatchObject({
+    expect(await readSettings(store, 'g1')).toMatchObject({
       ruleset: 'kiev-12',
       pace: 'live',
       timers: { live: { speech: 45 } },
     });
-    expect(writeSettings(store, 'g1', { timers: { live: { speech: 0 }, async: {} } }, 3).ok).toBe(false);
-    expect(writeSettings(store, 'g1', { hostRole: 'not-a-snowflake' }, 3).ok).toBe(false);
+    expect((await writeSettings(store, 'g1', { timers: { live: { speech: 0 }, async: {} } }, 3)).ok).toBe(false);
+    expect((await writeSettings(store, 'g1', { hostRole: 'not-a-snowflake' }, 3)).ok).toBe(false);
     // One bad field in the stored JSON (another version wrote it) falls back alone.
     expect(parseSettings({ ruleset: 'chess', pace: 'async', language: 'uk', extra: 1 })).toEqual({
       ...DEFAULT_SETTINGS,
@@ -184,16 +181,16 @@ describe('server settings', () => {
     expect(parseSettings('garbage')).toEqual(DEFAULT_SETTINGS);
   });
 
-  it('read the columns of older versions and keep them in step', () => {
+  it('read the columns of older versions and keep them in step', async () => {
     const { store } = setup();
-    store.updateServer('g2', { locale: 'ru', mafiaTalkEveryNight: true, enforceSpeakingOrder: true }, 1);
-    expect(readSettings(store, 'g2')).toMatchObject({
+    await store.updateServer('g2', { locale: 'ru', mafiaTalkEveryNight: true, enforceSpeakingOrder: true }, 1);
+    expect(await readSettings(store, 'g2')).toMatchObject({
       language: 'ru',
       mafiaTalk: 'every-night',
       speakingOrder: 'enforced',
     });
-    writeSettings(store, 'g2', { language: 'auto', speakingOrder: 'free' }, 2);
-    expect(store.getServer('g2')).toMatchObject({
+    await writeSettings(store, 'g2', { language: 'auto', speakingOrder: 'free' }, 2);
+    expect(await store.getServer('g2')).toMatchObject({
       locale: null,
       mafiaTalkEveryNight: true,
       enforceSpeakingOrder: false,

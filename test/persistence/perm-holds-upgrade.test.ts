@@ -34,12 +34,12 @@ function migrationsBefore(tag: string): string {
 }
 
 describe('migration 0008: the denies of a game running across the upgrade are the bot’s own', () => {
-  it('a running game’s denies become holds (taken back at its end); a finished game’s and other wishes do not', () => {
+  it('a running game’s denies become holds (taken back at its end); a finished game’s and other wishes do not', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-up-')), 'mafia.sqlite');
     const old = openDatabase(path, { migrationsFolder: migrationsBefore('0008_perm_holds') });
     const store = new Store(old.db);
-    const lobby = (channelId: string) =>
-      store.createLobby({
+    const lobby = async (channelId: string) =>
+      await store.createLobby({
         guildId: '100000000000000001',
         channelId,
         hostId: C,
@@ -48,8 +48,8 @@ describe('migration 0008: the denies of a game running across the upgrade are th
         options: {},
         now: 1,
       });
-    const running = lobby(CH);
-    const over = lobby('300000000000000002');
+    const running = await lobby(CH);
+    const over = await lobby('300000000000000002');
     old.sqlite.prepare(`UPDATE games SET status = ? WHERE id = ?`).run('running', running.id);
     old.sqlite.prepare(`UPDATE games SET status = ? WHERE id = ?`).run('over', over.id);
     // The earlier version's wishes: the speaker allowed, the others denied, a non-player untouched.
@@ -64,9 +64,9 @@ describe('migration 0008: the denies of a game running across the upgrade are th
     const now = openDatabase(path);
     opened.push(now);
     const holds = new OutboxStore(now.db);
-    expect(holds.permHolds(CH)).toEqual([
+    expect(await holds.permHolds(CH)).toEqual([
       { channelId: CH, userId: B, gameId: running.id, hadAllow: false, hadDeny: false, existed: false },
     ]);
-    expect(holds.permHolds('300000000000000002')).toEqual([]);
+    expect(await holds.permHolds('300000000000000002')).toEqual([]);
   });
 });

@@ -61,7 +61,7 @@ function setup(file?: string, now = { t: 1_000_000 }) {
 }
 
 async function startGame(svc: GameService) {
-  const game = svc.createLobby({
+  const game = await svc.createLobby({
     guildId: 'g1',
     channelId: 'c1',
     hostId: 'host',
@@ -82,19 +82,21 @@ describe('game service', () => {
     const svc2 = new GameService(store, {
       now: () => now.t,
       timers: new ManualTimers(),
-      onEffect: (e) => {
-        if (e.kind === 'action') seen.push(store.log(id).length, store.getState(id)!.moves);
+      onEffect: async (e) => {
+        if (e.kind === 'action') seen.push((await store.log(id)).length, (await store.getState(id))!.moves);
       },
     });
     const refused = await svc2.dispatch(id, { kind: 'check', seat: 4, target: 3 }, 'user:u4');
     expect(refused).toEqual({ ok: false, code: 'night/acquaintance' });
-    expect(store.log(id)).toHaveLength(0);
+    expect(await store.log(id)).toHaveLength(0);
     now.t += 60_000;
-    const r = await svc2.dispatch(id, { kind: 'timeout', seq: svc2.state(id)!.seq }, 'timer');
+    const r = await svc2.dispatch(id, { kind: 'timeout', seq: (await svc2.state(id))!.seq }, 'timer');
     expect(r.ok).toBe(true);
     await svc2.idle();
     expect(seen).toEqual([1, 1]);
-    expect(store.log(id)).toEqual([{ seq: 1, action: { kind: 'timeout', seq: 1 }, actor: 'timer', at: 1_060_000 }]);
+    expect(await store.log(id)).toEqual([
+      { seq: 1, action: { kind: 'timeout', seq: 1 }, actor: 'timer', at: 1_060_000 },
+    ]);
     expect(effects.map((e) => e.kind)).toEqual(['lobby', 'started']);
   });
 
@@ -102,10 +104,10 @@ describe('game service', () => {
     const { service, store, now } = setup();
     const id = await startGame(service);
     now.t += 60_000;
-    await service.dispatch(id, { kind: 'timeout', seq: service.state(id)!.seq }, 'timer');
+    await service.dispatch(id, { kind: 'timeout', seq: (await service.state(id))!.seq }, 'timer');
     await service.dispatch(id, { kind: 'nominate', seat: 1, target: 3 }, 'user:u1');
     for (let seat = 1; seat <= 10; seat++) await service.dispatch(id, { kind: 'pass', seat }, `user:u${seat}`);
-    await service.dispatch(id, { kind: 'timeout', seq: service.state(id)!.seq }, 'timer'); // day 1, one candidate: no vote
+    await service.dispatch(id, { kind: 'timeout', seq: (await service.state(id))!.seq }, 'timer'); // day 1, one candidate: no vote
     // Night 1: then day 2 with two candidates, and everybody votes at the same moment, twice.
     for (const [seat, target] of [
       [3, 5],
@@ -116,13 +118,13 @@ describe('game service', () => {
     await service.dispatch(id, { kind: 'skip', seat: 6 }, 'user:u6');
     await service.dispatch(id, { kind: 'skip', seat: 4 }, 'user:u4');
     await service.dispatch(id, { kind: 'pass', seat: 5 }, 'user:u5'); // last words
-    const st = service.state(id)!;
+    const st = (await service.state(id))!;
     expect(st.stage.kind).toBe('turns');
     await service.dispatch(id, { kind: 'nominate', seat: 2, target: 3 }, 'user:u2');
     await service.dispatch(id, { kind: 'pass', seat: 2 }, 'user:u2');
     await service.dispatch(id, { kind: 'nominate', seat: 3, target: 8 }, 'user:u3');
     for (const seat of [3, 4, 6, 7, 8, 9, 10, 1]) await service.dispatch(id, { kind: 'pass', seat }, `user:u${seat}`);
-    expect(service.state(id)!.stage.kind).toBe('vote');
+    expect((await service.state(id))!.stage.kind).toBe('vote');
     const voters = [1, 2, 3, 4, 6, 7, 8, 9, 10];
     const clicks = voters
       .flatMap((seat) => [seat, seat])
@@ -133,7 +135,7 @@ describe('game service', () => {
     expect(new Set(results.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.code)))).toEqual(
       new Set(['vote/already-voted', 'vote/not-now']),
     );
-    const voteEntries = store.log(id).filter((e) => e.action.kind === 'vote');
+    const voteEntries = (await store.log(id)).filter((e) => e.action.kind === 'vote');
     expect(voteEntries).toHaveLength(voters.length);
     expect((await verifyStore(store)).mismatches).toEqual([]);
   });
@@ -148,14 +150,14 @@ describe('game service', () => {
       ok: false,
       code: 'substitute/already-playing',
     });
-    const audit = store.auditLog(id).map((a) => [a.action, a.reason, JSON.parse(a.detail)]);
+    const audit = (await store.auditLog(id)).map((a) => [a.action, a.reason, JSON.parse(a.detail)]);
     expect(audit).toEqual([
       ['foul', 'talked at night', { kind: 'host-foul', target: 2, count: 1 }],
       ['kill', 'left the server', { kind: 'host-kill', target: 7 }],
       // moves: the accepted actions before the substitution (a substitute is rated for his part).
       ['substitute', 'connection lost', { seat: 5, from: 'u5', to: 'u99', moves: 2 }],
     ]);
-    expect(store.players(id)[4]).toEqual({ seat: 5, userId: 'u99', role: 'civilian' });
+    expect((await store.players(id))[4]).toEqual({ seat: 5, userId: 'u99', role: 'civilian' });
   });
 
   it('a finished game writes its results (points per player with the breakdown)', async () => {
@@ -164,7 +166,7 @@ describe('game service', () => {
     await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
     await service.dispatch(id, { kind: 'host-best', target: 4 }, 'host:host');
     await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
-    const rows = store.resultsFor({ guildId: 'g1' });
+    const rows = await store.resultsFor({ guildId: 'g1' });
     expect(rows).toHaveLength(10);
     const sheriff = rows.find((r) => r.seat === 4)!;
     expect(sheriff).toMatchObject({
@@ -176,20 +178,20 @@ describe('game service', () => {
       bestPlayer: false,
     });
     expect(JSON.parse(sheriff.breakdown)).toEqual({ win: 5, fullStrength: 1 });
-    expect(store.getGame(id)).toMatchObject({ status: 'over', winner: 'red' });
-    expect(store.deadlineOf(id)).toBeNull();
+    expect(await store.getGame(id)).toMatchObject({ status: 'over', winner: 'red' });
+    expect(await store.deadlineOf(id)).toBeNull();
   });
 
   it('the deadline of each stage is stored and its timer fires a timeout for exactly that stage', async () => {
     const { service, store, timers, now } = setup();
     const id = await startGame(service);
-    expect(store.deadlineOf(id)).toEqual({ stageSeq: 1, dueAt: 1_060_000 });
+    expect(await store.deadlineOf(id)).toEqual({ stageSeq: 1, dueAt: 1_060_000 });
     now.t = 1_060_000;
     timers.fireAll();
     await service.idle();
-    expect(service.state(id)!.clock).toEqual({ phase: 'day', n: 1 });
-    expect(store.deadlineOf(id)).toEqual({ stageSeq: 2, dueAt: 1_120_000 });
-    expect(store.log(id).map((e) => e.actor)).toEqual(['timer']);
+    expect((await service.state(id))!.clock).toEqual({ phase: 'day', n: 1 });
+    expect(await store.deadlineOf(id)).toEqual({ stageSeq: 2, dueAt: 1_120_000 });
+    expect((await store.log(id)).map((e) => e.actor)).toEqual(['timer']);
     // A stale timer (for a stage that has ended) is refused and changes nothing.
     expect(await service.dispatch(id, { kind: 'timeout', seq: 1 }, 'timer')).toEqual({
       ok: false,
@@ -209,15 +211,15 @@ describe('game service', () => {
 
     clock.t += 10 * 60_000; // down for ten minutes
     const b = setup(a.path, clock);
-    expect(b.service.state(first)!.stage.kind).toBe('night0');
+    expect((await b.service.state(first))!.stage.kind).toBe('night0');
     const r = await b.service.recover();
     expect(r).toEqual({ rearmed: 0, fired: 2 });
-    expect(b.service.state(first)!.clock).toEqual({ phase: 'day', n: 1 });
-    expect(b.service.state(second)!.clock).toEqual({ phase: 'day', n: 1 });
+    expect((await b.service.state(first))!.clock).toEqual({ phase: 'day', n: 1 });
+    expect((await b.service.state(second))!.clock).toEqual({ phase: 'day', n: 1 });
     // In order: the earlier deadline fired first; the next stages run from now with full timers.
-    const fired = [b.store.log(first)[0]!, b.store.log(second)[0]!];
+    const fired = [(await b.store.log(first))[0]!, (await b.store.log(second))[0]!];
     expect(fired.map((e) => e.at)).toEqual([clock.t, clock.t]);
-    expect(b.store.deadlineOf(first)!.dueAt).toBe(clock.t + 60_000);
+    expect((await b.store.deadlineOf(first))!.dueAt).toBe(clock.t + 60_000);
     expect((await verifyStore(b.store)).mismatches).toEqual([]);
   });
 
@@ -234,7 +236,7 @@ describe('game service', () => {
   it('the sweep fires due deadlines without a timer, expires old lobbies and archives old games', async () => {
     const { service, store, now } = setup();
     const running = await startGame(service);
-    const lobby = service.createLobby({
+    const lobby = await service.createLobby({
       guildId: 'g1',
       channelId: 'c2',
       hostId: 'host',
@@ -249,17 +251,17 @@ describe('game service', () => {
     now.t += 8 * 24 * 3600_000;
     const r = await service.sweep();
     expect(r).toEqual({ fired: 1, expired: 1, archived: 1 });
-    expect(service.state(running)!.clock).toEqual({ phase: 'day', n: 1 });
-    expect(store.getGame(lobby.id)!.status).toBe('expired');
-    expect(store.getGame(done)!.status).toBe('archived');
+    expect((await service.state(running))!.clock).toEqual({ phase: 'day', n: 1 });
+    expect((await store.getGame(lobby.id))!.status).toBe('expired');
+    expect((await store.getGame(done))!.status).toBe('archived');
   });
 
   it('issue 20: nothing is kept in memory about games cancelled, expired, finished, annulled or archived', async () => {
     const { service, store, now, timers } = setup();
     const empty = { states: 0, extended: 0, storageWarned: 0, timers: 0, queues: 0, effects: 0 };
     expect(service.sizes()).toEqual(empty);
-    const lobby = () =>
-      service.createLobby({
+    const lobby = async () =>
+      await service.createLobby({
         guildId: 'g1',
         channelId: 'c1',
         hostId: 'host',
@@ -268,8 +270,10 @@ describe('game service', () => {
         options: {},
       });
     const N = 3;
-    const cancelledLobbies = Array.from({ length: N }, () => lobby().id);
-    const expiring = Array.from({ length: N }, () => lobby().id);
+    const cancelledLobbies: number[] = [];
+    for (let k = 0; k < N; k++) cancelledLobbies.push((await lobby()).id);
+    const expiring: number[] = [];
+    for (let k = 0; k < N; k++) expiring.push((await lobby()).id);
     const cancelled: number[] = [];
     const finished: number[] = [];
     for (let k = 0; k < N; k++) cancelled.push(await startGame(service));
@@ -278,7 +282,7 @@ describe('game service', () => {
     expect(service.sizes()).toMatchObject({ states: 2 * N, timers: 2 * N });
     for (const id of cancelled) {
       // A stage end moved later because its message was seen late (kept until the game ends).
-      await service.extendDeadline(id, service.state(id)!.seq, service.state(id)!.deadline! + 5_000);
+      await service.extendDeadline(id, (await service.state(id))!.seq, (await service.state(id))!.deadline! + 5_000);
     }
     expect(service.sizes().extended).toBe(N);
     for (const id of cancelledLobbies) expect((await service.cancel(id, 'host:host', null)).ok).toBe(true);
@@ -286,24 +290,24 @@ describe('game service', () => {
     for (const id of finished) {
       await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
       await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
-      expect(store.getGame(id)!.status).toBe('over');
+      expect((await store.getGame(id))!.status).toBe('over');
     }
     expect((await service.annul(finished[0]!, 'host:host', 'wrong deal')).ok).toBe(true);
     // Old games are read afterwards (/host log, the host panel, a timer that fired late): read, not kept.
     timers.fireAll();
-    for (const id of [...cancelled, ...finished]) expect(service.state(id)).not.toBeNull();
+    for (const id of [...cancelled, ...finished]) expect(await service.state(id)).not.toBeNull();
     for (const id of cancelled) await service.dispatch(id, { kind: 'timeout', seq: 1 }, 'timer');
     now.t += 8 * 24 * 3600_000;
     expect(await service.sweep()).toMatchObject({ expired: N, archived: N });
-    for (const id of expiring) expect(store.getGame(id)!.status).toBe('expired');
-    for (const id of finished) expect(service.state(id)).not.toBeNull();
+    for (const id of expiring) expect((await store.getGame(id))!.status).toBe('expired');
+    for (const id of finished) expect(await service.state(id)).not.toBeNull();
     await service.idle();
     expect(service.sizes()).toEqual(empty);
   });
 
   it('lobby changes are serialized and refused once the game has started', async () => {
     const { service } = setup();
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'g1',
       channelId: 'c1',
       hostId: 'host',
@@ -319,7 +323,7 @@ describe('game service', () => {
       ),
     );
     expect(joins.every((j) => j.ok)).toBe(true);
-    expect(service.game(game.id)!.lobby.members).toEqual(users);
+    expect((await service.game(game.id))!.lobby.members).toEqual(users);
     await service.start(game.id, users, chnuDeal);
     expect(await service.updateLobby(game.id, (l) => l)).toEqual({ ok: false, code: 'lobby/closed' });
     expect(await service.start(game.id, users, chnuDeal)).toEqual({ ok: false, code: 'lobby/closed' });

@@ -29,9 +29,9 @@ function open() {
 }
 
 describe('tournament storage (T-1..T-3)', () => {
-  it('registration in order, once each; the current and the latest tournament of a server', () => {
+  it('registration in order, once each; the current and the latest tournament of a server', async () => {
     const { tstore } = open();
-    const a = tstore.create({
+    const a = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -42,16 +42,16 @@ describe('tournament storage (T-1..T-3)', () => {
       now: 1,
     });
     expect(a).toMatchObject({ status: 'registration', name: 'Cup', options: { timers: { night: 30 } }, locale: 'uk' });
-    expect(tstore.join(a.id, { userId: 'u2', name: 'Two', locale: 'ru' }, 10)).toBe(true);
-    expect(tstore.join(a.id, { userId: 'u1', name: 'One', locale: null }, 11)).toBe(true);
-    expect(tstore.join(a.id, { userId: 'u2', name: 'Two again', locale: null }, 12)).toBe(false);
-    expect(tstore.players(a.id)).toEqual([
+    expect(await tstore.join(a.id, { userId: 'u2', name: 'Two', locale: 'ru' }, 10)).toBe(true);
+    expect(await tstore.join(a.id, { userId: 'u1', name: 'One', locale: null }, 11)).toBe(true);
+    expect(await tstore.join(a.id, { userId: 'u2', name: 'Two again', locale: null }, 12)).toBe(false);
+    expect(await tstore.players(a.id)).toEqual([
       { userId: 'u2', name: 'Two', locale: 'ru' },
       { userId: 'u1', name: 'One', locale: null },
     ]);
-    expect(tstore.leave(a.id, 'u2')).toBe(true);
-    expect(tstore.leave(a.id, 'u2')).toBe(false);
-    const b = tstore.create({
+    expect(await tstore.leave(a.id, 'u2')).toBe(true);
+    expect(await tstore.leave(a.id, 'u2')).toBe(false);
+    const b = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -61,17 +61,17 @@ describe('tournament storage (T-1..T-3)', () => {
       locale: 'en',
       now: 2,
     });
-    expect(tstore.current('g')!.id).toBe(b.id);
-    tstore.setStatus(b.id, 'finished', 3);
-    expect(tstore.current('g')!.id).toBe(a.id);
-    expect(tstore.latest('g')!.id).toBe(b.id);
-    expect(tstore.get(b.id)!.finishedAt).toBe(3);
-    expect(tstore.current('other')).toBeNull();
+    expect((await tstore.current('g'))!.id).toBe(b.id);
+    await tstore.setStatus(b.id, 'finished', 3);
+    expect((await tstore.current('g'))!.id).toBe(a.id);
+    expect((await tstore.latest('g'))!.id).toBe(b.id);
+    expect((await tstore.get(b.id))!.finishedAt).toBe(3);
+    expect(await tstore.current('other')).toBeNull();
   });
 
-  it('the holder game owns the messages and is never played: not a game of the channel, no results', () => {
+  it('the holder game owns the messages and is never played: not a game of the channel, no results', async () => {
     const { store, tstore, sqlite } = open();
-    const t = tstore.create({
+    const t = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -81,17 +81,17 @@ describe('tournament storage (T-1..T-3)', () => {
       locale: 'en',
       now: 1,
     });
-    const holder = store.getGame(t.holderGameId)!;
+    const holder = (await store.getGame(t.holderGameId))!;
     expect(holder).toMatchObject({ status: 'cancelled', channelId: 'c', ui: { holder: 'tournament', locale: 'en' } });
-    expect(store.activeGamesInChannel('c')).toEqual([]);
+    expect(await store.activeGamesInChannel('c')).toEqual([]);
     expect(
       (sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(t.holderGameId) as { t: number }).t,
     ).toBe(t.id);
   });
 
-  it('tables link to games; a game counts once over with results, and stops counting when annulled', () => {
+  it('tables link to games; a game counts once over with results, and stops counting when annulled', async () => {
     const { store, tstore, sqlite } = open();
-    const t = tstore.create({
+    const t = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -102,9 +102,9 @@ describe('tournament storage (T-1..T-3)', () => {
       now: 1,
     });
     const seats = Array.from({ length: 10 }, (_, i) => `u${i + 1}`);
-    tstore.addTables(t.id, 1, [seats]);
-    expect(tstore.tables(t.id)).toEqual([{ round: 1, table: 1, seats, channelId: null, gameId: null, subs: {} }]);
-    const game = store.createLobby({
+    await tstore.addTables(t.id, 1, [seats]);
+    expect(await tstore.tables(t.id)).toEqual([{ round: 1, table: 1, seats, channelId: null, gameId: null, subs: {} }]);
+    const game = await store.createLobby({
       guildId: 'g',
       channelId: 'c1',
       hostId: 'h',
@@ -113,21 +113,21 @@ describe('tournament storage (T-1..T-3)', () => {
       options: {},
       now: 5,
     });
-    tstore.setTableChannel(t.id, 1, 1, 'c1');
-    tstore.setTableGame(t.id, 1, 1, game.id, { u1: 'sub' });
-    expect(tstore.tableOfGame(game.id)).toEqual({ tournamentId: t.id, round: 1, table: 1 });
+    await tstore.setTableChannel(t.id, 1, 1, 'c1');
+    await tstore.setTableGame(t.id, 1, 1, game.id, { u1: 'sub' });
+    expect(await tstore.tableOfGame(game.id)).toEqual({ tournamentId: t.id, round: 1, table: 1 });
     expect((sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(game.id) as { t: number }).t).toBe(
       t.id,
     );
     // Running: not counted.
     const roles = rolePool('chnu-2016');
-    store.startGame(
+    await store.startGame(
       game.id,
       ['sub', ...seats.slice(1)].map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! })),
       createGame('chnu-2016', { roles }, {}, 'live', { now: 6 }),
       6,
     );
-    expect(tstore.withResults(t.id)[0]).toMatchObject({
+    expect((await tstore.withResults(t.id))[0]).toMatchObject({
       status: 'running',
       results: null,
       channelId: 'c1',
@@ -140,8 +140,8 @@ describe('tournament storage (T-1..T-3)', () => {
     ['sub', ...seats.slice(1)].forEach((u, i) =>
       insert.run(game.id, i + 1, u, roles[i], i < 7 ? 'win' : 'loss', i < 7 ? 5 : 0, i === 2 ? 1 : 0),
     );
-    store.setStatus(game.id, 'over', 9);
-    const done = tstore.withResults(t.id)[0]!;
+    await store.setStatus(game.id, 'over', 9);
+    const done = (await tstore.withResults(t.id))[0]!;
     expect(done.results).toHaveLength(10);
     expect(done.results!.find((r) => r.seat === 3)).toMatchObject({
       userId: 'u3',
@@ -151,12 +151,12 @@ describe('tournament storage (T-1..T-3)', () => {
     });
     // Annulled: not counted any more.
     sqlite.prepare('UPDATE games SET annulled_at = 10 WHERE id = ?').run(game.id);
-    expect(tstore.withResults(t.id)[0]!.results).toBeNull();
+    expect((await tstore.withResults(t.id))[0]!.results).toBeNull();
   });
 
-  it('after a restart the messages of open tournaments are sent once more (a deleted one is found)', () => {
+  it('after a restart the messages of open tournaments are sent once more (a deleted one is found)', async () => {
     const { tstore, outbox } = open();
-    const open1 = tstore.create({
+    const open1 = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -166,7 +166,7 @@ describe('tournament storage (T-1..T-3)', () => {
       locale: 'en',
       now: 1,
     });
-    const done = tstore.create({
+    const done = await tstore.create({
       guildId: 'g',
       channelId: 'c',
       hostId: 'h',
@@ -177,12 +177,12 @@ describe('tournament storage (T-1..T-3)', () => {
       now: 1,
     });
     for (const t of [open1, done]) {
-      outbox.setSlot(t.holderGameId, 'board', 'message', 'ch:c', { content: t.name }, 1, { repost: true });
-      outbox.sentSlot(t.holderGameId, 'board', 1, `m${t.id}`, 'c');
+      await outbox.setSlot(t.holderGameId, 'board', 'message', 'ch:c', { content: t.name }, 1, { repost: true });
+      await outbox.sentSlot(t.holderGameId, 'board', 1, `m${t.id}`, 'c');
     }
-    tstore.setStatus(done.id, 'finished', 2);
-    expect(tstore.touchMessages(3)).toBe(1);
-    expect(outbox.slot(open1.holderGameId, 'board')).toMatchObject({ version: 2, sentVersion: 1 });
-    expect(outbox.slot(done.holderGameId, 'board')).toMatchObject({ version: 1, sentVersion: 1 });
+    await tstore.setStatus(done.id, 'finished', 2);
+    expect(await tstore.touchMessages(3)).toBe(1);
+    expect(await outbox.slot(open1.holderGameId, 'board')).toMatchObject({ version: 2, sentVersion: 1 });
+    expect(await outbox.slot(done.holderGameId, 'board')).toMatchObject({ version: 1, sentVersion: 1 });
   });
 });

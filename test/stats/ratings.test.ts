@@ -37,7 +37,7 @@ function fresh() {
 }
 
 /** A finished game's rows written straight to the results table, then rated as at a game's close. */
-function putGame(
+async function putGame(
   store: Store,
   ruleset: RulesetId,
   finishedAt: number,
@@ -52,8 +52,8 @@ function putGame(
     holders?: { userId: string; share: number }[];
   }[],
   extra: { noDayVote?: boolean; moves?: number } = {},
-): number {
-  const game = store.createLobby({
+): Promise<number> {
+  const game = await store.createLobby({
     guildId: G,
     channelId: 'c',
     hostId: 'h',
@@ -66,7 +66,7 @@ function putGame(
     `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, no_day_vote, moves, removed, holders)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?)`,
   );
-  store.transaction(() => {
+  await store.transaction(() => {
     seats.forEach((s, i) => {
       const team = ['mafia', 'don', 'prostitute'].includes(s.role) ? 'black' : 'red';
       ins.run(
@@ -103,10 +103,10 @@ const filter = (ruleset: RulesetId, extra: Partial<StatsFilter> = {}): StatsFilt
 });
 
 /** All pages of /stats top. */
-function allRows(db: ReturnType<typeof fresh>['db'], f: StatsFilter, by: 'points' | 'elo' = 'points') {
+async function allRows(db: ReturnType<typeof fresh>['db'], f: StatsFilter, by: 'points' | 'elo' = 'points') {
   const out = [];
-  const first = top(db, f, by, 0, null);
-  for (let p = 0; p < first.pages; p++) out.push(...top(db, f, by, p, null).rows);
+  const first = await top(db, f, by, 0, null);
+  for (let p = 0; p < first.pages; p++) out.push(...(await top(db, f, by, p, null)).rows);
   return out;
 }
 
@@ -193,27 +193,27 @@ describe('S-5 standings in SQL', () => {
     o: { best?: boolean; n1?: boolean } = {},
   ) => ({ user, role, points, outcome, ...o });
 
-  it('classic-10: every tie-break step in order (wins, best player, wins as Don, as Sheriff, as mafia, killed on night 1)', () => {
+  it('classic-10: every tie-break step in order (wins, best player, wins as Don, as Sheriff, as mafia, killed on night 1)', async () => {
     const { store, db } = fresh();
     // Each pair has the same points; the pair is decided by exactly one step.
     let at = 1;
-    const game = (rows: Parameters<typeof putGame>[3]) => putGame(store, 'classic-10', at++, rows);
+    const game = async (rows: Parameters<typeof putGame>[3]) => await putGame(store, 'classic-10', at++, rows);
     // step 1: wins (A1 2 wins of 1.5 each = 3; A2 one win of 3)
-    game([classicRow('A1', 'civilian', 1.5, 'win'), classicRow('A2', 'civilian', 3, 'win')]);
-    game([classicRow('A1', 'civilian', 1.5, 'win')]);
+    await game([classicRow('A1', 'civilian', 1.5, 'win'), classicRow('A2', 'civilian', 3, 'win')]);
+    await game([classicRow('A1', 'civilian', 1.5, 'win')]);
     // step 2: best-player titles (same wins, same points)
-    game([classicRow('B1', 'civilian', 2, 'win', { best: true }), classicRow('B2', 'civilian', 2, 'win')]);
+    await game([classicRow('B1', 'civilian', 2, 'win', { best: true }), classicRow('B2', 'civilian', 2, 'win')]);
     // step 3: wins as Don
-    game([classicRow('C1', 'don', 1, 'win'), classicRow('C2', 'civilian', 1, 'win')]);
+    await game([classicRow('C1', 'don', 1, 'win'), classicRow('C2', 'civilian', 1, 'win')]);
     // step 4: wins as Sheriff
-    game([classicRow('D1', 'sheriff', 0.5, 'win'), classicRow('D2', 'civilian', 0.5, 'win')]);
+    await game([classicRow('D1', 'sheriff', 0.5, 'win'), classicRow('D2', 'civilian', 0.5, 'win')]);
     // step 5: wins as mafia
-    game([classicRow('E1', 'mafia', -0.5, 'win'), classicRow('E2', 'civilian', -0.5, 'win')]);
+    await game([classicRow('E1', 'mafia', -0.5, 'win'), classicRow('E2', 'civilian', -0.5, 'win')]);
     // step 6: killed on night 1
-    game([classicRow('F1', 'civilian', -1, 'loss', { n1: true }), classicRow('F2', 'civilian', -1, 'loss')]);
+    await game([classicRow('F1', 'civilian', -1, 'loss', { n1: true }), classicRow('F2', 'civilian', -1, 'loss')]);
     // level after every step: they share the place
-    game([classicRow('G1', 'civilian', -2, 'loss'), classicRow('G2', 'civilian', -2, 'loss')]);
-    const rows = allRows(db, filter('classic-10'));
+    await game([classicRow('G1', 'civilian', -2, 'loss'), classicRow('G2', 'civilian', -2, 'loss')]);
+    const rows = await allRows(db, filter('classic-10'));
     expect(rows.map((r) => r.userId)).toEqual([
       'A1',
       'A2',
@@ -234,28 +234,28 @@ describe('S-5 standings in SQL', () => {
     expect(rows[0]!.points).toBe(3);
   });
 
-  it('chnu-2016: more best-player titles; kiev-12: more games won, then fewer games', () => {
+  it('chnu-2016: more best-player titles; kiev-12: more games won, then fewer games', async () => {
     const { store, db } = fresh();
-    putGame(store, 'chnu-2016', 1, [
+    await putGame(store, 'chnu-2016', 1, [
       { user: 'x', role: 'civilian', points: 4, outcome: 'win' },
       { user: 'y', role: 'civilian', points: 1, outcome: 'win', best: true },
     ]);
-    putGame(store, 'chnu-2016', 2, [{ user: 'y', role: 'civilian', points: 3, outcome: 'loss' }]);
-    expect(allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.place])).toEqual([
+    await putGame(store, 'chnu-2016', 2, [{ user: 'y', role: 'civilian', points: 3, outcome: 'loss' }]);
+    expect((await allRows(db, filter('chnu-2016'))).map((r) => [r.userId, r.points, r.place])).toEqual([
       ['y', 4, 1],
       ['x', 4, 2],
     ]);
-    putGame(store, 'kiev-12', 1, [
+    await putGame(store, 'kiev-12', 1, [
       { user: 'k1', role: 'civilian', points: 3, outcome: 'win' },
       { user: 'k2', role: 'civilian', points: 3, outcome: 'loss' },
       { user: 'k3', role: 'civilian', points: 2, outcome: 'win' },
     ]);
-    putGame(store, 'kiev-12', 2, [
+    await putGame(store, 'kiev-12', 2, [
       { user: 'k3', role: 'civilian', points: 1, outcome: 'loss' },
       { user: 'k4', role: 'civilian', points: 3, outcome: 'win' },
     ]);
     // k1, k3, k4 have 3 points and 1 win; k1 and k4 have fewer games than k3; k2 has no win.
-    expect(allRows(db, filter('kiev-12')).map((r) => [r.userId, r.place])).toEqual([
+    expect((await allRows(db, filter('kiev-12'))).map((r) => [r.userId, r.place])).toEqual([
       ['k1', 1],
       ['k4', 1],
       ['k3', 3],
@@ -263,7 +263,7 @@ describe('S-5 standings in SQL', () => {
     ]);
   });
 
-  it('equals the pure standings() on random results of every rule set, across pages, to the half point', () => {
+  it('equals the pure standings() on random results of every rule set, across pages, to the half point', async () => {
     const { store, db } = fresh();
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -283,7 +283,7 @@ describe('S-5 standings in SQL', () => {
           };
         });
         const uniq = seats.filter((s, i) => seats.findIndex((x) => x.user === s.user) === i);
-        putGame(store, rs, 1000 + g, uniq);
+        await putGame(store, rs, 1000 + g, uniq);
         for (const s of uniq)
           records.push({
             player: s.user,
@@ -295,7 +295,7 @@ describe('S-5 standings in SQL', () => {
           });
       }
       const want = standings(RULESETS[rs].scoring, records);
-      const got = allRows(db, filter(rs));
+      const got = await allRows(db, filter(rs));
       expect(got.length).toBeGreaterThan(PAGE_SIZE * 2);
       // The same places and points for every player (order among level players may differ only by name).
       expect(new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins]]))).toEqual(
@@ -305,22 +305,22 @@ describe('S-5 standings in SQL', () => {
     }
   });
 
-  it("the caller's own row comes with every page; periods and seasons", () => {
+  it("the caller's own row comes with every page; periods and seasons", async () => {
     const { store, db } = fresh();
     const day = 86_400_000;
     for (let g = 0; g < 30; g++)
-      putGame(store, 'classic-10', g * day, [{ user: `p${g}`, role: 'civilian', points: g / 2, outcome: 'win' }]);
-    putGame(store, 'classic-10', 29 * day, [{ user: 'me', role: 'civilian', points: 0, outcome: 'loss' }]);
-    const p0 = top(db, filter('classic-10'), 'points', 0, 'me');
+      await putGame(store, 'classic-10', g * day, [{ user: `p${g}`, role: 'civilian', points: g / 2, outcome: 'win' }]);
+    await putGame(store, 'classic-10', 29 * day, [{ user: 'me', role: 'civilian', points: 0, outcome: 'loss' }]);
+    const p0 = await top(db, filter('classic-10'), 'points', 0, 'me');
     expect(p0.rows).toHaveLength(10);
     expect(p0.total).toBe(31);
     expect(p0.own?.userId).toBe('me');
     expect(p0.own?.place).toBe(31); // level with p0 on points, but p0 has a win (S-5 classic-10)
-    const last = top(db, filter('classic-10'), 'points', 3, 'me');
+    const last = await top(db, filter('classic-10'), 'points', 3, 'me');
     expect(last.rows.map((r) => r.userId)).toContain('me');
     expect(last.own).toBeNull();
     // The last 5 days: games finished at days 25..29 (now = day 30).
-    const recent = top(
+    const recent = await top(
       db,
       filter('classic-10', { period: { kind: 'days', days: 5 }, now: 30 * day }),
       'points',
@@ -332,8 +332,8 @@ describe('S-5 standings in SQL', () => {
     const s = store.sqlite
       .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)')
       .run(G, 'Autumn', 10 * day, 20 * day);
-    rebuildSeason(db, G, Number(s.lastInsertRowid));
-    const season = top(
+    await rebuildSeason(db, G, Number(s.lastInsertRowid));
+    const season = await top(
       db,
       filter('classic-10', {
         period: { kind: 'season', id: Number(s.lastInsertRowid), name: 'Autumn', from: 10 * day, to: 20 * day },
@@ -350,8 +350,8 @@ describe('S-5 standings in SQL', () => {
         .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)')
         .run(G, 'Now', 40 * day).lastInsertRowid,
     );
-    putGame(store, 'classic-10', 41 * day, [{ user: 'late', role: 'don', points: 5, outcome: 'win' }]);
-    const now = top(
+    await putGame(store, 'classic-10', 41 * day, [{ user: 'late', role: 'don', points: 5, outcome: 'win' }]);
+    const now = await top(
       db,
       filter('classic-10', { period: { kind: 'season', id: open, name: 'Now', from: 40 * day, to: null } }),
       'points',
@@ -361,7 +361,7 @@ describe('S-5 standings in SQL', () => {
     expect(now.rows.map((r) => [r.userId, r.points])).toEqual([['late', 5]]);
   });
 
-  it('the last N days and Elo in a period (running totals and index seeks) equal a direct count', () => {
+  it('the last N days and Elo in a period (running totals and index seeks) equal a direct count', async () => {
     const { store, db } = fresh();
     const day = 86_400_000;
     let seed = 11;
@@ -384,7 +384,7 @@ describe('S-5 standings in SQL', () => {
           n1: rnd() < 0.1,
         };
       });
-      putGame(store, 'classic-10', at, seats);
+      await putGame(store, 'classic-10', at, seats);
       for (const s of seats)
         records.push({
           at,
@@ -403,7 +403,7 @@ describe('S-5 standings in SQL', () => {
         'classic',
         records.filter((r) => r.at >= cutoff),
       );
-      const got = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }));
+      const got = await allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }));
       expect(
         new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
         `${days} days`,
@@ -413,47 +413,52 @@ describe('S-5 standings in SQL', () => {
         .all(cutoff) as { user_id: string; after: number }[];
       const last = new Map<string, { elo: number; games: number }>();
       for (const h of hist) last.set(h.user_id, { elo: h.after, games: (last.get(h.user_id)?.games ?? 0) + 1 });
-      const elo = allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }), 'elo');
+      const elo = await allRows(db, filter('classic-10', { period: { kind: 'days', days }, now }), 'elo');
       expect(new Map(elo.map((r) => [r.userId, { elo: r.elo!, games: r.games }])), `Elo, ${days} days`).toEqual(last);
     }
   });
 
-  it('games that do not count are left out; the minimum moves and an annulment recompute everything', () => {
+  it('games that do not count are left out; the minimum moves and an annulment recompute everything', async () => {
     const { store, db } = fresh();
-    putGame(store, 'classic-10', 1, [
+    await putGame(store, 'classic-10', 1, [
       { user: 'a', role: 'civilian', points: 3, outcome: 'win' },
       { user: 'b', role: 'don', points: -1, outcome: 'loss' },
     ]);
-    putGame(store, 'classic-10', 2, [{ user: 'a', role: 'civilian', points: 3, outcome: 'win' }], { noDayVote: true });
-    const short = putGame(store, 'classic-10', 3, [{ user: 'b', role: 'don', points: 5, outcome: 'win' }], {
+    await putGame(store, 'classic-10', 2, [{ user: 'a', role: 'civilian', points: 3, outcome: 'win' }], {
+      noDayVote: true,
+    });
+    const short = await putGame(store, 'classic-10', 3, [{ user: 'b', role: 'don', points: 5, outcome: 'win' }], {
       moves: 12,
     });
-    expect(allRows(db, filter('classic-10')).map((r) => [r.userId, r.points])).toEqual([
+    expect((await allRows(db, filter('classic-10'))).map((r) => [r.userId, r.points])).toEqual([
       ['b', 4],
       ['a', 3],
     ]);
-    saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 20 }, 0);
-    recomputeRatings(db, G);
-    expect(allRows(db, filter('classic-10')).map((r) => [r.userId, r.points])).toEqual([
+    await saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 20 }, 0);
+    await recomputeRatings(db, G);
+    expect((await allRows(db, filter('classic-10'))).map((r) => [r.userId, r.points])).toEqual([
       ['a', 3],
       ['b', -1],
     ]);
-    saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 0 }, 0);
+    await saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 0 }, 0);
     store.sqlite.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(short);
-    recomputeRatings(db, G, 'classic-10');
-    expect(allRows(db, filter('classic-10')).map((r) => [r.userId, r.points])).toEqual([
+    await recomputeRatings(db, G, 'classic-10');
+    expect((await allRows(db, filter('classic-10'))).map((r) => [r.userId, r.points])).toEqual([
       ['a', 3],
       ['b', -1],
     ]);
     // Elo after the recompute equals the incremental Elo of the same counted games.
-    const elo = allRows(db, filter('classic-10'), 'elo').map((r) => [r.userId, Math.round(r.elo! * 1000) / 1000]);
+    const elo = (await allRows(db, filter('classic-10'), 'elo')).map((r) => [
+      r.userId,
+      Math.round(r.elo! * 1000) / 1000,
+    ]);
     expect(elo).toEqual([
       ['a', 1010],
       ['b', 1000],
     ]);
   });
 
-  it('a recompute gives the same Elo as the game-by-game updates', () => {
+  it('a recompute gives the same Elo as the game-by-game updates', async () => {
     const { store, db } = fresh();
     let seed = 3;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -462,7 +467,7 @@ describe('S-5 standings in SQL', () => {
       while (users.size < 10) users.add(`u${Math.floor(rnd() * 25)}`);
       const redWins = rnd() < 0.55;
       const list = [...users];
-      putGame(
+      await putGame(
         store,
         'chnu-2016',
         g + 1,
@@ -479,9 +484,9 @@ describe('S-5 standings in SQL', () => {
         }),
       );
     }
-    const before = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
-    recomputeRatings(db, G);
-    const after = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
+    const before = (await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
+    await recomputeRatings(db, G);
+    const after = (await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
     expect(after).toEqual(before);
     expect(before.every((r) => Number(r[1]) >= 1000)).toBe(true);
   });
@@ -490,20 +495,20 @@ describe('S-5 standings in SQL', () => {
 describe('a rebuild while the bot runs', () => {
   it('goes in small steps, takes in a game that closes meanwhile, and ends as a rebuild at once would', async () => {
     const { store, db } = fresh();
-    const game = (at: number, a: string, b: string) =>
-      putGame(store, 'chnu-2016', at, [
+    const game = async (at: number, a: string, b: string) =>
+      await putGame(store, 'chnu-2016', at, [
         { user: a, role: 'civilian', points: 4, outcome: 'win' },
         { user: b, role: 'mafia', points: 0, outcome: 'loss' },
       ]);
-    for (let g = 0; g < 300; g++) game(g + 1, `u${g % 7}`, `u${(g * 3 + 1) % 7 === g % 7 ? 0 : (g * 3 + 1) % 7}`);
-    saveRatingSettings(db, G, { elo: { win: 30, loss: 15, start: 1000 }, minMoves: 0 }, 0);
+    for (let g = 0; g < 300; g++) await game(g + 1, `u${g % 7}`, `u${(g * 3 + 1) % 7 === g % 7 ? 0 : (g * 3 + 1) % 7}`);
+    await saveRatingSettings(db, G, { elo: { win: 30, loss: 15, start: 1000 }, minMoves: 0 }, 0);
     let steps = 0;
     let done = false;
     const job = recomputeInBackground(db, G, 'chnu-2016').then(() => (done = true));
     await new Promise((r) => setImmediate(r));
     expect(isRebuilding(db, G, 'chnu-2016')).toBe(true);
-    expect(interruptedRebuilds(db)).toEqual([{ guildId: G, ruleset: 'chnu-2016' }]); // a crash now: finished at the next start
-    game(10_000, 'late', 'u1'); // a game closes during the rebuild
+    expect(await interruptedRebuilds(db)).toEqual([{ guildId: G, ruleset: 'chnu-2016' }]); // a crash now: finished at the next start
+    await game(10_000, 'late', 'u1'); // a game closes during the rebuild
     while (!done) {
       steps++;
       await new Promise((r) => setImmediate(r));
@@ -511,22 +516,26 @@ describe('a rebuild while the bot runs', () => {
     await job;
     expect(steps).toBeGreaterThan(3);
     expect(isRebuilding(db, G, 'chnu-2016')).toBe(false);
-    expect(interruptedRebuilds(db)).toEqual([]);
-    const background = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
-    const points = allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games]);
+    expect(await interruptedRebuilds(db)).toEqual([]);
+    const background = (await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [
+      r.userId,
+      r.elo!.toFixed(6),
+      r.games,
+    ]);
+    const points = (await allRows(db, filter('chnu-2016'))).map((r) => [r.userId, r.points, r.games]);
     expect(background.map((r) => r[0])).toContain('late');
-    recomputeRatings(db, G, 'chnu-2016');
-    expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(
+    await recomputeRatings(db, G, 'chnu-2016');
+    expect((await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(
       background,
     );
-    expect(allRows(db, filter('chnu-2016')).map((r) => [r.userId, r.points, r.games])).toEqual(points);
+    expect((await allRows(db, filter('chnu-2016'))).map((r) => [r.userId, r.points, r.games])).toEqual(points);
   });
 });
 
 describe('an upgrade', () => {
-  it('results stored before the ratings existed are found by index seeks and rated once', () => {
+  it('results stored before the ratings existed are found by index seeks and rated once', async () => {
     const { store, db } = fresh();
-    const game = store.createLobby({
+    const game = await store.createLobby({
       guildId: G,
       channelId: 'c',
       hostId: 'h',
@@ -541,10 +550,10 @@ describe('an upgrade', () => {
        VALUES (?, 1, ?, 'old', 'kiev-12', 'civilian', 'red', 'win', 3, '{}', 1, 0, 5)`,
       )
       .run(game.id, G);
-    expect(unbuilt(db)).toEqual([{ guildId: G, ruleset: 'kiev-12' }]);
-    for (const u of unbuilt(db)) recomputeRatings(db, u.guildId, u.ruleset);
-    expect(unbuilt(db)).toEqual([]);
-    expect(allRows(db, filter('kiev-12')).map((r) => [r.userId, r.points])).toEqual([['old', 3]]);
+    expect(await unbuilt(db)).toEqual([{ guildId: G, ruleset: 'kiev-12' }]);
+    for (const u of await unbuilt(db)) await recomputeRatings(db, u.guildId, u.ruleset);
+    expect(await unbuilt(db)).toEqual([]);
+    expect((await allRows(db, filter('kiev-12'))).map((r) => [r.userId, r.points])).toEqual([['old', 3]]);
   });
 });
 
@@ -558,7 +567,7 @@ describe('through the game service (the game-closing transaction)', () => {
     return {
       store,
       async run(substitute?: { atStep: number; seat: number; to: string }) {
-        const game = service.createLobby({
+        const game = await service.createLobby({
           guildId: G,
           channelId: 'c',
           hostId: 'host',
@@ -574,7 +583,7 @@ describe('through the game service (the game-closing transaction)', () => {
         for (const [i, step] of sc.steps.entries()) {
           if (substitute?.atStep === i)
             await service.substitute(game.id, substitute.seat, substitute.to, 'host:host', null);
-          const state = service.state(game.id);
+          const state = await service.state(game.id);
           if (!state) break;
           const action = stepToAction(step, state);
           if (!action) continue;
@@ -596,17 +605,17 @@ describe('through the game service (the game-closing transaction)', () => {
     const w = play('kiev-black-wins-rating.json');
     const { game, expect: want } = await w.run();
     const db = w.store.stats;
-    const rows = allRows(db, filter('kiev-12'));
+    const rows = await allRows(db, filter('kiev-12'));
     expect(rows.find((r) => r.userId === 'u1')!.points).toBe(5);
     for (const [seat, pts] of Object.entries(want.points))
       expect(rows.find((r) => r.userId === `u${seat}`)?.points ?? 0).toBe(pts);
-    const rec = gameRecord(db, G, game)!;
+    const rec = (await gameRecord(db, G, game))!;
     // S-3, S-4: 3 for the rating and +2 from the host: the most a player can take from one game.
     expect(rec.points.find((p) => p.seat === 1)).toMatchObject({ total: 5, items: { rating: 3, bonus: 2 } });
     expect(Math.max(...rec.points.map((p) => p.total))).toBeLessThanOrEqual(5);
     expect(rec.days[0]!.votes.length).toBeGreaterThan(0);
     // Elo: black won; every black player gained, every red player stayed at the floor of 1000.
-    const u1 = profile(db, filter('kiev-12'), 'u1');
+    const u1 = await profile(db, filter('kiev-12'), 'u1');
     expect(u1.games).toBe(1);
     expect(u1.elo).not.toBeNull();
   });
@@ -634,10 +643,10 @@ describe('through the game service (the game-closing transaction)', () => {
     // Red won: the seat's gain is split by shares.
     const full = hist.reduce((sum, h) => sum + (h.after - h.before), 0);
     for (const h of hist) expect(h.after - h.before).toBeCloseTo(full * h.share, 9);
-    const rows = allRows(db, filter('chnu-2016'));
+    const rows = await allRows(db, filter('chnu-2016'));
     expect(rows.find((r) => r.userId === 'sub')!.points).toBe(9);
     expect(rows.find((r) => r.userId === 'u4')).toBeUndefined();
-    const rec = gameRecord(db, G, game)!;
+    const rec = (await gameRecord(db, G, game))!;
     expect(rec.seats.find((x) => x.seat === 4)!.holders!.map((h) => h.userId)).toEqual(['u4', 'sub']);
   });
 });
@@ -645,11 +654,11 @@ describe('through the game service (the game-closing transaction)', () => {
 describe('a rebuild after an annul that the database fails (issue 20)', () => {
   it('is logged and tried again later, never left as an unhandled rejection, and ends as a rebuild at once would', async () => {
     const { store, db } = fresh();
-    const id = putGame(store, 'chnu-2016', 1, [
+    const id = await putGame(store, 'chnu-2016', 1, [
       { user: 'a', role: 'civilian', points: 4, outcome: 'win' },
       { user: 'b', role: 'mafia', points: 0, outcome: 'loss' },
     ]);
-    putGame(store, 'chnu-2016', 2, [
+    await putGame(store, 'chnu-2016', 2, [
       { user: 'a', role: 'mafia', points: 4, outcome: 'win' },
       { user: 'b', role: 'civilian', points: 0, outcome: 'loss' },
     ]);
@@ -670,7 +679,7 @@ describe('a rebuild after an annul that the database fails (issue 20)', () => {
       }) as typeof db.transaction;
       const logged: string[] = [];
       const timers: { fn: () => void; ms: number }[] = [];
-      onGameAnnulled(db, id, {
+      await onGameAnnulled(db, id, {
         log: (m) => logged.push(m),
         firstDelayMs: 1000,
         setTimer: (fn, ms) => timers.push({ fn, ms }),
@@ -685,11 +694,15 @@ describe('a rebuild after an annul that the database fails (issue 20)', () => {
       expect(logged[1]).toMatch(/trying again in 2 s/);
       expect(unhandled).toEqual([]);
       expect(isRebuilding(db, G, 'chnu-2016')).toBe(false);
-      const background = allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games]);
-      recomputeRatings(db, G, 'chnu-2016');
-      expect(allRows(db, filter('chnu-2016'), 'elo').map((r) => [r.userId, r.elo!.toFixed(6), r.games])).toEqual(
-        background,
-      );
+      const background = (await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [
+        r.userId,
+        r.elo!.toFixed(6),
+        r.games,
+      ]);
+      await recomputeRatings(db, G, 'chnu-2016');
+      expect(
+        (await allRows(db, filter('chnu-2016'), 'elo')).map((r) => [r.userId, r.elo!.toFixed(6), r.games]),
+      ).toEqual(background);
       expect(background.every((r) => r[2] === 1)).toBe(true);
     } finally {
       process.off('unhandledRejection', onUnhandled);
