@@ -12,14 +12,29 @@
 // rolled back with it. So a query or transaction of another flow waits until the open one ends.
 // A query's check and its execution are one synchronous step (better-sqlite3 is synchronous), so
 // nothing can slip in between. An idle connection costs no waiting at all.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The context of no flow at all (made when this module loads, outside any transaction). */
+const ROOT = new AsyncResource('mafia:outside-transactions');
+
+/**
+ * Runs `fn` outside whatever transaction the calling flow is in: work it starts (a timer, a queued
+ * task, a promise left running) is another flow of its own. Work started inside a transaction
+ * otherwise belongs to it while it is open (its queries would run inside it, and be undone with
+ * it): everything that hands work on from a change (the game service's effects, the deliverer's
+ * cue, the game queues) starts it through here.
+ */
+export function detached<T>(fn: () => T): T {
+  return ROOT.runInAsyncScope(fn);
+}
 /** drizzle over this connection, typed with the SQLite schema (PostgreSQL's is generated from it: same tables, same columns). */
 export type Db = BetterSQLite3Database<typeof schema>;
 /** The tables of the connection's dialect (`schema.ts` or `schema-pg.ts`), typed as `schema.ts`'s. */
@@ -36,9 +51,12 @@ export interface Runnable<T> {
   run(params?: Params): unknown;
 }
 
-/** A query builder with placeholders (`sql.placeholder`), as drizzle returns it before `.prepare()`. */
-export interface Preparable<T> {
-  prepare(): Runnable<T>;
+/**
+ * A query builder with placeholders (`sql.placeholder`), as drizzle returns it before `.prepare()`:
+ * what `prepare()` gives is run with `all`/`get` (a select, or a write with `.returning()`) or `run`.
+ */
+export interface Preparable {
+  prepare(): unknown;
 }
 
 export interface Connection {
@@ -63,7 +81,7 @@ export interface Connection {
    * at each run on `db` (inside a transaction a statement must run on the transaction's client).
    * Run what the returned function gives with `all`/`get`/`run` and the placeholders' values.
    */
-  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T>;
+  statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']>;
   /** SQL: this process owns the guild whose id `guildId` is (ownership.ts). */
   ownsGuild(guildId: SQLWrapper): SQL;
   /** SQL: the larger of two numbers. */
@@ -97,6 +115,9 @@ export class SqliteConnection implements Connection {
   readonly t: Tables = schema;
   private readonly flow = new AsyncLocalStorage<Open>();
   private open: Open | null = null;
+  /** Raw SQL's statements by their text, prepared once (the stats' statements run per game closed). */
+  private readonly raw = new Map<string, Database.Statement>();
+  private readonly dialectOf = new SQLiteSyncDialect();
   /** The longest a transaction stayed open, in ms (the event loop may run other work meanwhile). */
   longestTransactionMs = 0;
 
@@ -108,8 +129,8 @@ export class SqliteConnection implements Connection {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T> {
-    const prepared = build(this.db, this.t).prepare();
+  statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']> {
+    const prepared = build(this.db, this.t).prepare() as ReturnType<Q['prepare']>;
     return () => prepared;
   }
 
@@ -152,12 +173,51 @@ export class SqliteConnection implements Connection {
 
   async rows<T>(query: SQL): Promise<T[]> {
     while (!this.free()) await this.open!.done;
-    return this.db.all(query) as T[];
+    const { st, params } = this.prepared(query);
+    return st.all(...params) as T[];
   }
 
   async exec(query: SQL): Promise<number> {
     while (!this.free()) await this.open!.done;
-    return this.db.run(query).changes;
+    const { st, params } = this.prepared(query);
+    return st.run(...params).changes;
+  }
+
+  /** A raw query's statement (prepared once per text; a few hundred texts at most) and its values. */
+  private prepared(query: SQL): { st: Database.Statement; params: unknown[] } {
+    const q = this.dialectOf.sqlToQuery(query);
+    let st = this.raw.get(q.sql);
+    if (!st) {
+      if (this.raw.size >= 500) this.raw.clear();
+      this.raw.set(q.sql, (st = this.sqlite.prepare(q.sql)));
+    }
+    return { st, params: q.params };
+  }
+
+  /**
+   * Whether the file takes a write now (the operators' health check): the write lock is taken
+   * (`BEGIN IMMEDIATE`) and let go at once, waiting at most `waitMs` for another process's writer
+   * (the connection's own busy timeout is put back). One synchronous step, so no other flow's
+   * query runs with the short timeout. Null when it does, or why not. While a transaction of this
+   * process is open, the lock is its own: null.
+   */
+  probeWrite(waitMs = 250): string | null {
+    const sqlite = this.sqlite;
+    if (!sqlite.open) return 'the database is closed';
+    if (sqlite.readonly) return 'the database is open read-only';
+    if (sqlite.inTransaction) return null;
+    const before = sqlite.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+      sqlite.exec('BEGIN IMMEDIATE');
+      sqlite.exec('ROLLBACK');
+      return null;
+    } catch (e) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      return (e as Error).message;
+    } finally {
+      sqlite.pragma(`busy_timeout = ${before}`);
+    }
   }
 
   async lockGame(_gameId: number): Promise<void> {

@@ -13,8 +13,8 @@ function sample(text: string, series: string): number | null {
 
 function sources(o: Partial<MetricSources> = {}): MetricSources {
   return {
-    games: () => [],
-    backlog: () => ({ pending: 0, oldestAt: null }),
+    games: async () => [],
+    backlog: async () => ({ pending: 0, oldestAt: null }),
     deliveryCounts: () => new Map(),
     gatewayReady: () => true,
     now: () => 1_000_000,
@@ -50,8 +50,8 @@ describe('OpsMetrics', () => {
     let ready = true;
     const m = new OpsMetrics(
       sources({
-        games: () => games,
-        backlog: () => ({ pending: 4, oldestAt: 1_000_000 - 7_500 }),
+        games: async () => games,
+        backlog: async () => ({ pending: 4, oldestAt: 1_000_000 - 7_500 }),
         deliveryCounts: () => new Map([['POST /channels/:id/messages', 9]]),
         gatewayReady: () => ready,
       }),
@@ -159,7 +159,7 @@ describe('gamesByStage', () => {
       add.run('running', JSON.stringify({ stage: { kind: 'night' } }));
       add.run('running', JSON.stringify({ stage: { kind: 'vote' } }));
       add.run('over', JSON.stringify({ stage: { kind: 'over' } }));
-      const rows = (await gamesByStage(db.sqlite)).sort((x, y) =>
+      const rows = (await gamesByStage(db.connection)).sort((x, y) =>
         `${x.status}${x.stage}`.localeCompare(`${y.status}${y.stage}`),
       );
       expect(rows).toEqual([
