@@ -4,7 +4,7 @@
 // src/stats/game-record.ts) and the /stats shell call these methods and hold no SQL. Everything
 // runs through the storage seam's Connection (SQLite or PostgreSQL); where the two dialects have
 // no common form, both are written here (docs/storage.md, "SQLite-specific today").
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Connection } from './connection';
 
 export interface RatingSettingsRow {
@@ -164,51 +164,11 @@ const TOTALS = [
   'killed_night1',
 ];
 
-interface RawResult {
-  game_id: number;
-  seat: number;
-  guild_id: string;
-  user_id: string;
-  ruleset: string;
-  role: string;
-  team: string;
-  outcome: string;
-  points: number;
-  best_player: number | boolean;
-  killed_night1: number | boolean;
-  finished_at: number;
-  removed: number | boolean;
-  holders: string | null;
-  no_day_vote: number | boolean;
-  moves: number;
-}
-
 /** A number read by raw SQL (PostgreSQL gives bigint columns, counts and sums as strings). */
 const num = (v: unknown): number => Number(v);
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 /** A boolean read by raw SQL (SQLite stores 0/1, PostgreSQL has booleans). */
 const flag = (v: unknown): boolean => v === true || v === 1;
-
-function toResult(r: RawResult): StoredResult {
-  return {
-    gameId: num(r.game_id),
-    seat: num(r.seat),
-    guildId: r.guild_id,
-    userId: r.user_id,
-    ruleset: r.ruleset,
-    role: r.role,
-    team: r.team,
-    outcome: r.outcome,
-    points: num(r.points),
-    bestPlayer: flag(r.best_player),
-    killedNight1: flag(r.killed_night1),
-    finishedAt: num(r.finished_at),
-    removed: flag(r.removed),
-    holders: r.holders,
-    noDayVote: flag(r.no_day_vote),
-    moves: num(r.moves),
-  };
-}
 
 type SeasonRaw = { id: number; name: string; starts_at: number; ends_at: number | null };
 const toSeason = (r: SeasonRaw): Season => ({
@@ -263,11 +223,196 @@ function formsOf(c: Connection): Forms {
 
 const byConnection = new WeakMap<Connection, StatsStore>();
 
+const p = sql.placeholder;
+
 export class StatsStore {
   private readonly f: Forms;
+  // Run for every counted game that closes (and every game a rebuild replays): prepared once.
+  private readonly q;
 
   private constructor(private readonly c: Connection) {
     this.f = formsOf(c);
+    this.q = {
+      results: c.statement((db, t) =>
+        db
+          .select()
+          .from(t.results)
+          .where(eq(t.results.gameId, p('gameId')))
+          .orderBy(asc(t.results.seat)),
+      ),
+      annulledAt: c.statement((db, t) =>
+        db
+          .select({ at: t.games.annulledAt })
+          .from(t.games)
+          .where(eq(t.games.id, p('gameId'))),
+      ),
+      rating: c.statement((db, t) =>
+        db
+          .select({ elo: t.ratings.elo, games: t.ratings.games })
+          .from(t.ratings)
+          .where(
+            and(
+              eq(t.ratings.guildId, p('guildId')),
+              eq(t.ratings.ruleset, p('ruleset')),
+              eq(t.ratings.userId, p('userId')),
+            ),
+          ),
+      ),
+      seasonsAt: c.statement((db, t) =>
+        db
+          .select({ id: t.seasons.id })
+          .from(t.seasons)
+          .where(
+            and(
+              eq(t.seasons.guildId, p('guildId')),
+              lte(t.seasons.startsAt, p('at')),
+              or(isNull(t.seasons.endsAt), gt(t.seasons.endsAt, p('at'))),
+            ),
+          ),
+      ),
+      // The player's all-time row copied into the running totals as it is after the game; the
+      // copy of a game replayed (a rebuild) replaces the one it had.
+      logTotals: c.statement((db, t) => {
+        const s = t.standingsTable;
+        const l = t.standingsLog;
+        return db
+          .insert(l)
+          .select(
+            db
+              .select({
+                guildId: s.guildId,
+                ruleset: s.ruleset,
+                userId: s.userId,
+                finishedAt: sql<number>`CAST(${p('at')} AS BIGINT)`.as('finished_at'),
+                gameId: sql<number>`CAST(${p('game')} AS BIGINT)`.as('game_id'),
+                halfPoints: s.halfPoints,
+                games: s.games,
+                wins: s.wins,
+                bestPlayer: s.bestPlayer,
+                winsDon: s.winsDon,
+                winsSheriff: s.winsSheriff,
+                winsMafia: s.winsMafia,
+                killedNight1: s.killedNight1,
+              })
+              .from(s)
+              .where(
+                and(
+                  eq(s.guildId, p('guildId')),
+                  eq(s.ruleset, p('ruleset')),
+                  eq(s.scope, 'all'),
+                  eq(s.userId, p('userId')),
+                ),
+              ),
+          )
+          .onConflictDoUpdate({
+            target: [l.guildId, l.ruleset, l.userId, l.finishedAt, l.gameId],
+            set: {
+              halfPoints: sql`excluded.half_points`,
+              games: sql`excluded.games`,
+              wins: sql`excluded.wins`,
+              bestPlayer: sql`excluded.best_player`,
+              winsDon: sql`excluded.wins_don`,
+              winsSheriff: sql`excluded.wins_sheriff`,
+              winsMafia: sql`excluded.wins_mafia`,
+              killedNight1: sql`excluded.killed_night1`,
+            },
+          });
+      }),
+      settings: c.statement((db, t) =>
+        db
+          .select({
+            win: t.ratingSettings.eloWin,
+            loss: t.ratingSettings.eloLoss,
+            start: t.ratingSettings.eloStart,
+            minMoves: t.ratingSettings.minMoves,
+          })
+          .from(t.ratingSettings)
+          .where(eq(t.ratingSettings.guildId, p('guildId'))),
+      ),
+      setCounts: c.statement((db, t) =>
+        db
+          .update(t.results)
+          .set({ counts: p('counts') as unknown as boolean })
+          .where(eq(t.results.gameId, p('gameId'))),
+      ),
+      ratingChange: c.statement((db, t) =>
+        db
+          .insert(t.ratingHistory)
+          .values({
+            gameId: p('gameId'),
+            userId: p('userId'),
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            seat: p('seat'),
+            share: p('share'),
+            before: p('before'),
+            after: p('after'),
+            n: p('n'),
+            finishedAt: p('finishedAt'),
+          })
+          .onConflictDoUpdate({
+            target: [t.ratingHistory.gameId, t.ratingHistory.userId],
+            set: {
+              guildId: sql`excluded.guild_id`,
+              ruleset: sql`excluded.ruleset`,
+              seat: sql`excluded.seat`,
+              share: sql`excluded.share`,
+              before: sql`excluded.before`,
+              after: sql`excluded.after`,
+              n: sql`excluded.n`,
+              finishedAt: sql`excluded.finished_at`,
+            },
+          }),
+      ),
+      ratedGame: c.statement((db, t) =>
+        db
+          .insert(t.ratings)
+          .values({
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            userId: p('userId'),
+            elo: p('elo'),
+            games: 1,
+            updatedAt: p('at'),
+          })
+          .onConflictDoUpdate({
+            target: [t.ratings.guildId, t.ratings.ruleset, t.ratings.userId],
+            set: { elo: sql`excluded.elo`, games: sql`${t.ratings.games} + 1`, updatedAt: sql`excluded.updated_at` },
+          }),
+      ),
+      standing: c.statement((db, t) => {
+        const s = t.standingsTable;
+        return db
+          .insert(s)
+          .values({
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            scope: p('scope'),
+            userId: p('userId'),
+            halfPoints: p('halfPoints'),
+            games: 1,
+            wins: p('win'),
+            bestPlayer: p('best'),
+            winsDon: p('don'),
+            winsSheriff: p('sheriff'),
+            winsMafia: p('mafia'),
+            killedNight1: p('killedNight1'),
+          })
+          .onConflictDoUpdate({
+            target: [s.guildId, s.ruleset, s.scope, s.userId],
+            set: {
+              halfPoints: sql`${s.halfPoints} + excluded.half_points`,
+              games: sql`${s.games} + 1`,
+              wins: sql`${s.wins} + excluded.wins`,
+              bestPlayer: sql`${s.bestPlayer} + excluded.best_player`,
+              winsDon: sql`${s.winsDon} + excluded.wins_don`,
+              winsSheriff: sql`${s.winsSheriff} + excluded.wins_sheriff`,
+              winsMafia: sql`${s.winsMafia} + excluded.wins_mafia`,
+              killedNight1: sql`${s.killedNight1} + excluded.killed_night1`,
+            },
+          });
+      }),
+    };
   }
 
   /** The stats store of a connection: one per connection (its rebuild state is shared). */
@@ -286,19 +431,7 @@ export class StatsStore {
   // Rating settings and rebuild flags (rating_settings)
 
   async ratingSettings(guildId: string): Promise<RatingSettingsRow | null> {
-    const { db, t } = this.c;
-    const r = await this.c.get(
-      db
-        .select({
-          win: t.ratingSettings.eloWin,
-          loss: t.ratingSettings.eloLoss,
-          start: t.ratingSettings.eloStart,
-          minMoves: t.ratingSettings.minMoves,
-        })
-        .from(t.ratingSettings)
-        .where(eq(t.ratingSettings.guildId, guildId)),
-    );
-    return r ?? null;
+    return (await this.c.get(this.q.settings(), { guildId })) ?? null;
   }
 
   async saveRatingSettings(guildId: string, s: RatingSettingsRow, now: number): Promise<void> {
@@ -360,21 +493,35 @@ export class StatsStore {
   // Results of one game (written by the game store's writeResults)
 
   async gameResults(gameId: number): Promise<StoredResult[]> {
-    const rows = await this.c.rows<RawResult>(sql`SELECT * FROM results WHERE game_id = ${gameId} ORDER BY seat`);
-    return rows.map(toResult);
+    const rows = await this.c.all(this.q.results(), { gameId });
+    return rows.map((r) => ({
+      gameId: r.gameId,
+      seat: r.seat,
+      guildId: r.guildId,
+      userId: r.userId,
+      ruleset: r.ruleset,
+      role: r.role,
+      team: r.team,
+      outcome: r.outcome,
+      points: r.points,
+      bestPlayer: r.bestPlayer,
+      killedNight1: r.killedNight1,
+      finishedAt: r.finishedAt,
+      removed: r.removed,
+      holders: r.holders,
+      noDayVote: r.noDayVote,
+      moves: r.moves,
+    }));
   }
 
   async isAnnulled(gameId: number): Promise<boolean> {
-    const [g] = await this.c.rows<{ annulled_at: number | null }>(
-      sql`SELECT annulled_at FROM games WHERE id = ${gameId}`,
-    );
-    return g?.annulled_at != null;
+    const g = await this.c.get(this.q.annulledAt(), { gameId });
+    return g?.at != null;
   }
 
   /** Whether the game's results count for standings and ratings. */
   async setCounts(gameId: number, counts: boolean): Promise<void> {
-    const { db, t } = this.c;
-    await this.c.run(db.update(t.results).set({ counts }).where(eq(t.results.gameId, gameId)));
+    await this.c.run(this.q.setCounts(), { gameId, counts });
   }
 
   /** The server and rule set of a game. */
@@ -389,94 +536,21 @@ export class StatsStore {
   // Ratings, rating history, standings, running totals
 
   async rating(guildId: string, ruleset: string, userId: string): Promise<{ elo: number; games: number } | null> {
-    const [r] = await this.c.rows<{ elo: number; games: number }>(
-      sql`SELECT elo, games FROM ratings WHERE guild_id = ${guildId} AND ruleset = ${ruleset} AND user_id = ${userId}`,
-    );
-    return r ? { elo: num(r.elo), games: num(r.games) } : null;
+    return (await this.c.get(this.q.rating(), { guildId, ruleset, userId })) ?? null;
   }
 
   /** A rated game's change for one player (replacing one the game had). */
   async addRatingChange(ch: RatingChange): Promise<void> {
-    const { db, t } = this.c;
-    await this.c.run(
-      db
-        .insert(t.ratingHistory)
-        .values({
-          gameId: ch.gameId,
-          userId: ch.userId,
-          guildId: ch.guildId,
-          ruleset: ch.ruleset,
-          seat: ch.seat,
-          share: ch.share,
-          before: ch.before,
-          after: ch.after,
-          n: ch.n,
-          finishedAt: ch.finishedAt,
-        })
-        .onConflictDoUpdate({
-          target: [t.ratingHistory.gameId, t.ratingHistory.userId],
-          set: {
-            guildId: sql`excluded.guild_id`,
-            ruleset: sql`excluded.ruleset`,
-            seat: sql`excluded.seat`,
-            share: sql`excluded.share`,
-            before: sql`excluded.before`,
-            after: sql`excluded.after`,
-            n: sql`excluded.n`,
-            finishedAt: sql`excluded.finished_at`,
-          },
-        }),
-    );
+    await this.c.run(this.q.ratingChange(), { ...ch });
   }
 
   /** The player's rating after one more rated game. */
   async addRatedGame(guildId: string, ruleset: string, userId: string, elo: number, at: number): Promise<void> {
-    const { db, t } = this.c;
-    await this.c.run(
-      db
-        .insert(t.ratings)
-        .values({ guildId, ruleset, userId, elo, games: 1, updatedAt: at })
-        .onConflictDoUpdate({
-          target: [t.ratings.guildId, t.ratings.ruleset, t.ratings.userId],
-          set: { elo: sql`excluded.elo`, games: sql`${t.ratings.games} + 1`, updatedAt: sql`excluded.updated_at` },
-        }),
-    );
+    await this.c.run(this.q.ratedGame(), { guildId, ruleset, userId, elo, at });
   }
 
   async addToStanding(d: StandingDelta): Promise<void> {
-    const { db, t } = this.c;
-    const s = t.standingsTable;
-    await this.c.run(
-      db
-        .insert(s)
-        .values({
-          guildId: d.guildId,
-          ruleset: d.ruleset,
-          scope: d.scope,
-          userId: d.userId,
-          halfPoints: d.halfPoints,
-          games: 1,
-          wins: d.win,
-          bestPlayer: d.best,
-          winsDon: d.don,
-          winsSheriff: d.sheriff,
-          winsMafia: d.mafia,
-          killedNight1: d.killedNight1,
-        })
-        .onConflictDoUpdate({
-          target: [s.guildId, s.ruleset, s.scope, s.userId],
-          set: {
-            halfPoints: sql`${s.halfPoints} + excluded.half_points`,
-            games: sql`${s.games} + 1`,
-            wins: sql`${s.wins} + excluded.wins`,
-            bestPlayer: sql`${s.bestPlayer} + excluded.best_player`,
-            winsDon: sql`${s.winsDon} + excluded.wins_don`,
-            winsSheriff: sql`${s.winsSheriff} + excluded.wins_sheriff`,
-            winsMafia: sql`${s.winsMafia} + excluded.wins_mafia`,
-            killedNight1: sql`${s.killedNight1} + excluded.killed_night1`,
-          },
-        }),
-    );
+    await this.c.run(this.q.standing(), { ...d });
   }
 
   /** Keeps the player's all-time totals as they are after this game (for ranges of time). */
@@ -487,13 +561,8 @@ export class StatsStore {
     finishedAt: number,
     gameId: number,
   ): Promise<void> {
-    const cols = sql.raw(TOTALS.join(', '));
-    const replace = sql.raw(TOTALS.map((c) => `${c} = excluded.${c}`).join(', '));
     // Replaced when the game is replayed (a rebuild): the running totals after it, from now on.
-    await this.c.exec(sql`INSERT INTO standings_log (guild_id, ruleset, user_id, finished_at, game_id, ${cols})
-      SELECT guild_id, ruleset, user_id, ${finishedAt}, ${gameId}, ${cols}
-      FROM standings WHERE guild_id = ${guildId} AND ruleset = ${ruleset} AND scope = 'all' AND user_id = ${userId}
-      ON CONFLICT (guild_id, ruleset, user_id, finished_at, game_id) DO UPDATE SET ${replace}`);
+    await this.c.run(this.q.logTotals(), { guildId, ruleset, userId, at: finishedAt, game: gameId });
   }
 
   /**
@@ -645,10 +714,8 @@ export class StatsStore {
 
   /** The seasons of a server that a game finished at `at` belongs to. */
   async seasonIdsAt(guildId: string, at: number): Promise<number[]> {
-    const rows = await this.c.rows<{ id: number }>(
-      sql`SELECT id FROM seasons WHERE guild_id = ${guildId} AND starts_at <= ${at} AND (ends_at IS NULL OR ends_at > ${at})`,
-    );
-    return rows.map((r) => num(r.id));
+    const rows = await this.c.all(this.q.seasonsAt(), { guildId, at });
+    return rows.map((r) => r.id);
   }
 
   /** Defines a season; returns its id. */
