@@ -388,6 +388,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         backlog: () => outbox.backlog(),
         deliveryCounts: () => deliverer.counts,
         gatewayReady: () => gatewayProblem(client) === null,
+        longestTransactionMs: () => db.connection.longestTransactionMs,
         now,
       })
     : null;

@@ -13,6 +13,11 @@ export interface MetricSources {
   deliveryCounts(): ReadonlyMap<string, number>;
   /** Whether every gateway shard is ready. */
   gatewayReady(): boolean;
+  /**
+   * The longest a storage transaction stayed open since the start, in ms (issue 23: on SQLite the
+   * other flows' queries wait for it; one that awaits anything but storage shows here).
+   */
+  longestTransactionMs?(): number;
   now(): number;
 }
 
@@ -78,6 +83,17 @@ export class OpsMetrics {
         this.set(b.oldestAt === null ? 0 : Math.max(0, (sources.now() - b.oldestAt) / 1000));
       },
     });
+    if (sources.longestTransactionMs) {
+      const longest = sources.longestTransactionMs;
+      new Gauge({
+        name: 'mafia_db_longest_transaction_seconds',
+        help: 'The longest a storage transaction stayed open since the start (other queries wait for it on SQLite)',
+        registers: [r],
+        collect() {
+          this.set(longest() / 1000);
+        },
+      });
+    }
     new Gauge({
       name: 'mafia_gateway_ready',
       help: '1 when every gateway shard is ready, 0 otherwise',

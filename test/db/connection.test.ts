@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type OpenDb } from '../../src/db/client';
+import { SqliteConnection } from '../../src/db/connection';
 import { servers } from '../../src/db/schema';
 import { ShardOwnership } from '../../src/db/ownership';
 
@@ -131,6 +132,19 @@ describe('SqliteConnection', () => {
     hold();
     await expect(second).rejects.toThrow('undone');
     expect(await later).toEqual(['1']);
+  });
+
+  it('keeps the longest a transaction stayed open (its own clock: no wall time)', async () => {
+    let now = 0;
+    const timed = new SqliteConnection(open.db, open.sqlite, c.ownership, () => now);
+    await timed.transaction(async () => {
+      now += 40;
+      await timed.run(timed.db.insert(servers).values({ guildId: 'a', createdAt: 1, updatedAt: 1 }));
+    });
+    await timed.transaction(async () => {
+      now += 15;
+    });
+    expect(timed.longestTransactionMs).toBe(40);
   });
 
   it('prepares a statement once, and says in SQL which guilds are owned and the larger of two numbers', async () => {

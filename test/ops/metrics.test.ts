@@ -54,6 +54,7 @@ describe('OpsMetrics', () => {
         backlog: async () => ({ pending: 4, oldestAt: 1_000_000 - 7_500 }),
         deliveryCounts: () => new Map([['POST /channels/:id/messages', 9]]),
         gatewayReady: () => ready,
+        longestTransactionMs: () => 1250,
       }),
     );
     let t = await m.text();
@@ -62,6 +63,7 @@ describe('OpsMetrics', () => {
     expect(sample(t, 'mafia_outbox_pending')).toBe(4);
     expect(sample(t, 'mafia_outbox_oldest_pending_age_seconds')).toBe(7.5);
     expect(sample(t, 'mafia_gateway_ready')).toBe(1);
+    expect(sample(t, 'mafia_db_longest_transaction_seconds')).toBe(1.25);
     expect(sample(t, 'mafia_delivery_total{what="POST /channels/:id/messages"}')).toBe(9);
     expect(t).toContain('nodejs_eventloop_lag_p99_seconds');
     // A game that left a stage is gone from it at the next scrape (no stale series).
