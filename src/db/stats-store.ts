@@ -3,7 +3,7 @@
 // games and actions. The rating logic (src/stats/record.ts), the /stats views (src/stats/queries.ts,
 // src/stats/game-record.ts) and the /stats shell call these methods and hold no SQL. Everything
 // runs through the storage seam's Connection (SQLite or PostgreSQL); where the two dialects have
-// no common form, both are written here (docs/storage.md, "SQLite-specific today").
+// no common form, both are written here (docs/storage.md, "The two dialects' forms").
 import { and, asc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Connection } from './connection';
 
