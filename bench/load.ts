@@ -830,12 +830,9 @@ async function phase(n: number, args: Args, restart: boolean): Promise<PhaseResu
       await a.create().catch((e: unknown) => process.stderr.write(`bench:load: ${(e as Error).message}\n`));
     }),
   );
-  const store = () => new Store(openDatabase(dbPath, { readonly: true }).db);
-  const reader = store();
-  const running = () =>
-    (reader.db as unknown as { $client: { prepare(s: string): { all(): { id: number; status: string }[] } } }).$client
-      .prepare(`SELECT id, status FROM games`)
-      .all();
+  const store = () => new Store(openDatabase(dbPath, { readonly: true }).connection);
+  const reader = openDatabase(dbPath, { readonly: true });
+  const running = () => reader.sqlite.prepare(`SELECT id, status FROM games`).all() as { id: number; status: string }[];
   let restartInfo: PhaseResult['restart'];
   let restartWindow: [number, number] | null = null;
   let metricsBefore: ReturnType<typeof readMetrics> = null;

@@ -16,7 +16,7 @@ import { randomAction, randomDeal, seededRng } from '../src/sim/random-play';
 export async function benchPersistence(ruleset: RulesetId, games: number, seed: number) {
   const dir = mkdtempSync(join(tmpdir(), 'mafia-bench-'));
   const open = openDatabase(join(dir, 'bench.sqlite'));
-  const store = new Store(open.db);
+  const store = new Store(open.connection);
   let clock = 1_700_000_000_000;
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
   const service = new GameService(store, {
@@ -24,7 +24,7 @@ export async function benchPersistence(ruleset: RulesetId, games: number, seed: 
     timers: { setTimeout: () => null, clearTimeout: () => {} },
   });
   const planner = new Planner(
-    new OutboxStore(open.db),
+    new OutboxStore(open.connection),
     new Contexts(store, service, 'en'),
     () => ({ manageRoles: true, threads: true }),
     () => clock,

@@ -4,8 +4,9 @@
 // better-sqlite3 (busy_timeout), which blocks its event loop. This plays N random games per
 // process through the real game service (src/cli/sim.ts), first in one process, then in two and
 // four processes on one fresh file at once, and prints each process's actions per second and how
-// long its transactions held the event loop, waits for the lock included (the longest is the
-// stall that must stay under 50 ms), side by side.
+// long its transactions stayed open, waits for the lock included (since issue 23 a transaction is
+// asynchronous: only the wait for the lock at BEGIN holds the event loop, the rest holds the
+// process's connection; the longest must stay under 50 ms), side by side.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ interface SimResult {
   actions: number;
   seconds: number;
   actionsPerSecond: number;
-  /** how long each action's (synchronous) transaction held the event loop, waits for the lock included */
+  /** how long each action's transaction stayed open, from BEGIN to COMMIT: the wait for the write lock (which holds the event loop) included */
   transactionMs: { p99: number; max: number };
 }
 

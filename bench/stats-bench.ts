@@ -43,7 +43,7 @@ export async function benchStats(
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'mafia-stats-bench-'));
   const open = openDatabase(join(dir, 'bench.sqlite'));
-  const store = new Store(open.db);
+  const store = new Store(open.connection);
   const db = open.sqlite;
   const stats = store.stats;
   const rng = seededRng(12);
@@ -63,7 +63,8 @@ export async function benchStats(
   const tFill = performance.now();
   const BATCH = 500;
   for (let g0 = 0; g0 < games; g0 += BATCH) {
-    db.transaction(() => {
+    // One transaction of the store per batch: the rows are written straight into the file inside it.
+    await store.transaction(async () => {
       for (let g = g0; g < Math.min(games, g0 + BATCH); g++) {
         const rs = rulesets[g % 20 < 8 ? 0 : g % 20 < 15 ? 1 : 2]!;
         const roles = randomDeal(rng, rs);
@@ -120,10 +121,10 @@ export async function benchStats(
           );
         });
         const t0 = performance.now();
-        recordGame(stats, id); // the work the game-closing transaction adds
+        await recordGame(stats, id); // the work the game-closing transaction adds
         closing.push(performance.now() - t0);
       }
-    })();
+    });
   }
   const fillSeconds = Math.round((performance.now() - tFill) / 100) / 10;
   const results = (db.prepare('SELECT count(*) AS n FROM results').get() as { n: number }).n;

@@ -12,6 +12,9 @@ export type LogFormat = 'json' | 'pretty';
 /** Fields a line may carry besides its message (`gameId`, `guildId`, counts...). */
 export type LogFields = Record<string, unknown>;
 
+/** The guild of a game (a log line's `guildId`): at once, or when storage answers. */
+export type GuildOf = (gameId: number) => string | null | Promise<string | null>;
+
 export interface Log {
   debug(msg: string, fields?: LogFields): void;
   info(msg: string, fields?: LogFields): void;
@@ -22,7 +25,7 @@ export interface Log {
   /** A logger for one game: its lines carry `gameId` and, once known, `guildId`. */
   game(gameId: number): Log;
   /** How a game's server is found (set by the bot once its database is open). */
-  setGuildOf(guildOf: (gameId: number) => string | null): void;
+  setGuildOf(guildOf: GuildOf): void;
 }
 
 export interface LogOptions {
@@ -95,19 +98,34 @@ export function createLog(o: LogOptions = {}): Log {
     },
     sink(o),
   );
-  let guildOf: (gameId: number) => string | null = () => null;
-  // A game's guild never changes: looked up once (a bounded cache).
+  let guildOf: GuildOf = () => null;
+  // A game's guild never changes: looked up once (a bounded cache). Storage answers later
+  // (asynchronously): the lines written before it has answered go out without the guild.
   const guilds = new Map<number, string | null>();
+  const remember = (gameId: number, g: string | null) => {
+    if (guilds.size > 10_000) guilds.clear();
+    if (g !== null) guilds.set(gameId, g);
+  };
+  const asking = new Set<number>();
   const guildFor = (gameId: number): string | null => {
     if (guilds.has(gameId)) return guilds.get(gameId)!;
-    let g: string | null = null;
+    let g: string | null | Promise<string | null> = null;
     try {
       g = guildOf(gameId);
     } catch {
       // the database may be closed (shutting down): the line goes out without the guild
     }
-    if (guilds.size > 10_000) guilds.clear();
-    if (g !== null) guilds.set(gameId, g);
+    if (g instanceof Promise) {
+      if (!asking.has(gameId)) {
+        asking.add(gameId);
+        g.then(
+          (v) => remember(gameId, v),
+          () => undefined,
+        ).finally(() => asking.delete(gameId));
+      }
+      return null;
+    }
+    remember(gameId, g);
     return g;
   };
   const gameFields = (gameId: number): LogFields => {

@@ -31,25 +31,25 @@ export interface AsyncRefusal {
 
 /**
  * What players see of asynchronous play, written where the rules say (the shell renders it into
- * the outbox). Every method is called inside a transaction.
+ * the outbox). Every method is called inside a transaction, and awaits nothing but storage.
  */
 export interface AsyncView {
   /** The host is told (by DM) that a seat let `count` stages pass without acting. */
-  absent(game: GameRow, state: GameState, seat: Seat, count: number, key: string, now: number): void;
+  absent(game: GameRow, state: GameState, seat: Seat, count: number, key: string, now: number): Promise<void>;
   /** The host is told who still owes an action at a stage whose time is up. */
-  overdue(game: GameRow, state: GameState, owed: readonly Seat[], key: string, now: number): void;
+  overdue(game: GameRow, state: GameState, owed: readonly Seat[], key: string, now: number): Promise<void>;
   /** A reminder DM to each player who still owes an action; `end` is the stage's stored end. */
-  reminders(game: GameRow, state: GameState, to: readonly ReminderTo[], end: number | null, now: number): void;
+  reminders(game: GameRow, state: GameState, to: readonly ReminderTo[], end: number | null, now: number): Promise<void>;
   /** A substitute call's message (`created`: its first version), open, filled or closed. */
-  call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): void;
+  call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): Promise<void>;
   /** The spectators' thread of a game that started (where the channel allows one). */
-  spectatorsThread(game: GameRow, state: GameState, now: number): void;
+  spectatorsThread(game: GameRow, state: GameState, now: number): Promise<void>;
   /** Who pressed Watch in this game, ever (null: the game has no spectators' thread). */
-  watchers(gameId: number): string[] | null;
+  watchers(gameId: number): Promise<string[] | null>;
   /** The spectators' thread's desired members (see spectatorMembers) and its watchers, if it exists. */
-  spectators(game: GameRow, members: string[], watchers: string[], now: number): void;
+  spectators(game: GameRow, members: string[], watchers: string[], now: number): Promise<void>;
   /** A seat changed hands: the newcomer's welcome (the seat's private history), the old holder's notice. */
-  substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): void;
+  substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): Promise<void>;
 }
 
 export interface AsyncPlayDeps {
@@ -94,38 +94,39 @@ export class AsyncPlayRules {
   }
 
   /** Who watched the game in its spectators' thread, and its open substitute calls (app/hosts.ts seatBar). */
-  seating(gameId: number): SeatingContext {
-    const calls = this.astore.openCalls(gameId).map((c) => ({ seat: c.seat, volunteers: c.volunteers }));
-    return { watchers: this.view.watchers(gameId) ?? [], calls };
+  async seating(gameId: number): Promise<SeatingContext> {
+    const calls = (await this.astore.openCalls(gameId)).map((c) => ({ seat: c.seat, volunteers: c.volunteers }));
+    return { watchers: (await this.view.watchers(gameId)) ?? [], calls };
   }
 
   // -------------------------------------------------------------------------------------------
   // Inside the change's transaction
 
   /** Before the planner: the stage's deadline (quiet hours), reminders, absences. */
-  before(e: GameEffect): void {
+  async before(e: GameEffect): Promise<void> {
     switch (e.kind) {
       case 'started':
-        for (const s of e.seats) this.astore.addHolder(e.game.id, s.seat, s.userId, 0);
-        this.stageBegan(e.game, e.state);
+        for (const s of e.seats) await this.astore.addHolder(e.game.id, s.seat, s.userId, 0);
+        await this.stageBegan(e.game, e.state);
         return;
       case 'action': {
         const { game, prev, state, action } = e;
-        if ('seat' in action && action.kind !== 'best') this.astore.acted(game.id, action.seat);
-        if (state.result && !prev.result) for (const c of this.astore.openCalls(game.id)) this.closeCall(game, c, null);
+        if ('seat' in action && action.kind !== 'best') await this.astore.acted(game.id, action.seat);
+        if (state.result && !prev.result)
+          for (const c of await this.astore.openCalls(game.id)) await this.closeCall(game, c, null);
         // G-7: the host moved the stage's end (or resumed it): its reminders follow the new end.
         const clock = action.kind === 'host-resume' || action.kind === 'host-extend';
-        if (state.seq === prev.seq && clock) this.setStageReminders(game, state);
+        if (state.seq === prev.seq && clock) await this.setStageReminders(game, state);
         if (state.seq === prev.seq) return;
-        if (action.kind === 'timeout') this.missed(game, prev);
-        if (state.stage.kind === 'over' || state.result) this.astore.clearReminders(game.id, this.now());
-        else this.stageBegan(game, state);
+        if (action.kind === 'timeout') await this.missed(game, prev);
+        if (state.stage.kind === 'over' || state.result) await this.astore.clearReminders(game.id, this.now());
+        else await this.stageBegan(game, state);
         return;
       }
       case 'cancelled':
       case 'expired':
-        this.astore.clearReminders(e.game.id, this.now());
-        for (const c of this.astore.openCalls(e.game.id)) this.closeCall(e.game, c, null);
+        await this.astore.clearReminders(e.game.id, this.now());
+        for (const c of await this.astore.openCalls(e.game.id)) await this.closeCall(e.game, c, null);
         return;
       default:
         return;
@@ -133,104 +134,104 @@ export class AsyncPlayRules {
   }
 
   /** After the planner (the newcomer's role card goes first; the table's messages before the thread). */
-  after(e: GameEffect): void {
+  async after(e: GameEffect): Promise<void> {
     if (e.kind === 'started') {
-      this.view.spectatorsThread(e.game, e.state, this.now());
+      await this.view.spectatorsThread(e.game, e.state, this.now());
       return;
     }
     if (e.kind === 'lobby') return;
-    if (e.kind === 'substituted') this.substituted(e.game, e.seat, e.from, e.to);
+    if (e.kind === 'substituted') await this.substituted(e.game, e.seat, e.from, e.to);
     // Daybreak: the calls for substitutes made during the night are posted now.
     if (e.kind === 'action' && owedIsSecret(e.prev) && !owedIsSecret(e.state))
-      for (const c of this.astore.openCalls(e.game.id)) this.view.call(e.game, c, null, this.now(), true);
+      for (const c of await this.astore.openCalls(e.game.id)) await this.view.call(e.game, c, null, this.now(), true);
     // M-3: the spectators' thread follows who is at the table (only when that may have changed).
     if (e.kind === 'action' && !tableChanged(e.prev, e.state)) return;
-    this.spectate(e.game, e.kind === 'action' ? e.state : null);
+    await this.spectate(e.game, e.kind === 'action' ? e.state : null);
   }
 
   /**
    * M-3: the spectators' thread brought in line with the game as it is now: who left the table and
    * who watches are in it, no living player (see spectatorMembers). Nothing when there is none.
    */
-  private spectate(game: GameRow, known: GameState | null, watcher?: string): void {
-    const watchers = this.view.watchers(game.id);
+  private async spectate(game: GameRow, known: GameState | null, watcher?: string): Promise<void> {
+    const watchers = await this.view.watchers(game.id);
     if (!watchers) return;
-    const state = known ?? this.service.state(game.id) ?? this.store.getState(game.id);
+    const state = known ?? (await this.service.state(game.id)) ?? (await this.store.getState(game.id));
     if (!state) return;
     const all = watcher && !watchers.includes(watcher) ? [...watchers, watcher] : watchers;
-    this.view.spectators(game, spectatorMembers(state, this.store.players(game.id), all), all, this.now());
+    await this.view.spectators(game, spectatorMembers(state, await this.store.players(game.id), all), all, this.now());
   }
 
   /** A stage began: in async its deadline leaves quiet hours; its reminders are set. */
-  private stageBegan(game: GameRow, state: GameState): void {
+  private async stageBegan(game: GameRow, state: GameState): Promise<void> {
     const settings = gameSettings(game);
     if (state.deadline !== null && !state.paused) {
       const shifted = quietDeadline(state.deadline, state.pace, settings.quietHours);
-      if (shifted !== null && shifted > state.deadline) this.store.extendDeadline(game.id, state.seq, shifted);
+      if (shifted !== null && shifted > state.deadline) await this.store.extendDeadline(game.id, state.seq, shifted);
     }
-    this.setStageReminders(game, state);
+    await this.setStageReminders(game, state);
   }
 
   /** The stage's end: the engine's, or the stored one when it was moved later (null: none or paused). */
-  private stageEnd(gameId: number, state: GameState): number | null {
+  private async stageEnd(gameId: number, state: GameState): Promise<number | null> {
     if (state.deadline === null) return null;
-    const row = this.store.deadlineOf(gameId);
+    const row = await this.store.deadlineOf(gameId);
     return row && row.stageSeq === state.seq ? Math.max(row.dueAt, state.deadline) : state.deadline;
   }
 
   /** The reminders of the current stage, from now to its (stored) end. */
-  private setStageReminders(game: GameRow, state: GameState): void {
+  private async setStageReminders(game: GameRow, state: GameState): Promise<void> {
     const settings = gameSettings(game);
     const now = this.now();
-    const end = state.paused ? null : this.stageEnd(game.id, state);
+    const end = state.paused ? null : await this.stageEnd(game.id, state);
     const owes = owedSeats(state).length > 0;
     const times = owes ? reminderTimes(now, end, state.pace, settings.reminders, settings.quietHours) : [];
-    this.astore.setReminders(game.id, state.seq, times, now);
+    await this.astore.setReminders(game.id, state.seq, times, now);
   }
 
   /** A stage's timer ran out: whoever still owed an action let one more pass. */
-  private missed(game: GameRow, prev: GameState): void {
+  private async missed(game: GameRow, prev: GameState): Promise<void> {
     const settings = gameSettings(game);
     // Live games are watched by their host in the moment; a speech left to its timer is no absence there.
     if (settings.absentAfter === 0 || prev.pace !== 'async') return;
     // N-13: a host who plays must not learn who acts at night from this.
-    if (this.hostPlays(game) && owedIsSecret(prev)) return;
+    if ((await this.hostPlays(game)) && owedIsSecret(prev)) return;
     const now = this.now();
     for (const seat of owedSeats(prev)) {
       if (!prev.players[seat - 1]!.alive) continue; // last words left unsaid: he has left anyway
-      const n = this.astore.miss(game.id, seat);
-      const holder = this.astore.holder(game.id, seat);
+      const n = await this.astore.miss(game.id, seat);
+      const holder = await this.astore.holder(game.id, seat);
       if (n < settings.absentAfter || !holder || holder.flaggedAt !== null) continue;
-      this.astore.flag(game.id, seat, now);
-      this.view.absent(game, prev, seat, n, `absent:${seat}:${prev.moves}`, now);
+      await this.astore.flag(game.id, seat, now);
+      await this.view.absent(game, prev, seat, n, `absent:${seat}:${prev.moves}`, now);
     }
   }
 
-  private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
-    const state = this.service.state(game.id) ?? this.store.getState(game.id);
+  private async substituted(game: GameRow, seat: Seat, from: string, to: string): Promise<void> {
+    const state = (await this.service.state(game.id)) ?? (await this.store.getState(game.id));
     const now = this.now();
-    this.astore.replaceHolder(game.id, seat, from, to, state?.moves ?? game.moves);
+    await this.astore.replaceHolder(game.id, seat, from, to, state?.moves ?? game.moves);
     // The volunteer's name, for the menus that label seats by name.
-    const name = this.astore.openCalls(game.id).find((c) => c.seat === seat)?.names[to];
-    const fresh = this.store.getGame(game.id);
+    const name = (await this.astore.openCalls(game.id)).find((c) => c.seat === seat)?.names[to];
+    const fresh = await this.store.getGame(game.id);
     if (name && fresh) {
-      this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
+      await this.store.setLobby(game.id, { ...fresh.lobby, names: { ...fresh.lobby.names, [to]: name } }, now);
     }
-    for (const c of this.astore.openCalls(game.id)) if (c.seat === seat) this.closeCall(game, c, to);
+    for (const c of await this.astore.openCalls(game.id)) if (c.seat === seat) await this.closeCall(game, c, to);
     if (!state) return;
-    this.view.substituted(game, state, seat, from, to, now);
+    await this.view.substituted(game, state, seat, from, to, now);
   }
 
   /**
    * N-13: whether the game's host sits or sat at its table (a seat's holder now, or one substituted
    * out: app/hosts.ts playedIn): such a host is never told who has not acted at night.
    */
-  private hostPlays(game: GameRow): boolean {
+  private hostPlays(game: GameRow): Promise<boolean> {
     return this.plays(game, game.hostId);
   }
 
   /** Whether this member sits or sat at the game's table (app/hosts.ts playedIn). */
-  private plays(game: GameRow, userId: string): boolean {
+  private plays(game: GameRow, userId: string): Promise<boolean> {
     return playsIn(this.store, game, userId);
   }
 
@@ -239,16 +240,16 @@ export class AsyncPlayRules {
    * waits for the host, who is told (once) who is missing. A host who plays is never told who has
    * not acted at night (N-13): the night then ends by its timer as usual.
    */
-  holdTimeout(gameId: number, seq: number): boolean {
-    const game = this.store.getGame(gameId);
-    const state = this.service.state(gameId);
+  async holdTimeout(gameId: number, seq: number): Promise<boolean> {
+    const game = await this.store.getGame(gameId);
+    const state = await this.service.state(gameId);
     if (!game || !state || game.status !== 'running' || state.seq !== seq || gameSettings(game).autoEnd) return false;
     const owed = owedSeats(state);
     if (owed.length === 0) return false;
-    if (this.hostPlays(game) && owedIsSecret(state)) return false;
-    this.store.transaction(() => {
-      const key = `overdue:${seq}:${this.store.deadlineOf(gameId)?.dueAt ?? 0}`;
-      this.view.overdue(game, state, owed, key, this.now());
+    if ((await this.hostPlays(game)) && owedIsSecret(state)) return false;
+    await this.store.gameTransaction(gameId, async () => {
+      const key = `overdue:${seq}:${(await this.store.deadlineOf(gameId))?.dueAt ?? 0}`;
+      await this.view.overdue(game, state, owed, key, this.now());
     });
     this.kick();
     return true;
@@ -259,61 +260,56 @@ export class AsyncPlayRules {
 
   /**
    * After a commit: the game's next reminder is armed. If the database cannot say which, the
-   * timer's guard tries again later (fire then arms the right one).
+   * timer's guard tries again later (fire then arms the right one). Never rejects.
    */
-  arm(gameId: number): void {
-    try {
-      this.armNext(gameId);
-    } catch (e) {
-      this.scheduler.failed(gameId, null, e);
-    }
+  arm(gameId: number): Promise<void> {
+    return this.armNext(gameId).catch((e: unknown) => this.scheduler.failed(gameId, null, e));
   }
 
-  private armNext(gameId: number): void {
-    const next = this.astore.nextReminder(gameId);
+  private async armNext(gameId: number): Promise<void> {
+    const next = await this.astore.nextReminder(gameId);
     if (next) this.scheduler.arm(gameId, next.stageSeq, next.dueAt);
     else this.scheduler.disarm(gameId);
   }
 
   /** At start-up: every pending reminder is armed again (overdue ones fire at once). */
-  recover(): number {
-    const ids = this.astore.gamesWithReminders();
-    for (const id of ids) this.arm(id);
+  async recover(): Promise<number> {
+    const ids = await this.astore.gamesWithReminders();
+    for (const id of ids) await this.arm(id);
     return ids.length;
   }
 
   /**
    * A reminder is due: whoever still owes an action gets a DM with a button straight to it. A
-   * storage failure throws: the timer's guard logs it and tries again later (not at once: the
+   * storage failure rejects: the timer's guard logs it and tries again later (not at once: the
    * failed reminder is still due, so arming the next one now would fire into the same failure).
    */
-  fire(gameId: number): void {
-    const game = this.store.getGame(gameId);
-    const state = this.service.state(gameId);
+  async fire(gameId: number): Promise<void> {
+    const game = await this.store.getGame(gameId);
+    const state = await this.service.state(gameId);
     const now = this.now();
     if (!game || !state || game.status !== 'running') {
-      this.astore.clearReminders(gameId, now);
-      this.armNext(gameId);
+      await this.astore.clearReminders(gameId, now);
+      await this.armNext(gameId);
       return;
     }
     const settings = gameSettings(game);
     const quiet = settings.quietHours !== null && inQuietHours(now, settings.quietHours);
-    const due = this.astore.dueReminders(gameId, now);
-    this.store.transaction(() => {
-      for (const r of due) {
-        this.astore.markReminder(gameId, r.stageSeq, r.kind, now);
+    await this.store.gameTransaction(gameId, async () => {
+      for (const r of await this.astore.dueReminders(gameId, now)) {
+        await this.astore.markReminder(gameId, r.stageSeq, r.kind, now);
         // A stale one (the stage moved on), a paused stage, quiet hours: nothing is sent.
         if (r.stageSeq !== state.seq || state.paused || quiet) continue;
-        this.remind(game, state, r.kind, now);
+        await this.remind(game, state, r.kind, now);
       }
     });
     this.kick();
-    this.armNext(gameId);
+    await this.armNext(gameId);
   }
 
   /** Who a reminder goes to: each seat that owes an action, but not a player who plays from the channel. */
-  remindersFor(game: GameRow, state: GameState, kind: string): ReminderTo[] {
-    const users = new Map(this.store.players(game.id).map((p) => [p.seat, p.userId]));
+  async remindersFor(game: GameRow, state: GameState, kind: string): Promise<ReminderTo[]> {
+    const users = new Map((await this.store.players(game.id)).map((p) => [p.seat, p.userId]));
     const fallback = new Set(game.lobby.fallback ?? []);
     const out: ReminderTo[] = [];
     for (const seat of owedSeats(state)) {
@@ -325,51 +321,55 @@ export class AsyncPlayRules {
     return out;
   }
 
-  private remind(game: GameRow, state: GameState, kind: string, now: number): void {
-    this.view.reminders(game, state, this.remindersFor(game, state, kind), this.stageEnd(game.id, state), now);
+  private async remind(game: GameRow, state: GameState, kind: string, now: number): Promise<void> {
+    const to = await this.remindersFor(game, state, kind);
+    await this.view.reminders(game, state, to, await this.stageEnd(game.id, state), now);
   }
 
   // -------------------------------------------------------------------------------------------
   // Substitute calls
 
-  private closeCall(game: GameRow, call: SubstituteCall, filledBy: string | null): void {
-    this.astore.closeCall(call.id, filledBy ? 'filled' : 'closed');
+  private async closeCall(game: GameRow, call: SubstituteCall, filledBy: string | null): Promise<void> {
+    await this.astore.closeCall(call.id, filledBy ? 'filled' : 'closed');
     const closed = { ...call, status: filledBy ? ('filled' as const) : ('closed' as const) };
-    this.view.call(game, closed, filledBy, this.now(), false);
+    await this.view.call(game, closed, filledBy, this.now(), false);
   }
 
   /** Whether a substitute call made now waits for the day to be posted (it is night: N-13). */
-  callWaitsForDay(game: GameRow): boolean {
-    const state = this.service.state(game.id) ?? this.store.getState(game.id);
+  async callWaitsForDay(game: GameRow): Promise<boolean> {
+    const state = (await this.service.state(game.id)) ?? (await this.store.getState(game.id));
     return state !== null && owedIsSecret(state);
   }
 
   /**
    * The host calls for a substitute for a seat (the shell has checked that `hostId` may host it). A
    * host who plays may call one only for a seat flagged as absent (app/hosts.ts playingHostMayCall).
+   * Checked and written in one transaction: two calls at once make one.
    */
-  callSubstitute(game: GameRow, seat: number, hostId: string): AsyncRefusal | null {
+  async callSubstitute(game: GameRow, seat: number, hostId: string): Promise<AsyncRefusal | null> {
     if (game.status !== 'running') return { code: 'subcall/not-running' };
-    if (!this.store.players(game.id).some((p) => p.seat === seat)) return { code: 'seat/unknown' };
-    if (this.astore.openCall(game.id, seat)) return { code: 'subcall/open' };
-    if (this.plays(game, hostId)) {
-      const fair = playingHostMayCall((this.astore.holder(game.id, seat)?.flaggedAt ?? null) !== null);
-      if (!fair.ok) return { code: fair.code };
-    }
-    const now = this.now();
-    this.store.transaction(() => {
-      const c = this.astore.createCall(game.id, seat, now);
+    const refused = await this.store.gameTransaction(game.id, async (): Promise<AsyncRefusal | null> => {
+      if (!(await this.store.players(game.id)).some((p) => p.seat === seat)) return { code: 'seat/unknown' };
+      if (await this.astore.openCall(game.id, seat)) return { code: 'subcall/open' };
+      if (await this.plays(game, hostId)) {
+        const fair = playingHostMayCall(((await this.astore.holder(game.id, seat))?.flaggedAt ?? null) !== null);
+        if (!fair.ok) return { code: fair.code };
+      }
+      const now = this.now();
+      const c = await this.astore.createCall(game.id, seat, now);
       // N-13: at night a call would tell the table that this seat had something to do tonight
       // (absences at night are night actions left undone): it is posted at daybreak.
-      if (!this.callWaitsForDay(game)) this.view.call(game, c, null, now, true);
+      if (!(await this.callWaitsForDay(game))) await this.view.call(game, c, null, now, true);
+      return null;
     });
+    if (refused) return refused;
     this.kick();
     return null;
   }
 
   /** An open call of the game (null: none by that id, or no longer open). */
-  openCall(gameId: number, id: number): SubstituteCall | null {
-    return this.astore.openCalls(gameId).find((c) => c.id === id) ?? null;
+  async openCall(gameId: number, id: number): Promise<SubstituteCall | null> {
+    return (await this.astore.openCalls(gameId)).find((c) => c.id === id) ?? null;
   }
 
   /** The host picks one of the call's volunteers: he takes the seat. */
@@ -393,46 +393,51 @@ export class AsyncPlayRules {
     // Issue 20: the rule of every substitution (app/hosts.ts seatBar), told before he is listed: no
     // player, nobody replaced earlier, no host of the game, nobody who watched it.
     const known = {
-      hostId: (this.store.getGame(game.id) ?? game).hostId,
+      hostId: ((await this.store.getGame(game.id)) ?? game).hostId,
       status: game.status,
       lobbyMembers: game.lobby.members,
-      seats: this.store.players(game.id),
-      audit: this.store.auditLog(game.id),
+      seats: await this.store.players(game.id),
+      audit: await this.store.auditLog(game.id),
     };
-    const bar = seatBar(userId, known, this.seating(game.id), `user:${userId}`);
+    const bar = seatBar(userId, known, await this.seating(game.id), `user:${userId}`);
     if (bar) return { ok: false, code: SEAT_REFUSAL[bar].volunteer };
     if (call.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
     if (settings.autoSubstitute) {
       const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');
       return r.ok ? { ok: true, seated: true } : { ok: false, code: asVolunteerRefusal(r.code) };
     }
-    const names = { ...call.names, [userId]: name.slice(0, 60) };
-    const next = { ...call, volunteers: [...call.volunteers, userId], names };
-    this.store.transaction(() => {
-      this.astore.setVolunteers(call.id, next.volunteers, next.names);
-      this.view.call(game, next, null, this.now(), false);
+    // The call as it is now (another volunteer may have been listed since it was read), in the
+    // transaction that lists him.
+    return this.store.gameTransaction(game.id, async (): Promise<VolunteerResult> => {
+      const cur = await this.openCall(game.id, call.id);
+      if (!cur) return { ok: false, code: 'subcall/closed' };
+      if (cur.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
+      const names = { ...cur.names, [userId]: name.slice(0, 60) };
+      const next = { ...cur, volunteers: [...cur.volunteers, userId], names };
+      await this.astore.setVolunteers(cur.id, next.volunteers, next.names);
+      await this.view.call(game, next, null, this.now(), false);
+      return { ok: true, seated: false, call: next };
     });
-    return { ok: true, seated: false, call: next };
   }
 
   // -------------------------------------------------------------------------------------------
   // Spectators and the game so far
 
   /** "Watch": a member who is not at the table joins the spectators' thread (M-3). */
-  watch(game: GameRow, userId: string): AsyncRefusal | null {
-    const state = this.service.state(game.id);
+  async watch(game: GameRow, userId: string): Promise<AsyncRefusal | null> {
+    const state = await this.service.state(game.id);
     const playing = game.status === 'running' || game.status === 'post-game';
     if (!state || !playing) return { code: 'subcall/not-running' };
-    const seat = this.store.players(game.id).find((p) => p.userId === userId)?.seat;
+    const seat = (await this.store.players(game.id)).find((p) => p.userId === userId)?.seat;
     if (seat !== undefined && state.players[seat - 1]!.alive && !state.result) return { code: 'spectators/living' };
-    if (!this.view.watchers(game.id)) return { code: 'spectators/none' };
-    this.store.transaction(() => this.spectate(game, state, userId));
+    if (!(await this.view.watchers(game.id))) return { code: 'spectators/none' };
+    await this.store.gameTransaction(game.id, () => this.spectate(game, state, userId));
     this.kick();
     return null;
   }
 
   /** Who held each seat, in order (the Game so far lists the substitutions). */
-  holders(gameId: number): SeatHolder[] {
+  holders(gameId: number): Promise<SeatHolder[]> {
     return this.astore.holders(gameId);
   }
 }

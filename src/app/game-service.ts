@@ -1,7 +1,9 @@
 // The game service: the only place where games change. Actions for one game are applied one at a
 // time (a per-game queue); each accepted action is appended to the log and the new state saved in
 // one transaction before any effect (a Discord message) is sent. Deadlines are stored with the
-// state and re-armed at start-up; overdue ones fire at once, in order.
+// state and re-armed at start-up; overdue ones fire at once, in order. Storage is asynchronous
+// (SQLite or PostgreSQL behind src/db/connection.ts): inside a transaction nothing but storage is
+// awaited (the planners write the outbox there), so one change never waits on another game.
 import cron, { type ScheduledTask } from 'node-cron';
 import { apply, createGame } from '../engine/apply';
 import { isClockControl, planUndo } from '../engine/replay';
@@ -16,6 +18,7 @@ import type {
   RefusalCode,
   Role,
 } from '../engine/types';
+import { detached } from '../db/connection';
 import type { GameRow, LobbyInfo, Store } from '../db/store';
 import { NO_SEATING, playedIn, playingHostMaySeat, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
 import { KeyedQueue } from './keyed-queue';
@@ -74,14 +77,14 @@ export interface Logger {
 export interface ServiceHooks {
   /**
    * Writes what players must see because of a change (the outbox), inside the change's own
-   * transaction: if it throws, the change is not made.
+   * transaction: if it throws (or rejects), the change is not made. It awaits nothing but storage.
    */
-  plan?: (e: GameEffect) => void;
+  plan?: (e: GameEffect) => void | Promise<void>;
   /**
    * Runs a change's planning (all `plan` hooks) with the change known to it: the audience check
    * (src/discord/audience.ts) learns what caused the writes. The first registered is used.
    */
-  around?: (e: GameEffect, plan: () => void) => void;
+  around?: (e: GameEffect, plan: () => Promise<void>) => Promise<void>;
   /** After a transaction with effects committed (the deliverer's cue). */
   committed?: (point: CommitPoint, gameId: number) => void;
   /** Called after the commit, in order per game (tests and tools). */
@@ -94,17 +97,17 @@ export interface ServiceHooks {
    * A stage's timer ran out: true holds it open for the host instead of ending it (issue 10: a
    * server that does not auto-end turns). Called again by the sweep, so it must be idempotent.
    */
-  holdTimeout?(gameId: number, seq: number): boolean;
+  holdTimeout?(gameId: number, seq: number): boolean | Promise<boolean>;
   /**
    * Issue 20: the game is suspended (its channel, or the bot's access to it, is lost): no timer
    * fires and only the system acts on it (the lifecycle stops and restarts its clock).
    */
-  suspended?(gameId: number): boolean;
+  suspended?(gameId: number): boolean | Promise<boolean>;
   /**
    * Issue 20: who watched the game in its spectators' thread and the open substitute calls (async
    * play), for the rule of who may take a seat (app/hosts.ts seatBar, playingHostMaySeat).
    */
-  seating?(gameId: number): SeatingContext;
+  seating?(gameId: number): SeatingContext | Promise<SeatingContext>;
 }
 
 export interface ServiceOptions extends ServiceHooks {
@@ -206,13 +209,13 @@ export class GameService {
   }
 
   /** Writes what players must see because of a change, inside its transaction (throws to undo it). */
-  private planEffect(e: GameEffect): void {
-    const plan = () => {
-      for (const h of this.hooks) h.plan?.(e);
+  private async planEffect(e: GameEffect): Promise<void> {
+    const plan = async () => {
+      for (const h of this.hooks) await h.plan?.(e);
     };
     const around = this.hooks.find((h) => h.around)?.around;
-    if (around) around(e, plan);
-    else plan();
+    if (around) await around(e, plan);
+    else await plan();
   }
 
   private async onEffect(e: GameEffect): Promise<void> {
@@ -222,9 +225,12 @@ export class GameService {
   // -------------------------------------------------------------------------------------------
   // Queues
 
-  /** Runs `task` after every earlier task of the same game (whatever became of them). */
+  /**
+   * Runs `task` after every earlier task of the same game (whatever became of them), as a flow of
+   * its own (never inside a transaction of its caller's: see `detached`).
+   */
   private enqueue<T>(gameId: number, task: () => T | Promise<T>): Promise<T> {
-    return this.queues.run(gameId, task);
+    return detached(() => this.queues.run(gameId, task));
   }
 
   /** Effects of one game run in order, after the transaction that caused them. */
@@ -237,13 +243,17 @@ export class GameService {
           : effect.kind === 'lobby' || effect.kind === 'transferred'
             ? 'lobby'
             : 'cancel';
-    for (const h of this.hooks) h.committed?.(point, gameId);
-    void this.effects.run(gameId, async () => {
-      try {
-        await this.onEffect(effect);
-      } catch (e) {
-        this.logger.error(`game ${gameId}: effect ${effect.kind} failed`, e);
-      }
+    // What the commit starts is a flow of its own (a change made inside another transaction, as a
+    // tournament's table opens its lobby, would otherwise hand it that transaction: see `detached`).
+    detached(() => {
+      for (const h of this.hooks) h.committed?.(point, gameId);
+      void this.effects.run(gameId, async () => {
+        try {
+          await this.onEffect(effect);
+        } catch (e) {
+          this.logger.error(`game ${gameId}: effect ${effect.kind} failed`, e);
+        }
+      });
     });
   }
 
@@ -264,17 +274,22 @@ export class GameService {
    * truth). The state of a finished, cancelled or expired game is read, not kept: a /host log or a
    * late timer on an old game must not fill the cache for good.
    */
-  state(gameId: number): GameState | null {
+  async state(gameId: number): Promise<GameState | null> {
     const cached = this.states.get(gameId);
     if (cached) return cached;
-    const s = this.store.getState(gameId);
-    if (s && s.stage.kind !== 'over' && this.played(gameId)) this.states.set(gameId, s);
+    const s = await this.store.getState(gameId);
+    if (s && s.stage.kind !== 'over' && (await this.played(gameId))) {
+      // A change committed while this read waited has cached its own (newer) state: it stands.
+      const now = this.states.get(gameId);
+      if (now) return now;
+      this.states.set(gameId, s);
+    }
     return s;
   }
 
   /** Whether a game is being played (running or post-game): only then is anything kept about it. */
-  private played(gameId: number): boolean {
-    const status = this.store.getGame(gameId)?.status;
+  private async played(gameId: number): Promise<boolean> {
+    const status = (await this.store.getGame(gameId))?.status;
     return status === 'running' || status === 'post-game';
   }
 
@@ -311,17 +326,17 @@ export class GameService {
     };
   }
 
-  game(gameId: number): GameRow | null {
+  game(gameId: number): Promise<GameRow | null> {
     return this.store.getGame(gameId);
   }
 
   // -------------------------------------------------------------------------------------------
   // Lobby
 
-  createLobby(input: Omit<Parameters<Store['createLobby']>[0], 'now'>): GameRow {
-    const game = this.store.transaction(() => {
-      const g = this.store.createLobby({ ...input, now: this.now() });
-      this.planEffect({ kind: 'lobby', game: g });
+  async createLobby(input: Omit<Parameters<Store['createLobby']>[0], 'now'>): Promise<GameRow> {
+    const game = await this.store.transaction(async () => {
+      const g = await this.store.createLobby({ ...input, now: this.now() });
+      await this.planEffect({ kind: 'lobby', game: g });
       return g;
     });
     this.emitEffect(game.id, { kind: 'lobby', game });
@@ -336,16 +351,16 @@ export class GameService {
     gameId: number,
     change: (lobby: LobbyInfo, game: GameRow) => LobbyInfo | RefusalCode,
   ): Promise<{ ok: true; game: GameRow } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'lobby') return { ok: false as const, code: 'lobby/closed' };
       const next = change(game.lobby, game);
       if (typeof next === 'string') return { ok: false as const, code: next };
       const updated = { ...game, lobby: next };
-      this.store.transaction(() => {
-        this.store.setLobby(gameId, next, this.now());
-        this.planEffect({ kind: 'lobby', game: updated });
+      await this.store.gameTransaction(gameId, async () => {
+        await this.store.setLobby(gameId, next, this.now());
+        await this.planEffect({ kind: 'lobby', game: updated });
       });
       this.emitEffect(gameId, { kind: 'lobby', game: updated });
       return { ok: true as const, game: updated };
@@ -354,39 +369,39 @@ export class GameService {
 
   /** Deals the game: seat i+1 is `userIds[i]` with role `roles[i]` (G-1: both random, chosen by the caller). */
   start(gameId: number, userIds: string[], roles: Role[]): Promise<{ ok: true; state: GameState } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'lobby') return { ok: false as const, code: 'lobby/closed' };
-      if (this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
+      if (await this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
       const now = this.now();
       const state = createGame(game.ruleset, { roles }, game.options, game.pace, { now });
       const seats = userIds.map((userId, i) => ({ seat: i + 1, userId, role: roles[i]! }));
-      const started = this.store.transaction(() => {
-        this.store.startGame(gameId, seats, state, now);
-        const g = this.store.getGame(gameId)!;
-        this.planEffect({ kind: 'started', game: g, state, seats });
+      const started = await this.store.gameTransaction(gameId, async () => {
+        await this.store.startGame(gameId, seats, state, now);
+        const g = (await this.store.getGame(gameId))!;
+        await this.planEffect({ kind: 'started', game: g, state, seats });
         return g;
       });
       this.states.set(gameId, state);
-      this.armStage(gameId, state);
+      await this.armStage(gameId, state);
       this.emitEffect(gameId, { kind: 'started', game: started, state, seats });
       return { ok: true as const, state };
     });
   }
 
   cancel(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (!['lobby', 'running', 'post-game'].includes(game.status))
         return { ok: false as const, code: 'game/finished' };
       const now = this.now();
-      this.store.transaction(() => {
-        this.store.setStatus(gameId, 'cancelled', now);
-        this.store.clearDeadline(gameId);
-        this.store.addAudit({ gameId, at: now, actorId: by, action: 'cancel', reason });
-        this.planEffect({ kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
+      await this.store.gameTransaction(gameId, async () => {
+        await this.store.setStatus(gameId, 'cancelled', now);
+        await this.store.clearDeadline(gameId);
+        await this.store.addAudit({ gameId, at: now, actorId: by, action: 'cancel', reason });
+        await this.planEffect({ kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
       });
       this.release(gameId);
       this.emitEffect(gameId, { kind: 'cancelled', game: { ...game, status: 'cancelled' }, by });
@@ -395,8 +410,9 @@ export class GameService {
   }
 
   /** What the features know of who may take a seat (the hooks' `seating`, merged). */
-  private seating(gameId: number): SeatingContext {
-    const all = this.hooks.flatMap((h) => (h.seating ? [h.seating(gameId)] : []));
+  private async seating(gameId: number): Promise<SeatingContext> {
+    const all: SeatingContext[] = [];
+    for (const h of this.hooks) if (h.seating) all.push(await h.seating(gameId));
     if (all.length === 0) return NO_SEATING;
     return { watchers: all.flatMap((c) => c.watchers), calls: all.flatMap((c) => c.calls) };
   }
@@ -409,19 +425,19 @@ export class GameService {
     by: string,
     reason: string | null,
   ): Promise<{ ok: true } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'running' && game.status !== 'post-game')
         return { ok: false as const, code: 'game/not-running' };
-      const seats = this.store.players(gameId);
+      const seats = await this.store.players(gameId);
       const current = seats.find((s) => s.seat === seat);
       if (!current) return { ok: false as const, code: 'seat/unknown' };
       // Issue 20: one rule for every way a seat changes hands (the host's command, a call's pick,
       // its first volunteer): nobody who holds or held a seat, hosts or hosted the game, or watched it.
-      const seating = this.seating(gameId);
+      const seating = await this.seating(gameId);
       const table = { hostId: game.hostId, status: game.status, lobbyMembers: game.lobby.members, seats };
-      const known = { ...table, audit: this.store.auditLog(gameId) };
+      const known = { ...table, audit: await this.store.auditLog(gameId) };
       const bar = seatBar(userId, known, seating, by);
       if (bar) return { ok: false as const, code: SEAT_REFUSAL[bar].host };
       // A host who plays gives a seat only to a volunteer of the call open for it (PLAYING_HOST).
@@ -430,17 +446,18 @@ export class GameService {
         if (!fair.ok) return { ok: false as const, code: fair.code };
       }
       const now = this.now();
-      this.store.transaction(() => {
-        this.store.substitute(gameId, seat, userId);
-        this.store.addAudit({
+      const moves = (await this.state(gameId))?.moves ?? 0;
+      await this.store.gameTransaction(gameId, async () => {
+        await this.store.substitute(gameId, seat, userId);
+        await this.store.addAudit({
           gameId,
           at: now,
           actorId: by,
           action: 'substitute',
-          detail: { seat, from: current.userId, to: userId, moves: this.state(gameId)?.moves ?? 0 },
+          detail: { seat, from: current.userId, to: userId, moves },
           reason,
         });
-        this.planEffect({ kind: 'substituted', game, seat, from: current.userId, to: userId, by });
+        await this.planEffect({ kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       });
       this.emitEffect(gameId, { kind: 'substituted', game, seat, from: current.userId, to: userId, by });
       return { ok: true as const };
@@ -452,17 +469,17 @@ export class GameService {
    * entry of its own naming the one taken back, so it keeps both and a replay gives this state.
    */
   undo(gameId: number, actor: ActorId, reason: string | null): Promise<DispatchResult> {
-    return this.enqueue(gameId, () => {
+    return this.enqueue(gameId, async () => {
       if (this.closed) return { ok: false as const, code: 'service/closed' };
-      if (this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
-      const game = this.store.getGame(gameId);
+      if (await this.isSuspended(gameId)) return { ok: false as const, code: 'game/paused' };
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.status !== 'running' && game.status !== 'post-game')
         return { ok: false as const, code: 'game/not-running' };
-      const prev = this.state(gameId);
+      const prev = await this.state(gameId);
       if (!prev || !game.deal || game.startedAt === null) return { ok: false as const, code: 'game/unknown' };
       const initial = createGame(game.ruleset, { roles: game.deal }, game.options, game.pace, { now: game.startedAt });
-      const log = this.store.log(gameId);
+      const log = await this.store.log(gameId);
       const plan = planUndo(initial, log, prev.moves + 1);
       if (!plan.ok) return plan;
       const now = this.now();
@@ -476,12 +493,12 @@ export class GameService {
         ...('target' in u ? { target: u.target } : {}),
       };
       const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: [], undone: u };
-      this.store.commitAction(gameId, { action, actor, at: now }, state, {
+      await this.store.commitAction(gameId, { action, actor, at: now }, state, {
         audit: { gameId, at: now, actorId: actor, action: 'undo', detail, reason },
         inTx: () => this.planEffect(effect),
       });
       this.states.set(gameId, state);
-      this.armStage(gameId, state);
+      await this.armStage(gameId, state);
       this.emitEffect(gameId, effect);
       return { ok: true as const, state, events: [], seq: state.moves };
     });
@@ -489,18 +506,18 @@ export class GameService {
 
   /** A finished game is annulled: it stays in the archive, its points and ratings no longer count. */
   annul(gameId: number, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (game.annulledAt !== null) return { ok: false as const, code: 'annul/already' };
       if (game.status !== 'over' && game.status !== 'archived')
         return { ok: false as const, code: 'annul/not-finished' };
       const now = this.now();
       const annulled = { ...game, annulledAt: now };
-      this.store.transaction(() => {
-        this.store.setAnnulled(gameId, now);
-        this.store.addAudit({ gameId, at: now, actorId: by, action: 'annul', reason });
-        this.planEffect({ kind: 'annulled', game: annulled, by, reason });
+      await this.store.gameTransaction(gameId, async () => {
+        await this.store.setAnnulled(gameId, now);
+        await this.store.addAudit({ gameId, at: now, actorId: by, action: 'annul', reason });
+        await this.planEffect({ kind: 'annulled', game: annulled, by, reason });
       });
       this.release(gameId);
       this.emitEffect(gameId, { kind: 'annulled', game: annulled, by, reason });
@@ -515,17 +532,17 @@ export class GameService {
 
   /** `/host transfer`: another member hosts the game from now on. */
   transfer(gameId: number, to: string, by: string, reason: string | null): Promise<{ ok: true } | Refused> {
-    return this.enqueue(gameId, () => {
-      const game = this.store.getGame(gameId);
+    return this.enqueue(gameId, async () => {
+      const game = await this.store.getGame(gameId);
       if (!game) return { ok: false as const, code: 'game/unknown' };
       if (!['lobby', 'running', 'post-game'].includes(game.status))
         return { ok: false as const, code: 'game/finished' };
       if (game.hostId === to) return { ok: false as const, code: 'transfer/same-host' };
       const now = this.now();
       const moved = { ...game, hostId: to };
-      this.store.transaction(() => {
-        this.store.setHost(gameId, to, now);
-        this.store.addAudit({
+      await this.store.gameTransaction(gameId, async () => {
+        await this.store.setHost(gameId, to, now);
+        await this.store.addAudit({
           gameId,
           at: now,
           actorId: by,
@@ -533,7 +550,7 @@ export class GameService {
           detail: { from: game.hostId, to },
           reason,
         });
-        this.planEffect({ kind: 'transferred', game: moved, from: game.hostId, to, by });
+        await this.planEffect({ kind: 'transferred', game: moved, from: game.hostId, to, by });
       });
       this.emitEffect(gameId, { kind: 'transferred', game: moved, from: game.hostId, to, by });
       return { ok: true as const };
@@ -548,17 +565,22 @@ export class GameService {
     return this.enqueue(gameId, () => this.applyNow(gameId, action, actor, reason ?? null));
   }
 
-  private applyNow(gameId: number, action: Action, actor: ActorId, reason: string | null): DispatchResult {
+  private async applyNow(
+    gameId: number,
+    action: Action,
+    actor: ActorId,
+    reason: string | null,
+  ): Promise<DispatchResult> {
     if (this.closed) return { ok: false, code: 'service/closed' };
     // Issue 20: a suspended game waits for its channel; only the system stops or restarts its clock.
-    if (actor !== 'system' && this.isSuspended(gameId)) return { ok: false, code: 'game/paused' };
-    const prev = this.state(gameId);
+    if (actor !== 'system' && (await this.isSuspended(gameId))) return { ok: false, code: 'game/paused' };
+    const prev = await this.state(gameId);
     if (!prev) return { ok: false, code: 'game/unknown' };
     const now = this.now();
     const r = apply(prev, action, { now });
     if (!r.ok) return r;
     const state = r.state;
-    const game = this.store.getGame(gameId)!;
+    const game = (await this.store.getGame(gameId))!;
     if (game.status !== 'running' && game.status !== 'post-game') return { ok: false, code: 'game/not-running' };
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
     const host = isHostAction(action);
@@ -567,28 +589,30 @@ export class GameService {
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
     const clock = isClockControl(action.kind);
-    this.store.commitAction(gameId, { action, actor, at: now }, state, {
+    await this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
-      ...(over ? { onOver: () => this.store.writeResults(game, state, this.store.players(gameId), now) } : {}),
+      ...(over
+        ? { onOver: async () => this.store.writeResults(game, state, await this.store.players(gameId), now) }
+        : {}),
       ...(clock ? { resetDeadline: true } : {}),
       inTx: () => this.planEffect(effect),
     });
-    if (clock) this.extended.delete(gameId);
     this.states.set(gameId, state);
-    this.armStage(gameId, state);
+    if (clock) this.extended.delete(gameId);
+    await this.armStage(gameId, state);
     if (over) this.release(gameId);
     this.emitEffect(gameId, effect);
     return { ok: true, state, events: r.events, seq: state.moves };
   }
 
   /** Arms the stage's timer, at the later end it was given if its message was seen late. */
-  private armStage(gameId: number, state: GameState): void {
+  private async armStage(gameId: number, state: GameState): Promise<void> {
     const ext = this.extended.get(gameId);
     if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
     let due =
       ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
     // A later end written with the change itself (issue 10: a deadline moved out of quiet hours).
-    const row = due === null ? null : this.store.deadlineOf(gameId);
+    const row = due === null ? null : await this.store.deadlineOf(gameId);
     if (due !== null && row && row.stageSeq === state.seq) due = Math.max(due, row.dueAt);
     this.scheduler.arm(gameId, state.seq, due);
   }
@@ -598,10 +622,10 @@ export class GameService {
    * engine's own deadline is the earliest a timeout is accepted, so replays are unaffected.
    */
   extendDeadline(gameId: number, seq: number, dueAt: number): Promise<void> {
-    return this.enqueue(gameId, () => {
-      const s = this.state(gameId);
+    return this.enqueue(gameId, async () => {
+      const s = await this.state(gameId);
       if (!s || s.seq !== seq || s.deadline === null || dueAt <= s.deadline) return;
-      const due = this.store.extendDeadline(gameId, seq, dueAt);
+      const due = await this.store.extendDeadline(gameId, seq, dueAt);
       if (due === null) return;
       this.extended.set(gameId, { seq, dueAt: due });
       this.scheduler.arm(gameId, seq, due);
@@ -612,28 +636,29 @@ export class GameService {
    * A timer fired. A failing store never ends the process: the returned promise rejects, and the
    * scheduler's guard logs it, tells the host (once) and tries the timeout again later.
    */
-  private onTimer(gameId: number, seq: number, dueAt: number): Promise<void> | undefined {
-    if (this.held(gameId, seq)) return undefined;
-    return this.dispatch(gameId, { kind: 'timeout', seq }, 'timer').then(
-      (r) => {
-        if (!r.ok && r.code === 'timeout/early')
-          this.scheduler.arm(gameId, seq, Math.max(dueAt, this.state(gameId)?.deadline ?? dueAt));
-      },
-      (e: unknown) => {
-        this.states.delete(gameId); // the database is the truth: reload after the failure
-        throw e;
-      },
-    );
-  }
-
-  private isSuspended(gameId: number): boolean {
-    return this.hooks.some((h) => h.suspended?.(gameId) ?? false);
-  }
-
-  private held(gameId: number, seq: number): boolean {
+  private async onTimer(gameId: number, seq: number, dueAt: number): Promise<void> {
+    if (await this.held(gameId, seq)) return;
+    let r: DispatchResult;
     try {
-      if (this.isSuspended(gameId)) return true;
-      return this.hooks.some((h) => h.holdTimeout?.(gameId, seq) ?? false);
+      r = await this.dispatch(gameId, { kind: 'timeout', seq }, 'timer');
+    } catch (e) {
+      this.states.delete(gameId); // the database is the truth: reload after the failure
+      throw e;
+    }
+    if (!r.ok && r.code === 'timeout/early')
+      this.scheduler.arm(gameId, seq, Math.max(dueAt, (await this.state(gameId))?.deadline ?? dueAt));
+  }
+
+  private async isSuspended(gameId: number): Promise<boolean> {
+    for (const h of this.hooks) if (h.suspended && (await h.suspended(gameId))) return true;
+    return false;
+  }
+
+  private async held(gameId: number, seq: number): Promise<boolean> {
+    try {
+      if (await this.isSuspended(gameId)) return true;
+      for (const h of this.hooks) if (h.holdTimeout && (await h.holdTimeout(gameId, seq))) return true;
+      return false;
     } catch (e) {
       this.logger.error(`game ${gameId}: could not decide whether to hold the timeout`, e);
       return false;
@@ -665,16 +690,16 @@ export class GameService {
   async recover(): Promise<{ rearmed: number; fired: number }> {
     let fired = 0;
     let rearmed = 0;
-    for (const d of this.store.pendingDeadlines()) {
+    for (const d of await this.store.pendingDeadlines()) {
       if (d.dueAt <= this.now()) {
-        if (this.held(d.gameId, d.stageSeq)) continue;
+        if (await this.held(d.gameId, d.stageSeq)) continue;
         const r = await this.timedOut(d.gameId, d.stageSeq);
         if (r.ok) fired++;
         else if (r.code === 'timeout/stale' || r.code === 'game/not-running' || r.code === 'game/over') {
           // The stored deadline no longer matches the state: put the state's own deadline back.
-          const s = this.state(d.gameId);
+          const s = await this.state(d.gameId);
           if (s?.deadline != null && s.stage.kind !== 'over') this.scheduler.arm(d.gameId, s.seq, s.deadline);
-          else this.store.clearDeadline(d.gameId);
+          else await this.store.clearDeadline(d.gameId);
         }
       } else {
         this.scheduler.arm(d.gameId, d.stageSeq, d.dueAt);
@@ -692,23 +717,28 @@ export class GameService {
   async sweep(): Promise<{ fired: number; expired: number; archived: number }> {
     const now = this.now();
     let fired = 0;
-    for (const d of this.store.dueDeadlines(now)) {
+    for (const d of await this.store.dueDeadlines(now)) {
       const armed = this.scheduler.armed(d.gameId);
       if (armed?.seq === d.stageSeq && armed.dueAt > now) continue;
-      if (this.held(d.gameId, d.stageSeq)) continue;
+      if (await this.held(d.gameId, d.stageSeq)) continue;
       const r = await this.timedOut(d.gameId, d.stageSeq);
       if (r.ok) fired++;
     }
-    const expired = this.store.transaction(() => {
-      const ids = this.store.expireLobbies(now - (this.opts.lobbyTtlMs ?? 24 * 3600_000), now);
-      for (const id of ids) this.planEffect({ kind: 'expired', game: this.store.getGame(id)! });
-      return ids;
+    const expired = await this.store.transaction(async () => {
+      const ids = await this.store.expireLobbies(now - (this.opts.lobbyTtlMs ?? 24 * 3600_000), now);
+      const games: GameRow[] = [];
+      for (const id of ids) {
+        const game = (await this.store.getGame(id))!;
+        await this.planEffect({ kind: 'expired', game });
+        games.push(game);
+      }
+      return games;
     });
-    for (const id of expired) {
-      this.release(id);
-      this.emitEffect(id, { kind: 'expired', game: this.store.getGame(id)! });
+    for (const game of expired) {
+      this.release(game.id);
+      this.emitEffect(game.id, { kind: 'expired', game });
     }
-    const archived = this.store.archiveFinished(now - (this.opts.archiveAfterMs ?? 7 * 24 * 3600_000), now);
+    const archived = await this.store.archiveFinished(now - (this.opts.archiveAfterMs ?? 7 * 24 * 3600_000), now);
     for (const id of archived) this.release(id);
     return { fired, expired: expired.length, archived: archived.length };
   }
@@ -719,7 +749,7 @@ export class GameService {
    * a game whose timeout the sweep could not save is told through its stage timer's guard.
    */
   startCron(expression = '* * * * *'): void {
-    this.cronTask?.stop();
+    void this.cronTask?.stop();
     this.cronTask = cron.schedule(expression, () => this.sweepTick());
   }
 
@@ -739,7 +769,7 @@ export class GameService {
 
   /** Stops timers and the sweep, then waits for queued work and effects to finish. */
   async close(): Promise<void> {
-    this.cronTask?.stop();
+    void this.cronTask?.stop();
     this.cronTask = null;
     this.scheduler.stop();
     await this.idle();

@@ -255,16 +255,16 @@ export function playingHostMayCall(flagged: boolean): FairVerdict {
 }
 
 /** playedIn for a stored game: its seats' holders and its audit log read from the store. */
-export function playsIn(
+export async function playsIn(
   store: Pick<Store, 'players' | 'auditLog'>,
   game: Pick<GameRow, 'id' | 'status' | 'lobby'>,
   userId: string,
-): boolean {
+): Promise<boolean> {
   return playedIn(userId, {
     status: game.status,
     lobbyMembers: game.lobby.members,
-    seats: store.players(game.id),
-    audit: store.auditLog(game.id),
+    seats: await store.players(game.id),
+    audit: await store.auditLog(game.id),
   });
 }
 

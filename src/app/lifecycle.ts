@@ -39,19 +39,19 @@ export const VOID_AFTER_MS: Readonly<Record<Pace, number>> = {
 
 const ACTIVE: ReadonlySet<string> = new Set(['lobby', 'running', 'post-game']);
 
-/** What the host and the table read (written into the outbox inside the transaction given). */
+/** What the host and the table read (written into the outbox inside the transaction given: storage only). */
 export interface LifecycleView {
   /** The host, by DM: the game is paused because `s.reason`; it is voided at `s.voidAt` unless access returns. */
-  suspended(game: GameRow, s: Suspension, now: number): void;
+  suspended(game: GameRow, s: Suspension, now: number): Promise<void>;
   /** Access is back: the table is told the game goes on, and the host. */
-  resumed(game: GameRow, s: Suspension, now: number): void;
+  resumed(game: GameRow, s: Suspension, now: number): Promise<void>;
   /** The game was voided: the host, by DM. */
-  voided(game: GameRow, s: Suspension, now: number): void;
+  voided(game: GameRow, s: Suspension, now: number): Promise<void>;
   /**
    * An ended game still holds Send Messages denies in its channel: its wish (the `perms` slot) is
    * set to nothing again, as a new version. False when a version is already on its way.
    */
-  restorePerms(game: GameRow, now: number): boolean;
+  restorePerms(game: GameRow, now: number): Promise<boolean>;
 }
 
 export interface LifecycleLogger {
@@ -83,47 +83,50 @@ export class Lifecycle {
     });
   }
 
-  isSuspended(gameId: number): boolean {
-    return this.d.lstore.get(gameId) !== null;
+  async isSuspended(gameId: number): Promise<boolean> {
+    return (await this.d.lstore.get(gameId)) !== null;
   }
 
-  suspension(gameId: number): Suspension | null {
+  suspension(gameId: number): Promise<Suspension | null> {
     return this.d.lstore.get(gameId);
   }
 
   /**
    * The game's channel (or the bot's access to it) is lost. Suspends a game that is still going,
    * at once (from now on no action, timer or message of it goes through). True when the game is
-   * suspended (now or already). The caller cues the deliverer (the host's notice).
+   * suspended (now or already). The caller cues the deliverer (the host's notice). What it reads
+   * and writes is one transaction: two losses told at once suspend the game once.
    */
-  suspend(gameId: number, reason: LostReason): boolean {
+  async suspend(gameId: number, reason: LostReason): Promise<boolean> {
     const { store, lstore, outbox, service, view } = this.d;
-    const game = store.getGame(gameId);
-    if (!game || !ACTIVE.has(game.status)) return false;
-    if (lstore.get(gameId)) return true;
-    const now = this.d.now();
-    const state = game.status === 'lobby' ? null : service.state(gameId);
-    // The stored end may be later than the engine's (its message was seen late, quiet hours): the
-    // difference is given back at the resume, with the time that was left.
-    const row = store.deadlineOf(gameId);
-    const extraMs =
-      state && !state.paused && state.deadline !== null && row && row.stageSeq === state.seq
-        ? Math.max(0, row.dueAt - state.deadline)
-        : 0;
-    const s: Suspension = {
-      gameId,
-      reason,
-      since: now,
-      voidAt: now + VOID_AFTER_MS[game.pace],
-      stageSeq: state?.seq ?? null,
-      extraMs,
-      clockStopped: false,
-    };
-    store.transaction(() => {
-      lstore.add(s);
-      outbox.hold(gameId);
-      view.suspended(game, s, now);
+    const s = await store.gameTransaction(gameId, async (): Promise<Suspension | boolean> => {
+      const game = await store.getGame(gameId);
+      if (!game || !ACTIVE.has(game.status)) return false;
+      if (await lstore.get(gameId)) return true;
+      const now = this.d.now();
+      const state = game.status === 'lobby' ? null : await service.state(gameId);
+      // The stored end may be later than the engine's (its message was seen late, quiet hours): the
+      // difference is given back at the resume, with the time that was left.
+      const row = await store.deadlineOf(gameId);
+      const extraMs =
+        state && !state.paused && state.deadline !== null && row && row.stageSeq === state.seq
+          ? Math.max(0, row.dueAt - state.deadline)
+          : 0;
+      const s: Suspension = {
+        gameId,
+        reason,
+        since: now,
+        voidAt: now + VOID_AFTER_MS[game.pace],
+        stageSeq: state?.seq ?? null,
+        extraMs,
+        clockStopped: false,
+      };
+      await lstore.add(s);
+      await outbox.hold(gameId);
+      await view.suspended(game, s, now);
+      return s;
     });
+    if (typeof s === 'boolean') return s;
     // (Asynchronous play's reminders need no stop: a paused stage's are let go, and the clock
     // stops next, in the game's queue, before anything else of the game can run.)
     service.scheduler.disarm(gameId);
@@ -135,7 +138,7 @@ export class Lifecycle {
 
   /** The clock of a suspended game stops (the host's pause, by the system), unless it already stands. */
   private async stopClock(gameId: number): Promise<void> {
-    const state = this.d.service.state(gameId);
+    const state = await this.d.service.state(gameId);
     if (!state || state.paused || state.stage.kind === 'over') return;
     const r = await this.d.service
       .dispatch(gameId, { kind: 'host-pause' }, 'system')
@@ -145,23 +148,27 @@ export class Lifecycle {
   }
 
   /** Access to the game's channel is back: the game goes on where it stopped (the caller cues the deliverer). */
-  resume(gameId: number): void {
+  async resume(gameId: number): Promise<void> {
     const { store, lstore, outbox, view } = this.d;
-    const s = lstore.get(gameId);
-    if (!s) return;
-    const game = store.getGame(gameId);
     const now = this.d.now();
-    if (!game || !ACTIVE.has(game.status)) {
-      this.forget(gameId, now);
-      return;
-    }
-    store.transaction(() => {
-      lstore.remove(gameId);
+    const done = await store.gameTransaction(gameId, async () => {
+      const s = await lstore.get(gameId);
+      if (!s) return null;
+      const game = await store.getGame(gameId);
+      if (!game || !ACTIVE.has(game.status)) {
+        await this.end(gameId, game?.channelId ?? null, s.reason, now);
+        return { s, forgot: true };
+      }
+      await lstore.remove(gameId);
       // What waited goes out first, in order, then the word that the game goes on.
-      outbox.release(gameId, now);
-      view.resumed(game, s, now);
+      await outbox.release(gameId, now);
+      await view.resumed(game, s, now);
+      return { s, forgot: false };
     });
+    if (!done) return;
     this.scheduler.disarm(gameId);
+    if (done.forgot) return;
+    const { s } = done;
     this.d.log.warn(`lifecycle: game ${gameId} resumed after ${Math.round((now - s.since) / 1000)} s`);
     if (s.clockStopped) void this.restartClock(gameId, s);
   }
@@ -186,7 +193,7 @@ export class Lifecycle {
    * host told once, and the void tried again after the guard's delay.
    */
   async voidGame(gameId: number): Promise<void> {
-    const s = this.d.lstore.get(gameId);
+    const s = await this.d.lstore.get(gameId);
     if (!s) return;
     const now = this.d.now();
     if (now < s.voidAt) {
@@ -195,15 +202,17 @@ export class Lifecycle {
     }
     // The cancel's own transaction gives up what was held and tells the host (see plan).
     const r = await this.d.service.cancel(gameId, 'system', null);
-    if (!r.ok) this.forget(gameId, this.d.now());
+    if (!r.ok) await this.forget(gameId, this.d.now());
     else this.d.log.warn(`lifecycle: game ${gameId} voided (${s.reason})`);
   }
 
   /** A suspension whose game ended otherwise: what it held is given up. */
-  private forget(gameId: number, now: number): void {
-    const s = this.d.lstore.get(gameId);
-    const game = this.d.store.getGame(gameId);
-    this.d.store.transaction(() => this.end(gameId, game?.channelId ?? null, s?.reason ?? null, now));
+  private async forget(gameId: number, now: number): Promise<void> {
+    await this.d.store.gameTransaction(gameId, async () => {
+      const s = await this.d.lstore.get(gameId);
+      const game = await this.d.store.getGame(gameId);
+      await this.end(gameId, game?.channelId ?? null, s?.reason ?? null, now);
+    });
     this.scheduler.disarm(gameId);
   }
 
@@ -214,16 +223,17 @@ export class Lifecycle {
    * channel takes its overwrites with it: then the game's holds there are dropped too. (Its
    * threads' lock and members are given up: they decide nobody's writing in the channel.)
    */
-  private end(gameId: number, channelId: string | null, reason: LostReason | null, now: number): void {
+  private async end(gameId: number, channelId: string | null, reason: LostReason | null, now: number): Promise<void> {
     const { outbox, lstore } = this.d;
-    outbox.dropHeld(gameId, 'void', now);
+    await outbox.dropHeld(gameId, 'void', now);
     const deleted = reason === 'channel-deleted';
     // Its channel is out of reach: the closed versions of its messages are not even tried.
-    for (const slot of outbox.gameSlots(gameId))
-      if (slot.state !== 'gone' && (slot.kind !== 'perms' || deleted)) outbox.setState(gameId, slot.key, 'gone');
+    for (const slot of await outbox.gameSlots(gameId))
+      if (slot.state !== 'gone' && (slot.kind !== 'perms' || deleted)) await outbox.setState(gameId, slot.key, 'gone');
     if (deleted && channelId !== null)
-      for (const h of outbox.permHolds(channelId)) if (h.gameId === gameId) outbox.dropPermHold(channelId, h.userId);
-    lstore.remove(gameId);
+      for (const h of await outbox.permHolds(channelId))
+        if (h.gameId === gameId) await outbox.dropPermHold(channelId, h.userId);
+    await lstore.remove(gameId);
   }
 
   /**
@@ -232,15 +242,12 @@ export class Lifecycle {
    * back (the `perms` wish set again, for the deliverer). True when a new version was written (the
    * caller cues the deliverer).
    */
-  restorePerms(gameId: number): boolean {
+  async restorePerms(gameId: number): Promise<boolean> {
     const { store, view } = this.d;
-    const game = store.getGame(gameId);
+    const game = await store.getGame(gameId);
     if (!game || ACTIVE.has(game.status)) return false;
     const now = this.d.now();
-    let wrote = false;
-    store.transaction(() => {
-      wrote = view.restorePerms(game, now);
-    });
+    const wrote = await store.gameTransaction(gameId, () => view.restorePerms(game, now));
     if (wrote) this.d.log.warn(`lifecycle: game ${gameId} (${game.status}): its denies in the channel are given back`);
     return wrote;
   }
@@ -250,19 +257,19 @@ export class Lifecycle {
    * recorded; a suspended game that ends (voided, or cancelled or expired otherwise) gives up what
    * it held, and a voided one's host is told.
    */
-  plan(e: GameEffect): void {
+  async plan(e: GameEffect): Promise<void> {
     const gameId = e.game.id;
     if (e.kind === 'action') {
-      if (e.actor === 'system' && e.action.kind === 'host-pause' && this.d.lstore.get(gameId))
-        this.d.lstore.setClockStopped(gameId);
+      if (e.actor === 'system' && e.action.kind === 'host-pause' && (await this.d.lstore.get(gameId)))
+        await this.d.lstore.setClockStopped(gameId);
       return;
     }
     if (e.kind !== 'cancelled' && e.kind !== 'expired') return;
-    const s = this.d.lstore.get(gameId);
+    const s = await this.d.lstore.get(gameId);
     if (!s) return;
     const now = this.d.now();
-    this.end(gameId, e.game.channelId, s.reason, now);
-    if (e.kind === 'cancelled' && e.by === 'system') this.d.view.voided(e.game, s, now);
+    await this.end(gameId, e.game.channelId, s.reason, now);
+    if (e.kind === 'cancelled' && e.by === 'system') await this.d.view.voided(e.game, s, now);
     this.scheduler.disarm(gameId);
   }
 
@@ -270,8 +277,8 @@ export class Lifecycle {
    * At start-up (after the shell has reviewed what it can reach): each suspended game's void timer
    * is armed (an overdue one fires now), and a clock a crash left running is stopped.
    */
-  recover(): number {
-    const list = this.d.lstore.all();
+  async recover(): Promise<number> {
+    const list = await this.d.lstore.all();
     for (const s of list) {
       this.scheduler.arm(s.gameId, 0, s.voidAt);
       if (!s.clockStopped) void this.stopClock(s.gameId);

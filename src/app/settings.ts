@@ -53,8 +53,8 @@ export function parseSettings(raw: unknown): ServerSettings {
 }
 
 /** The server's settings (the columns of older versions are read when the JSON lacks them). */
-export function readSettings(store: Store, guildId: string): ServerSettings {
-  const row = store.getServer(guildId);
+export async function readSettings(store: Store, guildId: string): Promise<ServerSettings> {
+  const row = await store.getServer(guildId);
   if (!row) return DEFAULT_SETTINGS;
   let json: Record<string, unknown> = {};
   try {
@@ -73,23 +73,28 @@ export function readSettings(store: Store, guildId: string): ServerSettings {
 
 export type SettingsUpdate = { ok: true; settings: ServerSettings } | { ok: false; field: string; problem: string };
 
-/** Validates a change and stores the whole settings object (and the legacy columns, kept in step). */
+/**
+ * Validates a change and stores the whole settings object (and the legacy columns, kept in step).
+ * Read and written in one transaction: two changes at once do not undo each other (a patch made
+ * from the current settings is given as a function of them).
+ */
 export function writeSettings(
   store: Store,
   guildId: string,
-  patch: Partial<Record<SettingKey, unknown>>,
+  patch: Partial<Record<SettingKey, unknown>> | ((current: ServerSettings) => Partial<Record<SettingKey, unknown>>),
   now: number,
-): SettingsUpdate {
-  const next = { ...readSettings(store, guildId), ...patch };
-  const r = serverSettingsSchema.safeParse(next);
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    return { ok: false, field: issue.path.join('.') || '?', problem: issue.message };
-  }
-  const s = r.data;
-  store.transaction(() => {
-    store.setServerSettingsRaw(guildId, JSON.stringify(s), now);
-    store.updateServer(
+): Promise<SettingsUpdate> {
+  return store.transaction(async (): Promise<SettingsUpdate> => {
+    const current = await readSettings(store, guildId);
+    const next = { ...current, ...(typeof patch === 'function' ? patch(current) : patch) };
+    const r = serverSettingsSchema.safeParse(next);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      return { ok: false, field: issue.path.join('.') || '?', problem: issue.message };
+    }
+    const s = r.data;
+    await store.setServerSettingsRaw(guildId, JSON.stringify(s), now);
+    await store.updateServer(
       guildId,
       {
         locale: s.language === 'auto' ? null : s.language,
@@ -98,6 +103,6 @@ export function writeSettings(
       },
       now,
     );
+    return { ok: true, settings: s };
   });
-  return { ok: true, settings: s };
 }

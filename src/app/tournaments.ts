@@ -68,12 +68,15 @@ export interface TournamentSnapshot {
   winners: string[];
 }
 
-/** What players see of a tournament, written where the rules say. Every method is called inside a transaction. */
+/**
+ * What players see of a tournament, written where the rules say. Every method is called inside a
+ * transaction, and awaits nothing but storage.
+ */
 export interface TournamentView {
   /** The board and every round's message (slots: only changed ones are edited). */
-  refresh(tour: TournamentRow, snapshot: TournamentSnapshot, now: number): void;
+  refresh(tour: TournamentRow, snapshot: TournamentSnapshot, now: number): Promise<void>;
   /** T-3: the final is over: the result, with the winner. */
-  result(tour: TournamentRow, standings: readonly StandingRow[], now: number): void;
+  result(tour: TournamentRow, standings: readonly StandingRow[], now: number): Promise<void>;
   /** T-2: the finalists (and the lot at the cut, if there was one). */
   finalists(
     tour: TournamentRow,
@@ -81,7 +84,7 @@ export interface TournamentView {
     finalists: readonly string[],
     lot: TournamentRow['finalLot'],
     now: number,
-  ): void;
+  ): Promise<void>;
 }
 
 export interface TournamentRulesDeps {
@@ -139,21 +142,21 @@ export class TournamentRules {
   // -------------------------------------------------------------------------------------------
   // Reading
 
-  get(id: number): TournamentRow | null {
+  get(id: number): Promise<TournamentRow | null> {
     return this.d.tstore.get(id);
   }
 
-  players(id: number): RegisteredPlayer[] {
+  players(id: number): Promise<RegisteredPlayer[]> {
     return this.d.tstore.players(id);
   }
 
   /** The tournament a command means: the one named (in this server), else the server's current (or latest) one. */
-  pick(guildId: string, id: number | null): TournamentRow | null {
+  async pick(guildId: string, id: number | null): Promise<TournamentRow | null> {
     if (id !== null) {
-      const tour = this.d.tstore.get(id);
+      const tour = await this.d.tstore.get(id);
       return tour && tour.guildId === guildId ? tour : null;
     }
-    return this.d.tstore.current(guildId) ?? this.d.tstore.latest(guildId);
+    return (await this.d.tstore.current(guildId)) ?? (await this.d.tstore.latest(guildId));
   }
 
   /** Scoring system of the tournament's rule set (S-5 tie-breaks). */
@@ -161,18 +164,20 @@ export class TournamentRules {
     return RULESETS[tour.ruleset].scoring as ScoringSystem;
   }
 
-  views(tour: TournamentRow): TableView[] {
+  views(tour: TournamentRow): Promise<TableView[]> {
     return this.d.tstore.withResults(tour.id);
   }
 
-  phase(tour: TournamentRow, tables = this.views(tour)): Phase {
-    return phaseOf(tour.status, tables);
+  async phase(tour: TournamentRow, known?: TableView[]): Promise<Phase> {
+    return phaseOf(tour.status, known ?? (await this.views(tour)));
   }
 
   /** T-3: the live standings, how many tables are counted, and of how many in all. */
-  standings(tour: TournamentRow): { table: StandingRow[]; tables: TableView[]; counted: number; total: number } {
-    const tables = this.views(tour);
-    const players = this.d.tstore.players(tour.id);
+  async standings(
+    tour: TournamentRow,
+  ): Promise<{ table: StandingRow[]; tables: TableView[]; counted: number; total: number }> {
+    const tables = await this.views(tour);
+    const players = await this.d.tstore.players(tour.id);
     const table = tournamentStandings(
       this.system(tour),
       players.map((p) => p.userId),
@@ -185,8 +190,12 @@ export class TournamentRules {
   }
 
   /** The tables as CSV: registered names, else `nameOf` (e.g. the user's name on Discord). */
-  csv(tour: TournamentRow, tables: readonly TableView[], nameOf: (userId: string) => string | undefined): string {
-    const names = new Map(this.d.tstore.players(tour.id).map((p) => [p.userId, p.name]));
+  async csv(
+    tour: TournamentRow,
+    tables: readonly TableView[],
+    nameOf: (userId: string) => string | undefined,
+  ): Promise<string> {
+    const names = new Map((await this.d.tstore.players(tour.id)).map((p) => [p.userId, p.name]));
     return tournamentCsv(tables, (u) => names.get(u) ?? nameOf(u) ?? '');
   }
 
@@ -194,10 +203,10 @@ export class TournamentRules {
   // What players see
 
   /** Writes the board and every round's message. */
-  private refresh(tour: TournamentRow): void {
-    const tables = this.views(tour);
-    const phase = this.phase(tour, tables);
-    const players = this.d.tstore.players(tour.id);
+  private async refresh(tour: TournamentRow): Promise<void> {
+    const tables = await this.views(tour);
+    const phase = await this.phase(tour, tables);
+    const players = await this.d.tstore.players(tour.id);
     const winners =
       tour.status === 'finished'
         ? tournamentStandings(
@@ -208,18 +217,18 @@ export class TournamentRules {
             .filter((r) => r.place === 1)
             .map((r) => r.player)
         : [];
-    this.d.view.refresh(tour, { players, tables, phase, winners }, this.d.now());
+    await this.d.view.refresh(tour, { players, tables, phase, winners }, this.d.now());
   }
 
   /**
    * Inside a game's own transaction (the planner's hook): a tournament game that started, ended or
    * was cancelled changes its round's message; the last game of the final ends the tournament.
    */
-  plan(e: GameEffect): void {
+  async plan(e: GameEffect): Promise<void> {
     // Its own savepoint: should the tournament's part fail, the game's change still goes through
     // (the tournament's messages catch up at their next change or the next restart).
     try {
-      this.d.tstore.transaction(() => this.planTournament(e));
+      await this.d.tstore.transaction(() => this.planTournament(e));
     } catch (err) {
       this.d.log.error(`tournament: could not follow game ${e.game.id}`, err);
     }
@@ -229,45 +238,46 @@ export class TournamentRules {
    * A tournament game changed outside the game service's effects (issue 11's annul: an annulled
    * game no longer counts, and its table may be played again): its tournament's messages follow.
    */
-  gameChanged(gameId: number): void {
-    const link = this.d.tstore.tableOfGame(gameId);
-    const tour = link ? this.d.tstore.get(link.tournamentId) : null;
-    if (!tour || tour.status === 'cancelled' || tour.status === 'registration') return;
-    this.d.tstore.transaction(() => {
+  async gameChanged(gameId: number): Promise<void> {
+    const link = await this.d.tstore.tableOfGame(gameId);
+    const known = link ? await this.d.tstore.get(link.tournamentId) : null;
+    if (!known || known.status === 'cancelled' || known.status === 'registration') return;
+    await this.d.tstore.transaction(async () => {
+      const tour = (await this.d.tstore.get(known.id))!;
       // The final annulled after the result: the tournament is back to its final.
-      const back = tour.status === 'finished' && phaseOf('running', this.views(tour)).kind !== 'finished';
-      if (back) this.d.tstore.setStatus(tour.id, 'running', this.d.now());
-      this.refresh(this.d.tstore.get(tour.id)!);
+      const back = tour.status === 'finished' && phaseOf('running', await this.views(tour)).kind !== 'finished';
+      if (back) await this.d.tstore.setStatus(tour.id, 'running', this.d.now());
+      await this.refresh((await this.d.tstore.get(tour.id))!);
     });
     this.d.kick();
   }
 
-  private planTournament(e: GameEffect): void {
+  private async planTournament(e: GameEffect): Promise<void> {
     const relevant =
       e.kind === 'started' ||
       e.kind === 'cancelled' ||
       (e.kind === 'action' && e.state.stage.kind === 'over' && e.prev.stage.kind !== 'over');
     if (!relevant) return;
-    const link = this.d.tstore.tableOfGame(e.game.id);
+    const link = await this.d.tstore.tableOfGame(e.game.id);
     if (!link) return;
-    const tour = this.d.tstore.get(link.tournamentId);
+    const tour = await this.d.tstore.get(link.tournamentId);
     if (!tour || tour.status !== 'running') return;
-    const tables = this.views(tour);
-    const before = this.phase(tour, tables);
+    const tables = await this.views(tour);
+    const before = await this.phase(tour, tables);
     if (before.kind === 'finished') {
       // T-3: the final is over: the result, with the winner.
-      this.d.tstore.setStatus(tour.id, 'finished', this.d.now());
-      const done = this.d.tstore.get(tour.id)!;
+      await this.d.tstore.setStatus(tour.id, 'finished', this.d.now());
+      const done = (await this.d.tstore.get(tour.id))!;
       const table = tournamentStandings(
         this.system(done),
-        this.d.tstore.players(done.id).map((p) => p.userId),
+        (await this.d.tstore.players(done.id)).map((p) => p.userId),
         tables,
       );
-      this.d.view.result(done, table, this.d.now());
-      this.refresh(done);
+      await this.d.view.result(done, table, this.d.now());
+      await this.refresh(done);
       return;
     }
-    this.refresh(tour);
+    await this.refresh(tour);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -282,7 +292,7 @@ export class TournamentRules {
   }
 
   /** A new tournament in registration (the caller checked the permission and the timers). */
-  create(input: {
+  async create(input: {
     guildId: string;
     channelId: string;
     hostId: string;
@@ -290,7 +300,7 @@ export class TournamentRules {
     ruleset: string;
     timers: Partial<Timers>;
     locale: string;
-  }): TourRefusal | { ok: true; tour: TournamentRow; name: string } {
+  }): Promise<TourRefusal | { ok: true; tour: TournamentRow; name: string }> {
     const checked = this.checkCreate(input.name, input.ruleset);
     if (!checked.ok) return checked;
     const name = checked.name;
@@ -298,8 +308,8 @@ export class TournamentRules {
     const parsed = optionOverridesSchema.safeParse(options);
     if (!parsed.success) return refusal('create/options');
     const now = this.d.now();
-    const tour = this.d.tstore.transaction(() => {
-      const created = this.d.tstore.create({
+    const tour = await this.d.tstore.transaction(async () => {
+      const created = await this.d.tstore.create({
         guildId: input.guildId,
         channelId: input.channelId,
         hostId: input.hostId,
@@ -309,7 +319,7 @@ export class TournamentRules {
         locale: input.locale,
         now,
       });
-      this.refresh(created);
+      await this.refresh(created);
       return created;
     });
     this.d.kick();
@@ -317,10 +327,10 @@ export class TournamentRules {
   }
 
   /** T-1: the qualifying draw, stored; one message per round. */
-  draw(id: number): TourRefusal | DrawMisfit | { ok: true; tables: number } {
-    const tour = this.d.tstore.get(id)!;
+  async draw(id: number): Promise<TourRefusal | DrawMisfit | { ok: true; tables: number }> {
+    const tour = (await this.d.tstore.get(id))!;
     if (tour.status !== 'registration') return refusal('tournament/drawn');
-    const players = this.d.tstore.players(tour.id);
+    const players = await this.d.tstore.players(tour.id);
     const fit = drawFit(players.length);
     if (!fit.ok) return { ok: false, fit: { players, add: fit.add, remove: fit.remove } };
     const draw = drawQualifiers(
@@ -329,74 +339,74 @@ export class TournamentRules {
     );
     if (!draw.ok) return { ok: false, fit: { players, add: draw.add, remove: draw.remove } };
     const now = this.d.now();
-    this.d.tstore.transaction(() => {
-      draw.rounds.forEach((round, r) => this.d.tstore.addTables(tour.id, r + 1, round));
-      this.d.tstore.setStatus(tour.id, 'running', now);
-      this.refresh(this.d.tstore.get(tour.id)!);
+    await this.d.tstore.transaction(async () => {
+      for (const [r, round] of draw.rounds.entries()) await this.d.tstore.addTables(tour.id, r + 1, round);
+      await this.d.tstore.setStatus(tour.id, 'running', now);
+      await this.refresh((await this.d.tstore.get(tour.id))!);
     });
     this.d.kick();
     return { ok: true, tables: fit.tables };
   }
 
   /** T-2: the 10 best after the qualifiers play the final (ties by S-5, then by lot). */
-  final(id: number): TourRefusal | { ok: true } {
-    const tour = this.d.tstore.get(id)!;
-    const tables = this.views(tour);
-    const phase = this.phase(tour, tables);
+  async final(id: number): Promise<TourRefusal | { ok: true }> {
+    const tour = (await this.d.tstore.get(id))!;
+    const tables = await this.views(tour);
+    const phase = await this.phase(tour, tables);
     if (phase.kind !== 'qualified') {
       if (phase.kind === 'registration') return refusal('tournament/not-drawn', {});
       if (phase.kind === 'qualifying') return refusal('tournament/qualifying', { round: phase.round });
       return refusal('tournament/final-exists', {});
     }
-    const players = this.d.tstore.players(tour.id).map((p) => p.userId);
+    const players = (await this.d.tstore.players(tour.id)).map((p) => p.userId);
     const sel = selectFinalists(this.system(tour), players, tables, this.random());
     if (sel.finalists.length < TABLE) return refusal('tournament/too-few');
     const now = this.d.now();
-    this.d.tstore.transaction(() => {
-      this.d.tstore.addTables(tour.id, FINAL_ROUND, [sel.finalists]);
-      this.d.tstore.setFinalLot(tour.id, sel.lot, now);
-      const fresh = this.d.tstore.get(tour.id)!;
-      this.d.view.finalists(fresh, sel.table, sel.finalists, sel.lot, now);
-      this.refresh(fresh);
+    await this.d.tstore.transaction(async () => {
+      await this.d.tstore.addTables(tour.id, FINAL_ROUND, [sel.finalists]);
+      await this.d.tstore.setFinalLot(tour.id, sel.lot, now);
+      const fresh = (await this.d.tstore.get(tour.id))!;
+      await this.d.view.finalists(fresh, sel.table, sel.finalists, sel.lot, now);
+      await this.refresh(fresh);
     });
     this.d.kick();
     return { ok: true };
   }
 
   /** T-1: the head host takes a player off the list before the draw (a count that does not fit, a no-show). */
-  removePlayer(id: number, userId: string): TourRefusal | { ok: true; count: number } {
-    const tour = this.d.tstore.get(id)!;
+  async removePlayer(id: number, userId: string): Promise<TourRefusal | { ok: true; count: number }> {
+    const tour = (await this.d.tstore.get(id))!;
     if (tour.status !== 'registration') return refusal('tournament/closed');
-    const removed = this.d.tstore.transaction(() => {
-      if (!this.d.tstore.leave(id, userId)) return false;
-      this.refresh(tour);
+    const removed = await this.d.tstore.transaction(async () => {
+      if (!(await this.d.tstore.leave(id, userId))) return false;
+      await this.refresh(tour);
       return true;
     });
     if (!removed) return refusal('tournament/not-registered', { user: `<@${userId}>` });
     this.d.kick();
-    return { ok: true, count: this.d.tstore.players(id).length };
+    return { ok: true, count: (await this.d.tstore.players(id)).length };
   }
 
   /**
    * Join / Leave (the caller shows the board: the click's answer updates it for free, so the
    * deliverer is not cued here).
    */
-  register(
+  async register(
     id: number,
     join: boolean,
     user: RegisteredPlayer & { bot: boolean },
-  ): TourRefusal | { ok: true; tour: TournamentRow } {
-    const tour = this.d.tstore.get(id)!;
+  ): Promise<TourRefusal | { ok: true; tour: TournamentRow }> {
+    const tour = (await this.d.tstore.get(id))!;
     if (tour.status !== 'registration') return refusal('tournament/closed');
     if (user.bot) return refusal('substitute/bot');
     const now = this.d.now();
-    const code = this.d.tstore.transaction(() => {
+    const code = await this.d.tstore.transaction(async (): Promise<RefusalCode | null> => {
       if (join) {
-        if (this.d.tstore.players(id).length >= MAX_PLAYERS) return 'tournament/full';
+        if ((await this.d.tstore.players(id)).length >= MAX_PLAYERS) return 'tournament/full';
         const p = { userId: user.userId, name: user.name, locale: user.locale };
-        if (!this.d.tstore.join(id, p, now)) return 'tournament/already-joined';
-      } else if (!this.d.tstore.leave(id, user.userId)) return 'tournament/not-joined';
-      this.refresh(tour);
+        if (!(await this.d.tstore.join(id, p, now))) return 'tournament/already-joined';
+      } else if (!(await this.d.tstore.leave(id, user.userId))) return 'tournament/not-joined';
+      await this.refresh(tour);
       return null;
     });
     return code ? refusal(code) : { ok: true, tour };
@@ -406,19 +416,24 @@ export class TournamentRules {
   // Starting a table's game: checked here, its channel found by the shell, then opened and dealt
 
   /** Whether the table may start now, with these substitutes (each missing player's). */
-  checkStart(id: number, round: number, tableNo: number, subs: Record<string, string>): TourRefusal | StartPlan {
-    const tour = this.d.tstore.get(id)!;
+  async checkStart(
+    id: number,
+    round: number,
+    tableNo: number,
+    subs: Record<string, string>,
+  ): Promise<TourRefusal | StartPlan> {
+    const tour = (await this.d.tstore.get(id))!;
     if (tour.status !== 'running') {
       return refusal(tour.status === 'registration' ? 'tournament/not-drawn' : 'tournament/over');
     }
-    const tables = this.views(tour);
+    const tables = await this.views(tour);
     const tv = tables.find((x) => x.round === round && x.table === tableNo);
     if (!tv) return refusal('tournament/no-table', { round, table: tableNo });
-    const phase = this.phase(tour, tables);
+    const phase = await this.phase(tour, tables);
     const current =
       (phase.kind === 'qualifying' && phase.round === round) || (phase.kind === 'final' && round === FINAL_ROUND);
     if (tv.results) return refusal('tournament/table-finished');
-    const existing = tv.gameId !== null ? this.d.store.getGame(tv.gameId) : null;
+    const existing = tv.gameId !== null ? await this.d.store.getGame(tv.gameId) : null;
     if (existing && ['running', 'post-game'].includes(existing.status)) {
       return refusal('tournament/table-playing', { game: existing.id });
     }
@@ -443,13 +458,13 @@ export class TournamentRules {
   }
 
   /** The table's game is to be played in a channel the host named. */
-  setTableChannel(tour: TournamentRow, tv: TableView, channelId: string): void {
-    this.d.tstore.setTableChannel(tour.id, tv.round, tv.table, channelId);
+  setTableChannel(tour: TournamentRow, tv: TableView, channelId: string): Promise<void> {
+    return this.d.tstore.setTableChannel(tour.id, tv.round, tv.table, channelId);
   }
 
   /** The category the shell created for the tournament's channels. */
-  setCategory(tour: TournamentRow, categoryId: string): void {
-    this.d.tstore.setCategory(tour.id, categoryId, this.d.now());
+  setCategory(tour: TournamentRow, categoryId: string): Promise<void> {
+    return this.d.tstore.setCategory(tour.id, categoryId, this.d.now());
   }
 
   /**
@@ -457,19 +472,19 @@ export class TournamentRules {
    * to the table, in one transaction: a crash leaves both or neither. Names: the registered ones,
    * else `nameOf` (the user's name on Discord).
    */
-  openTable(
+  async openTable(
     plan: StartPlan,
     channelId: string,
     subs: Record<string, string>,
     hostId: string,
     nameOf: (userId: string) => string | undefined,
-  ): TourRefusal | { ok: true; game: GameRow; locales: Record<string, string> } {
+  ): Promise<TourRefusal | { ok: true; game: GameRow; locales: Record<string, string> }> {
     const { tour, tv, existing, members } = plan;
     // Any other game in the channel is in the way.
-    const busy = this.d.store.activeGamesInChannel(channelId).filter((g) => g.id !== existing?.id);
+    const busy = (await this.d.store.activeGamesInChannel(channelId)).filter((g) => g.id !== existing?.id);
     if (busy.length > 0) return refusal('tournament/channel-busy', { channel: `<#${channelId}>` });
     // The game: a lobby with the table's players, then the deal.
-    const registered = new Map(this.d.tstore.players(tour.id).map((p) => [p.userId, p]));
+    const registered = new Map((await this.d.tstore.players(tour.id)).map((p) => [p.userId, p]));
     const names: Record<string, string> = {};
     const locales: Record<string, string> = {};
     for (const u of members) {
@@ -477,11 +492,11 @@ export class TournamentRules {
       names[u] = (p?.name ?? nameOf(u) ?? u).slice(0, 60);
       if (p?.locale) locales[u] = p.locale;
     }
-    const game = this.d.tstore.transaction(() => {
+    const game = await this.d.tstore.transaction(async () => {
       const g =
         existing?.status === 'lobby' && existing.channelId === channelId
           ? existing
-          : this.d.service.createLobby({
+          : await this.d.service.createLobby({
               guildId: tour.guildId,
               channelId,
               hostId,
@@ -491,8 +506,8 @@ export class TournamentRules {
               lobby: { members, names, locales },
               ui: { locale: tour.locale },
             });
-      this.d.tstore.setTableGame(tour.id, tv.round, tv.table, g.id, subs);
-      this.refresh(this.d.tstore.get(tour.id)!);
+      await this.d.tstore.setTableGame(tour.id, tv.round, tv.table, g.id, subs);
+      await this.refresh((await this.d.tstore.get(tour.id))!);
       return g;
     });
     this.d.kick();

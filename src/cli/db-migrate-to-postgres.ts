@@ -62,7 +62,7 @@ try {
   const replay = await verifyGames(pgGameReader(client));
   // A game that does not replay on PostgreSQL: was it already so in the file?
   const ids = [...new Set(replay.mismatches.map((m) => m.gameId))];
-  const before = ids.length > 0 ? await verifyGames(storeReader(new Store(open.db)), ids) : null;
+  const before = ids.length > 0 ? await verifyGames(storeReader(new Store(open.connection)), ids) : null;
   for (const m of replay.mismatches)
     mismatches.push({ ...m, alsoInFile: before?.mismatches.some((b) => b.gameId === m.gameId) ?? false });
   const report = {

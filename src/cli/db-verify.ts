@@ -27,7 +27,7 @@ async function verifyPostgres(text: string): Promise<{ url: string } & VerifyRep
 async function verifyFile(file: string): Promise<{ file: string } & VerifyReport> {
   const open = openDatabase(file, { readonly: true });
   try {
-    return { file: open.path, ...(await verifyGames(storeReader(new Store(open.db)))) };
+    return { file: open.path, ...(await verifyGames(storeReader(new Store(open.connection)))) };
   } finally {
     open.close();
   }

@@ -62,21 +62,22 @@ try {
   }
   throw e;
 }
-const store = new Store(open.db);
+const store = new Store(open.connection);
 
 // A virtual clock: it moves a little with every action and jumps to a deadline when a timer runs
 // out, so whole games take no real time. On resume it starts after the last logged action.
-let clock = Math.max(1_700_000_000_000, store.lastActionTime() + 1);
+const lastAction = await store.lastActionTime();
+let clock = Math.max(1_700_000_000_000, lastAction + 1);
 const noTimers = { setTimeout: () => null, clearTimeout: () => {} };
 const service = new GameService(store, { now: () => clock, timers: noTimers });
 
-const rng = seededRng(args.seed * 7919 + (args.resume ? store.lastActionTime() % 100_000 : 0));
+const rng = seededRng(args.seed * 7919 + (args.resume ? lastAction % 100_000 : 0));
 const ids: number[] = [];
 if (args.resume) {
-  for (const g of store.gamesWithStatus(['running', 'post-game'])) ids.push(g.id);
+  for (const g of await store.gamesWithStatus(['running', 'post-game'])) ids.push(g.id);
 } else {
   for (let i = 0; i < args.games; i++) {
-    const game = service.createLobby({
+    const game = await service.createLobby({
       guildId: 'sim',
       channelId: `sim-${i}`,
       hostId: 'sim-host',
@@ -96,23 +97,24 @@ let applied = 0;
 let started = 0;
 let finished = 0;
 const t0 = performance.now();
-// How long each action's transaction held the event loop: it is synchronous, and one that waits
-// for another process's write lock (busy_timeout) waits inside it (bench/shared-file.ts reads this).
+// How long each action's transaction took from its start to its commit: one that waits for another
+// process's write lock (busy_timeout) waits inside it, holding this process's connection (its
+// other games' queries wait for it; bench/shared-file.ts reads this).
 const txMs: number[] = [];
 const transaction = store.transaction.bind(store);
-store.transaction = <T>(fn: () => T): T => {
+store.transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
   const t = performance.now();
   try {
-    return transaction(fn);
+    return await transaction(fn);
   } finally {
     txMs.push(performance.now() - t);
   }
 };
 
 async function play(id: number): Promise<void> {
-  const seats = store.players(id);
+  const seats = await store.players(id);
   for (;;) {
-    const s = service.state(id);
+    const s = await service.state(id);
     if (!s || s.stage.kind === 'over') break;
     const a = randomAction(s, rng);
     if (!a) break;

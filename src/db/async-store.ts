@@ -1,8 +1,8 @@
 // The SQL of asynchronous play (issue 10): reminders, who held each seat (for the ratings: each is
 // credited for his part), absence counters and substitute calls.
 import { and, asc, eq, isNull, lte, ne, sql } from 'drizzle-orm';
-import type { Db } from './client';
-import { reminders, seatHolders, substituteCalls } from './schema';
+import type { Connection } from './connection';
+import type { substituteCalls } from './schema';
 import { ownedGame } from './owned';
 
 export interface SeatHolder {
@@ -26,212 +26,266 @@ export interface SubstituteCall {
 
 export class AsyncStore {
   // Asked on every commit (the timers are armed again): prepared once, not built per call.
-  private readonly q;
+  private readonly nextReminderQ;
+  private readonly actedQ;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly c: Connection) {
     const p = sql.placeholder;
-    this.q = {
-      nextReminder: db
-        .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt })
-        .from(reminders)
-        .where(and(eq(reminders.gameId, p('gameId')), isNull(reminders.doneAt)))
-        .orderBy(asc(reminders.dueAt))
-        .limit(1)
-        .prepare(),
-      acted: db
-        .update(seatHolders)
+    this.nextReminderQ = c.statement((db, t) =>
+      db
+        .select({ stageSeq: t.reminders.stageSeq, kind: t.reminders.kind, dueAt: t.reminders.dueAt })
+        .from(t.reminders)
+        .where(and(eq(t.reminders.gameId, p('gameId')), isNull(t.reminders.doneAt)))
+        .orderBy(asc(t.reminders.dueAt))
+        .limit(1),
+    );
+    this.actedQ = c.statement((db, t) =>
+      db
+        .update(t.seatHolders)
         .set({ misses: 0, flaggedAt: null })
         .where(
           and(
-            eq(seatHolders.gameId, p('gameId')),
-            eq(seatHolders.seat, p('seat')),
-            isNull(seatHolders.toMove),
-            sql`(${seatHolders.misses} > 0 OR ${seatHolders.flaggedAt} IS NOT NULL)`,
+            eq(t.seatHolders.gameId, p('gameId')),
+            eq(t.seatHolders.seat, p('seat')),
+            isNull(t.seatHolders.toMove),
+            sql`(${t.seatHolders.misses} > 0 OR ${t.seatHolders.flaggedAt} IS NOT NULL)`,
           ),
-        )
-        .prepare(),
-    };
+        ),
+    );
   }
 
   // Reminders ----------------------------------------------------------------------------------
 
   /** The stage's reminders replace whatever was pending for the game (an old stage's are let go). */
-  setReminders(gameId: number, stageSeq: number, list: { kind: string; at: number }[], now: number): void {
-    this.db
-      .update(reminders)
-      .set({ doneAt: now })
-      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), ne(reminders.stageSeq, stageSeq)))
-      .run();
+  async setReminders(
+    gameId: number,
+    stageSeq: number,
+    list: { kind: string; at: number }[],
+    now: number,
+  ): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.reminders)
+        .set({ doneAt: now })
+        .where(and(eq(t.reminders.gameId, gameId), isNull(t.reminders.doneAt), ne(t.reminders.stageSeq, stageSeq))),
+    );
     for (const r of list) {
-      this.db
-        .insert(reminders)
-        .values({ gameId, stageSeq, kind: r.kind, dueAt: r.at })
-        .onConflictDoUpdate({
-          target: [reminders.gameId, reminders.stageSeq, reminders.kind],
-          set: { dueAt: r.at, doneAt: null },
-        })
-        .run();
+      await this.c.run(
+        db
+          .insert(t.reminders)
+          .values({ gameId, stageSeq, kind: r.kind, dueAt: r.at })
+          .onConflictDoUpdate({
+            target: [t.reminders.gameId, t.reminders.stageSeq, t.reminders.kind],
+            set: { dueAt: r.at, doneAt: null },
+          }),
+      );
     }
   }
 
-  clearReminders(gameId: number, now: number): void {
-    this.db
-      .update(reminders)
-      .set({ doneAt: now })
-      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt)))
-      .run();
+  async clearReminders(gameId: number, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.reminders)
+        .set({ doneAt: now })
+        .where(and(eq(t.reminders.gameId, gameId), isNull(t.reminders.doneAt))),
+    );
   }
 
   /** The game's earliest pending reminder. */
-  nextReminder(gameId: number): { stageSeq: number; kind: string; dueAt: number } | null {
-    return this.q.nextReminder.get({ gameId }) ?? null;
+  async nextReminder(gameId: number): Promise<{ stageSeq: number; kind: string; dueAt: number } | null> {
+    return (await this.c.get(this.nextReminderQ(), { gameId })) ?? null;
   }
 
   /** Pending reminders due by `now`. */
-  dueReminders(gameId: number, now: number): { stageSeq: number; kind: string; dueAt: number }[] {
-    return this.db
-      .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt })
-      .from(reminders)
-      .where(and(eq(reminders.gameId, gameId), isNull(reminders.doneAt), lte(reminders.dueAt, now)))
-      .orderBy(asc(reminders.dueAt))
-      .all();
+  async dueReminders(gameId: number, now: number): Promise<{ stageSeq: number; kind: string; dueAt: number }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({ stageSeq: t.reminders.stageSeq, kind: t.reminders.kind, dueAt: t.reminders.dueAt })
+        .from(t.reminders)
+        .where(and(eq(t.reminders.gameId, gameId), isNull(t.reminders.doneAt), lte(t.reminders.dueAt, now)))
+        .orderBy(asc(t.reminders.dueAt)),
+    );
   }
 
-  markReminder(gameId: number, stageSeq: number, kind: string, now: number): void {
-    this.db
-      .update(reminders)
-      .set({ doneAt: now })
-      .where(and(eq(reminders.gameId, gameId), eq(reminders.stageSeq, stageSeq), eq(reminders.kind, kind)))
-      .run();
+  async markReminder(gameId: number, stageSeq: number, kind: string, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.reminders)
+        .set({ doneAt: now })
+        .where(and(eq(t.reminders.gameId, gameId), eq(t.reminders.stageSeq, stageSeq), eq(t.reminders.kind, kind))),
+    );
   }
 
   /** Every game of a guild this process owns with a pending reminder (re-armed at start-up). */
-  gamesWithReminders(): number[] {
-    return this.db
-      .selectDistinct({ gameId: reminders.gameId })
-      .from(reminders)
-      .where(and(isNull(reminders.doneAt), ownedGame(reminders.gameId)))
-      .all()
-      .map((r) => r.gameId);
+  async gamesWithReminders(): Promise<number[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .selectDistinct({ gameId: t.reminders.gameId })
+        .from(t.reminders)
+        .where(and(isNull(t.reminders.doneAt), ownedGame(this.c, t.reminders.gameId))),
+    );
+    return rows.map((r) => r.gameId);
   }
 
   /** Every reminder of a game (tests, tools). */
-  allReminders(gameId: number): { stageSeq: number; kind: string; dueAt: number; doneAt: number | null }[] {
-    return this.db
-      .select({ stageSeq: reminders.stageSeq, kind: reminders.kind, dueAt: reminders.dueAt, doneAt: reminders.doneAt })
-      .from(reminders)
-      .where(eq(reminders.gameId, gameId))
-      .orderBy(asc(reminders.dueAt))
-      .all();
+  async allReminders(
+    gameId: number,
+  ): Promise<{ stageSeq: number; kind: string; dueAt: number; doneAt: number | null }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({
+          stageSeq: t.reminders.stageSeq,
+          kind: t.reminders.kind,
+          dueAt: t.reminders.dueAt,
+          doneAt: t.reminders.doneAt,
+        })
+        .from(t.reminders)
+        .where(eq(t.reminders.gameId, gameId))
+        .orderBy(asc(t.reminders.dueAt)),
+    );
   }
 
   // Seat holders -------------------------------------------------------------------------------
 
-  addHolder(gameId: number, seat: number, userId: string, fromMove: number): void {
-    this.db.insert(seatHolders).values({ gameId, seat, userId, fromMove }).onConflictDoNothing().run();
+  async addHolder(gameId: number, seat: number, userId: string, fromMove: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.insert(t.seatHolders).values({ gameId, seat, userId, fromMove }).onConflictDoNothing());
   }
 
   /** The seat's current holder (null before this feature existed for the game). */
-  holder(gameId: number, seat: number): SeatHolder | null {
+  async holder(gameId: number, seat: number): Promise<SeatHolder | null> {
+    const { db, t } = this.c;
     return (
-      this.db
-        .select()
-        .from(seatHolders)
-        .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove)))
-        .get() ?? null
+      (await this.c.get(
+        db
+          .select()
+          .from(t.seatHolders)
+          .where(and(eq(t.seatHolders.gameId, gameId), eq(t.seatHolders.seat, seat), isNull(t.seatHolders.toMove)))
+          .limit(1),
+      )) ?? null
     );
   }
 
   /** Every holder of every seat, in order: who played which part of the game (issue 12's ratings). */
-  holders(gameId: number): SeatHolder[] {
-    return this.db
-      .select()
-      .from(seatHolders)
-      .where(eq(seatHolders.gameId, gameId))
-      .orderBy(asc(seatHolders.seat), asc(seatHolders.fromMove))
-      .all();
+  async holders(gameId: number): Promise<SeatHolder[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select()
+        .from(t.seatHolders)
+        .where(eq(t.seatHolders.gameId, gameId))
+        .orderBy(asc(t.seatHolders.seat), asc(t.seatHolders.fromMove)),
+    );
   }
 
   /** A new user takes the seat from move `move` on. */
-  replaceHolder(gameId: number, seat: number, from: string, to: string, move: number): void {
-    let cur = this.holder(gameId, seat);
+  async replaceHolder(gameId: number, seat: number, from: string, to: string, move: number): Promise<void> {
+    let cur = await this.holder(gameId, seat);
     if (!cur) {
-      this.addHolder(gameId, seat, from, 0);
-      cur = this.holder(gameId, seat)!;
+      await this.addHolder(gameId, seat, from, 0);
+      cur = (await this.holder(gameId, seat))!;
     }
-    const key = and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), eq(seatHolders.fromMove, cur.fromMove));
+    const { db, t } = this.c;
+    const key = and(
+      eq(t.seatHolders.gameId, gameId),
+      eq(t.seatHolders.seat, seat),
+      eq(t.seatHolders.fromMove, cur.fromMove),
+    );
     // One who held the seat for no move at all played no part of it.
-    if (cur.fromMove === move) this.db.delete(seatHolders).where(key).run();
-    else this.db.update(seatHolders).set({ toMove: move }).where(key).run();
-    this.addHolder(gameId, seat, to, move);
+    if (cur.fromMove === move) await this.c.run(db.delete(t.seatHolders).where(key));
+    else await this.c.run(db.update(t.seatHolders).set({ toMove: move }).where(key));
+    await this.addHolder(gameId, seat, to, move);
   }
 
   /** One more owed action let pass; returns the new count. */
-  miss(gameId: number, seat: number): number {
-    const cur = this.holder(gameId, seat);
+  async miss(gameId: number, seat: number): Promise<number> {
+    const cur = await this.holder(gameId, seat);
     if (!cur) return 0;
-    this.db
-      .update(seatHolders)
-      .set({ misses: sql`${seatHolders.misses} + 1` })
-      .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), eq(seatHolders.fromMove, cur.fromMove)))
-      .run();
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.seatHolders)
+        .set({ misses: sql`${t.seatHolders.misses} + 1` })
+        .where(
+          and(eq(t.seatHolders.gameId, gameId), eq(t.seatHolders.seat, seat), eq(t.seatHolders.fromMove, cur.fromMove)),
+        ),
+    );
     return cur.misses + 1;
   }
 
   /** He acted: the run of misses is over (and a later run is flagged again). */
-  acted(gameId: number, seat: number): void {
-    this.q.acted.run({ gameId, seat });
+  async acted(gameId: number, seat: number): Promise<void> {
+    await this.c.run(this.actedQ(), { gameId, seat });
   }
 
-  flag(gameId: number, seat: number, now: number): void {
-    this.db
-      .update(seatHolders)
-      .set({ flaggedAt: now })
-      .where(and(eq(seatHolders.gameId, gameId), eq(seatHolders.seat, seat), isNull(seatHolders.toMove)))
-      .run();
+  async flag(gameId: number, seat: number, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.seatHolders)
+        .set({ flaggedAt: now })
+        .where(and(eq(t.seatHolders.gameId, gameId), eq(t.seatHolders.seat, seat), isNull(t.seatHolders.toMove))),
+    );
   }
 
   // Substitute calls ---------------------------------------------------------------------------
 
-  openCall(gameId: number, seat: number): SubstituteCall | null {
-    const r = this.db
-      .select()
-      .from(substituteCalls)
-      .where(
-        and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.seat, seat), eq(substituteCalls.status, 'open')),
-      )
-      .get();
+  async openCall(gameId: number, seat: number): Promise<SubstituteCall | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select()
+        .from(t.substituteCalls)
+        .where(
+          and(
+            eq(t.substituteCalls.gameId, gameId),
+            eq(t.substituteCalls.seat, seat),
+            eq(t.substituteCalls.status, 'open'),
+          ),
+        )
+        .limit(1),
+    );
     return r ? toCall(r) : null;
   }
 
-  createCall(gameId: number, seat: number, now: number): SubstituteCall {
-    const r = this.db
-      .insert(substituteCalls)
-      .values({ gameId, seat, status: 'open', createdAt: now })
-      .returning()
-      .get();
-    return toCall(r);
+  async createCall(gameId: number, seat: number, now: number): Promise<SubstituteCall> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db.insert(t.substituteCalls).values({ gameId, seat, status: 'open', createdAt: now }).returning(),
+    );
+    return toCall(r!);
   }
 
-  setVolunteers(id: number, volunteers: string[], names: Record<string, string>): void {
-    this.db
-      .update(substituteCalls)
-      .set({ volunteers: JSON.stringify(volunteers), names: JSON.stringify(names) })
-      .where(eq(substituteCalls.id, id))
-      .run();
+  async setVolunteers(id: number, volunteers: string[], names: Record<string, string>): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.substituteCalls)
+        .set({ volunteers: JSON.stringify(volunteers), names: JSON.stringify(names) })
+        .where(eq(t.substituteCalls.id, id)),
+    );
   }
 
-  closeCall(id: number, status: 'filled' | 'closed'): void {
-    this.db.update(substituteCalls).set({ status }).where(eq(substituteCalls.id, id)).run();
+  async closeCall(id: number, status: 'filled' | 'closed'): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.substituteCalls).set({ status }).where(eq(t.substituteCalls.id, id)));
   }
 
-  openCalls(gameId: number): SubstituteCall[] {
-    return this.db
-      .select()
-      .from(substituteCalls)
-      .where(and(eq(substituteCalls.gameId, gameId), eq(substituteCalls.status, 'open')))
-      .all()
-      .map(toCall);
+  async openCalls(gameId: number): Promise<SubstituteCall[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .select()
+        .from(t.substituteCalls)
+        .where(and(eq(t.substituteCalls.gameId, gameId), eq(t.substituteCalls.status, 'open'))),
+    );
+    return rows.map(toCall);
   }
 }
 

@@ -12,14 +12,29 @@
 // rolled back with it. So a query or transaction of another flow waits until the open one ends.
 // A query's check and its execution are one synchronous step (better-sqlite3 is synchronous), so
 // nothing can slip in between. An idle connection costs no waiting at all.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { Column, is, Param, Placeholder, sql, SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** The context of no flow at all (made when this module loads, outside any transaction). */
+const ROOT = new AsyncResource('mafia:outside-transactions');
+
+/**
+ * Runs `fn` outside whatever transaction the calling flow is in: work it starts (a timer, a queued
+ * task, a promise left running) is another flow of its own. Work started inside a transaction
+ * otherwise belongs to it while it is open (its queries would run inside it, and be undone with
+ * it): everything that hands work on from a change (the game service's effects, the deliverer's
+ * cue, the game queues) starts it through here.
+ */
+export function detached<T>(fn: () => T): T {
+  return ROOT.runInAsyncScope(fn);
+}
 /** drizzle over this connection, typed with the SQLite schema (PostgreSQL's is generated from it: same tables, same columns). */
 export type Db = BetterSQLite3Database<typeof schema>;
 /** The tables of the connection's dialect (`schema.ts` or `schema-pg.ts`), typed as `schema.ts`'s. */
@@ -36,9 +51,12 @@ export interface Runnable<T> {
   run(params?: Params): unknown;
 }
 
-/** A query builder with placeholders (`sql.placeholder`), as drizzle returns it before `.prepare()`. */
-export interface Preparable<T> {
-  prepare(): Runnable<T>;
+/**
+ * A query builder with placeholders (`sql.placeholder`), as drizzle returns it before `.prepare()`:
+ * what `prepare()` gives is run with `all`/`get` (a select, or a write with `.returning()`) or `run`.
+ */
+export interface Preparable {
+  prepare(): unknown;
 }
 
 export interface Connection {
@@ -63,7 +81,7 @@ export interface Connection {
    * at each run on `db` (inside a transaction a statement must run on the transaction's client).
    * Run what the returned function gives with `all`/`get`/`run` and the placeholders' values.
    */
-  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T>;
+  statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']>;
   /** SQL: this process owns the guild whose id `guildId` is (ownership.ts). */
   ownsGuild(guildId: SQLWrapper): SQL;
   /** SQL: the larger of two numbers. */
@@ -79,6 +97,73 @@ export interface Connection {
   /** Whether the calling flow is inside a transaction of this connection. */
   readonly inTransaction: boolean;
   close(): Promise<void>;
+}
+
+/** A drizzle prepared query of better-sqlite3, as far as `direct` reads it. */
+interface DrizzlePrepared {
+  stmt?: Database.Statement;
+  query?: { params: unknown[] };
+  fields?: { path: string[]; field: unknown }[];
+  customResultMapper?: unknown;
+}
+
+type Decoder = { mapFromDriverValue(v: unknown): unknown };
+
+/**
+ * A prepared statement run straight on better-sqlite3 (the hot paths: every action reads and
+ * writes the outbox's rows through these): its values placed once per run and its row mapped to
+ * the selected names, without drizzle's general machinery (a check of every value's kind, nested
+ * paths) at each run; the same values and rows as drizzle's own `all`/`get`/`run`. Null (drizzle's
+ * own is used) for anything else: nested selections, a custom mapper.
+ */
+function direct(prepared: unknown): Runnable<unknown> | null {
+  const p = prepared as DrizzlePrepared;
+  const stmt = p.stmt;
+  if (!stmt || !p.query || p.customResultMapper) return null;
+  // Each value: a placeholder's (encoded as its column's when bound to one), or fixed.
+  const fill: ((v: Params) => unknown)[] = p.query.params.map((x) => {
+    if (is(x, Placeholder)) return (v: Params) => v[x.name];
+    if (is(x, Param) && is(x.value, Placeholder)) {
+      const { name } = x.value;
+      return (v: Params) => x.encoder.mapToDriverValue(v[name]);
+    }
+    return () => x;
+  });
+  const values = (v: Params = {}) => fill.map((f) => f(v));
+  const fields = p.fields;
+  let names: string[] = [];
+  let decoders: (Decoder | undefined)[] = [];
+  if (fields) {
+    if (fields.some((f) => f.path.length !== 1)) return null;
+    names = fields.map((f) => f.path[0]!);
+    decoders = fields.map(({ field }) => {
+      if (is(field, Column)) return field as Decoder;
+      if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder;
+      return (field as { sql?: { decoder?: Decoder } }).sql?.decoder;
+    });
+    if (decoders.some((d) => d === undefined)) return null;
+  }
+  const row = (r: unknown[]) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const raw = r[i];
+      out[names[i]!] = raw === null ? null : decoders[i]!.mapFromDriverValue(raw);
+    }
+    return out;
+  };
+  if (fields && stmt.reader) stmt.raw(true);
+  return {
+    run: (v) => stmt.run(...values(v)),
+    get: (v) => {
+      if (!fields) return stmt.get(...values(v));
+      const r = stmt.get(...values(v)) as unknown[] | undefined;
+      return r === undefined ? undefined : row(r);
+    },
+    all: (v) => {
+      if (!fields) return stmt.all(...values(v));
+      return (stmt.all(...values(v)) as unknown[][]).map(row);
+    },
+  };
 }
 
 interface Open {
@@ -97,8 +182,13 @@ export class SqliteConnection implements Connection {
   readonly t: Tables = schema;
   private readonly flow = new AsyncLocalStorage<Open>();
   private open: Open | null = null;
+  /** Raw SQL's statements by their text, prepared once (the stats' statements run per game closed). */
+  private readonly raw = new Map<string, Database.Statement>();
+  private readonly dialectOf = new SQLiteSyncDialect();
   /** The longest a transaction stayed open, in ms (the event loop may run other work meanwhile). */
   longestTransactionMs = 0;
+  /** BEGIN IMMEDIATE, COMMIT, ROLLBACK and the savepoints' statements, prepared once. */
+  private readonly control = new Map<string, Database.Statement>();
 
   constructor(
     readonly db: Db,
@@ -108,9 +198,10 @@ export class SqliteConnection implements Connection {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T> {
+  statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']> {
     const prepared = build(this.db, this.t).prepare();
-    return () => prepared;
+    const runnable = (direct(prepared) ?? prepared) as ReturnType<Q['prepare']>;
+    return () => runnable;
   }
 
   ownsGuild(guildId: SQLWrapper): SQL {
@@ -135,29 +226,87 @@ export class SqliteConnection implements Connection {
     return this.open === null || this.flow.getStore() === this.open;
   }
 
-  async all<T>(q: Pick<Runnable<T>, 'all'>, params?: Params): Promise<T[]> {
-    while (!this.free()) await this.open!.done;
-    return q.all(params);
+  all<T>(q: Pick<Runnable<T>, 'all'>, params?: Params): Promise<T[]> {
+    return this.when(() => q.all(params));
   }
 
-  async get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined> {
-    while (!this.free()) await this.open!.done;
-    return q.get(params);
+  get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined> {
+    return this.when(() => q.get(params));
   }
 
-  async run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number> {
-    while (!this.free()) await this.open!.done;
-    return (q.run(params) as { changes: number }).changes;
+  run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number> {
+    return this.when(() => (q.run(params) as { changes: number }).changes);
   }
 
-  async rows<T>(query: SQL): Promise<T[]> {
-    while (!this.free()) await this.open!.done;
-    return this.db.all(query) as T[];
+  rows<T>(query: SQL): Promise<T[]> {
+    return this.when(() => {
+      const { st, params } = this.prepared(query);
+      return st.all(...params) as T[];
+    });
   }
 
-  async exec(query: SQL): Promise<number> {
+  exec(query: SQL): Promise<number> {
+    return this.when(() => {
+      const { st, params } = this.prepared(query);
+      return st.run(...params).changes;
+    });
+  }
+
+  /**
+   * Runs a statement as soon as no other flow's transaction is open: at once on a free connection
+   * (the check and the run one synchronous step), else after that transaction ends.
+   */
+  private when<T>(step: () => T): Promise<T> {
+    if (this.free()) {
+      try {
+        return Promise.resolve(step());
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
+    }
+    return this.later(step);
+  }
+
+  private async later<T>(step: () => T): Promise<T> {
     while (!this.free()) await this.open!.done;
-    return this.db.run(query).changes;
+    return step();
+  }
+
+  /** A raw query's statement (prepared once per text; a few hundred texts at most) and its values. */
+  private prepared(query: SQL): { st: Database.Statement; params: unknown[] } {
+    const q = this.dialectOf.sqlToQuery(query);
+    let st = this.raw.get(q.sql);
+    if (!st) {
+      if (this.raw.size >= 500) this.raw.clear();
+      this.raw.set(q.sql, (st = this.sqlite.prepare(q.sql)));
+    }
+    return { st, params: q.params };
+  }
+
+  /**
+   * Whether the file takes a write now (the operators' health check): the write lock is taken
+   * (`BEGIN IMMEDIATE`) and let go at once, waiting at most `waitMs` for another process's writer
+   * (the connection's own busy timeout is put back). One synchronous step, so no other flow's
+   * query runs with the short timeout. Null when it does, or why not. While a transaction of this
+   * process is open, the lock is its own: null.
+   */
+  probeWrite(waitMs = 250): string | null {
+    const sqlite = this.sqlite;
+    if (!sqlite.open) return 'the database is closed';
+    if (sqlite.readonly) return 'the database is open read-only';
+    if (sqlite.inTransaction) return null;
+    const before = sqlite.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
+      sqlite.exec('BEGIN IMMEDIATE');
+      sqlite.exec('ROLLBACK');
+      return null;
+    } catch (e) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      return (e as Error).message;
+    } finally {
+      sqlite.pragma(`busy_timeout = ${before}`);
+    }
   }
 
   async lockGame(_gameId: number): Promise<void> {
@@ -170,15 +319,15 @@ export class SqliteConnection implements Connection {
     while (!this.free()) await this.open!.done;
     let release!: () => void;
     const open: Open = { done: new Promise<void>((r) => (release = r)), depth: 0 };
-    this.sqlite.exec('BEGIN IMMEDIATE');
+    this.do('BEGIN IMMEDIATE');
     this.open = open;
     const started = this.clock();
     try {
       const out = await this.flow.run(open, fn);
-      this.sqlite.exec('COMMIT');
+      this.do('COMMIT');
       return out;
     } catch (e) {
-      if (this.sqlite.inTransaction) this.sqlite.exec('ROLLBACK');
+      if (this.sqlite.inTransaction) this.do('ROLLBACK');
       throw e;
     } finally {
       this.longestTransactionMs = Math.max(this.longestTransactionMs, this.clock() - started);
@@ -189,18 +338,25 @@ export class SqliteConnection implements Connection {
 
   private async savepoint<T>(open: Open, fn: () => Promise<T>): Promise<T> {
     const name = `sp${++open.depth}`;
-    this.sqlite.exec(`SAVEPOINT ${name}`);
+    this.do(`SAVEPOINT ${name}`);
     try {
       const out = await fn();
-      this.sqlite.exec(`RELEASE ${name}`);
+      this.do(`RELEASE ${name}`);
       return out;
     } catch (e) {
-      this.sqlite.exec(`ROLLBACK TO ${name}`);
-      this.sqlite.exec(`RELEASE ${name}`);
+      this.do(`ROLLBACK TO ${name}`);
+      this.do(`RELEASE ${name}`);
       throw e;
     } finally {
       open.depth--;
     }
+  }
+
+  /** A transaction's control statement (prepared once, as better-sqlite3's own transactions do). */
+  private do(text: string): void {
+    let st = this.control.get(text);
+    if (!st) this.control.set(text, (st = this.sqlite.prepare(text)));
+    st.run();
   }
 
   async close(): Promise<void> {

@@ -310,7 +310,8 @@ export async function copyRows(
         if (rows >= batchRows || chars >= BATCH_CHARS) await flush();
       }
       await flush();
-      await inFlight;
+      // (Set by flush: the compiler's narrowing does not see the closure's assignment.)
+      await (inFlight as Promise<unknown> | null);
       result.rows[p.name] = count;
       if (p.serial) {
         const last = Math.max(maxId, sequences.get(p.name) ?? 0);

@@ -1,6 +1,6 @@
 // What `db:verify` reads of a database (issue 23): every game, its stored state, its log and its
-// deadline. Asynchronous, as PostgreSQL is; SQLite's through the Store (here), PostgreSQL's in
-// src/db/pg-game-reader.ts. Both return the shapes the Store returns.
+// deadline, in the shapes the Store returns. Through the Store (here: any connection), or
+// PostgreSQL's own reader for a bare client (src/db/pg-game-reader.ts).
 import type { GameRow, LoggedAction, Store } from './store';
 
 export interface GameReader {
@@ -14,13 +14,13 @@ export interface GameReader {
   deadlineOf(id: number): Promise<{ stageSeq: number; dueAt: number } | null>;
 }
 
-/** A SQLite database's games, through its Store. */
+/** A database's games, through its Store. */
 export function storeReader(store: Store): GameReader {
   return {
-    allGameIds: () => Promise.resolve(store.allGameIds()),
-    getGame: (id) => Promise.resolve(store.getGame(id)),
-    rawState: (id) => Promise.resolve(store.rawState(id)),
-    log: (id) => Promise.resolve(store.log(id)),
-    deadlineOf: (id) => Promise.resolve(store.deadlineOf(id)),
+    allGameIds: () => store.allGameIds(),
+    getGame: (id) => store.getGame(id),
+    rawState: (id) => store.rawState(id),
+    log: (id) => store.log(id),
+    deadlineOf: (id) => store.deadlineOf(id),
   };
 }

@@ -3,8 +3,8 @@
 // have ended but still hold a Send Messages deny in their channel (`perm_holds`: the restore could
 // not be made then, the channel was out of reach).
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db } from './client';
-import { games, permHolds, suspensions, type LostReason } from './schema';
+import type { Connection } from './connection';
+import type { LostReason } from './schema';
 import { ownedGame } from './owned';
 
 export interface Suspension {
@@ -29,80 +29,88 @@ const ACTIVE = ['lobby', 'running', 'post-game'] as const;
 export class LifecycleStore {
   private readonly byGame;
 
-  constructor(private readonly db: Db) {
+  constructor(private readonly c: Connection) {
     // Asked on every change of a game (the service's gate): prepared once.
-    this.byGame = db
-      .select()
-      .from(suspensions)
-      .where(eq(suspensions.gameId, sql.placeholder('gameId')))
-      .prepare();
+    this.byGame = c.statement((db, t) =>
+      db
+        .select()
+        .from(t.suspensions)
+        .where(eq(t.suspensions.gameId, sql.placeholder('gameId'))),
+    );
   }
 
-  get(gameId: number): Suspension | null {
-    return (this.byGame.get({ gameId }) as Suspension | undefined) ?? null;
+  async get(gameId: number): Promise<Suspension | null> {
+    return ((await this.c.get(this.byGame(), { gameId })) as Suspension | undefined) ?? null;
   }
 
   /** The suspended games of the guilds this process owns (issue 22). */
-  all(): Suspension[] {
-    return this.db
-      .select()
-      .from(suspensions)
-      .where(ownedGame(suspensions.gameId))
-      .orderBy(asc(suspensions.voidAt))
-      .all();
+  async all(): Promise<Suspension[]> {
+    const { db, t } = this.c;
+    return (await this.c.all(
+      db.select().from(t.suspensions).where(ownedGame(this.c, t.suspensions.gameId)).orderBy(asc(t.suspensions.voidAt)),
+    )) as Suspension[];
   }
 
-  add(s: Suspension): void {
-    this.db.insert(suspensions).values(s).onConflictDoNothing().run();
+  async add(s: Suspension): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.insert(t.suspensions).values(s).onConflictDoNothing());
   }
 
-  setClockStopped(gameId: number): void {
-    this.db.update(suspensions).set({ clockStopped: true }).where(eq(suspensions.gameId, gameId)).run();
+  async setClockStopped(gameId: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.suspensions).set({ clockStopped: true }).where(eq(t.suspensions.gameId, gameId)));
   }
 
-  remove(gameId: number): void {
-    this.db.delete(suspensions).where(eq(suspensions.gameId, gameId)).run();
+  async remove(gameId: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.delete(t.suspensions).where(eq(t.suspensions.gameId, gameId)));
   }
 
   /** Games still going (lobby, running, post-game), in every guild this process owns or in one server. */
-  activeGames(guildId?: string): GamePlace[] {
-    const active = inArray(games.status, [...ACTIVE]);
-    return this.db
-      .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
-      .from(games)
-      .where(and(active, guildId === undefined ? sql`owns_guild(${games.guildId})` : eq(games.guildId, guildId)))
-      .orderBy(asc(games.id))
-      .all();
+  async activeGames(guildId?: string): Promise<GamePlace[]> {
+    const { db, t } = this.c;
+    const active = inArray(t.games.status, [...ACTIVE]);
+    return this.c.all(
+      db
+        .select({ id: t.games.id, guildId: t.games.guildId, channelId: t.games.channelId })
+        .from(t.games)
+        .where(and(active, guildId === undefined ? this.c.ownsGuild(t.games.guildId) : eq(t.games.guildId, guildId)))
+        .orderBy(asc(t.games.id)),
+    );
   }
 
   /** Games still going in one channel. */
-  activeGamesIn(channelId: string): GamePlace[] {
-    return this.db
-      .select({ id: games.id, guildId: games.guildId, channelId: games.channelId })
-      .from(games)
-      .where(and(inArray(games.status, [...ACTIVE]), eq(games.channelId, channelId)))
-      .orderBy(asc(games.id))
-      .all();
+  async activeGamesIn(channelId: string): Promise<GamePlace[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({ id: t.games.id, guildId: t.games.guildId, channelId: t.games.channelId })
+        .from(t.games)
+        .where(and(inArray(t.games.status, [...ACTIVE]), eq(t.games.channelId, channelId)))
+        .orderBy(asc(t.games.id)),
+    );
   }
 
   /**
    * Games that have ended (neither lobby, running nor post-game) and still hold a member's Send
    * Messages deny in their channel: in every guild this process owns, in one server, or in one channel.
    */
-  endedWithHolds(where: { guildId?: string; channelId?: string } = {}): GamePlace[] {
+  async endedWithHolds(where: { guildId?: string; channelId?: string } = {}): Promise<GamePlace[]> {
+    const { db, t } = this.c;
     const conds = [
-      notInArray(games.status, [...ACTIVE]),
-      eq(permHolds.channelId, games.channelId),
-      sql`owns_guild(${games.guildId})`,
+      notInArray(t.games.status, [...ACTIVE]),
+      eq(t.permHolds.channelId, t.games.channelId),
+      this.c.ownsGuild(t.games.guildId),
     ];
-    if (where.guildId !== undefined) conds.push(eq(games.guildId, where.guildId));
-    if (where.channelId !== undefined) conds.push(eq(games.channelId, where.channelId));
-    return this.db
-      .selectDistinct({ id: games.id, guildId: games.guildId, channelId: games.channelId })
-      .from(permHolds)
-      .innerJoin(games, eq(games.id, permHolds.gameId))
-      .where(and(...conds))
-      .orderBy(asc(games.id))
-      .all();
+    if (where.guildId !== undefined) conds.push(eq(t.games.guildId, where.guildId));
+    if (where.channelId !== undefined) conds.push(eq(t.games.channelId, where.channelId));
+    return this.c.all(
+      db
+        .selectDistinct({ id: t.games.id, guildId: t.games.guildId, channelId: t.games.channelId })
+        .from(t.permHolds)
+        .innerJoin(t.games, eq(t.games.id, t.permHolds.gameId))
+        .where(and(...conds))
+        .orderBy(asc(t.games.id)),
+    );
   }
 }

@@ -1,7 +1,7 @@
 // The database's part of the operators' endpoint (src/ops): the games by status and stage, and
 // whether the database still takes a write.
-import type Database from 'better-sqlite3';
-import type { OpenDb } from './client';
+import { eq, sql } from 'drizzle-orm';
+import type { Connection, SqliteConnection } from './connection';
 
 export interface GamesCount {
   status: string;
@@ -16,61 +16,69 @@ export interface GamesCount {
  * the status index (a server with years of finished games pays nothing), the second only running
  * games' state.
  */
-export function gamesByStage(sqlite: Database.Database): GamesCount[] {
-  const byStatus = sqlite
-    .prepare(
-      `SELECT status, count(*) AS n FROM games WHERE status <> 'running' AND owns_guild(guild_id) GROUP BY status`,
-    )
-    .all() as { status: string; n: number }[];
-  const running = sqlite
-    .prepare(
-      `SELECT coalesce(json_extract(state, '$.stage.kind'), 'unknown') AS stage, count(*) AS n
-         FROM games WHERE status = 'running' AND owns_guild(guild_id) GROUP BY stage`,
-    )
-    .all() as { stage: string; n: number }[];
-  return [...byStatus.map((r) => ({ ...r, stage: '' })), ...running.map((r) => ({ status: 'running', ...r }))];
+export async function gamesByStage(c: Connection): Promise<GamesCount[]> {
+  const byStatus = await c.rows<{ status: string; n: number | string }>(
+    sql`SELECT status, count(*) AS n FROM games WHERE status <> 'running' AND ${c.ownsGuild(sql`guild_id`)} GROUP BY status`,
+  );
+  // The stage's kind inside the state's JSON.
+  const kind =
+    c.dialect === 'sqlite' ? sql`json_extract(state, '$.stage.kind')` : sql`state::jsonb -> 'stage' ->> 'kind'`;
+  const running = await c.rows<{ stage: string; n: number | string }>(
+    sql`SELECT coalesce(${kind}, 'unknown') AS stage, count(*) AS n
+         FROM games WHERE status = 'running' AND ${c.ownsGuild(sql`guild_id`)} GROUP BY stage`,
+  );
+  return [
+    ...byStatus.map((r) => ({ status: r.status, stage: '', n: Number(r.n) })),
+    ...running.map((r) => ({ status: 'running', stage: r.stage, n: Number(r.n) })),
+  ];
 }
 
 /**
- * Whether the database takes a write now: the write lock is taken (`BEGIN IMMEDIATE`) and let go
- * at once, waiting at most `waitMs` for another writer (the bot's own busy timeout is put back).
- * Returns null when it does, or why not. Nothing is written, so it costs nothing; it does not see
- * a full disk (a real commit would), which the operator's disk alerts cover.
+ * Whether the database takes a write now, waiting at most `waitMs` for another writer. Returns
+ * null when it does, or why not. Nothing is written, so it costs nothing; it does not see a full
+ * disk (a real commit would), which the operator's disk alerts cover.
+ *
+ * SQLite: the write lock is taken (`BEGIN IMMEDIATE`) and let go at once (SqliteConnection.probeWrite).
+ * PostgreSQL: a read-write transaction (refused by a read-only server or a standby) that waits at
+ * most `waitMs` for a lock.
  */
-export function probeWritable(sqlite: Database.Database, waitMs = 250): string | null {
-  if (!sqlite.open) return 'the database is closed';
-  if (sqlite.readonly) return 'the database is open read-only';
-  // The bot is inside its own transaction (this runs between two of its steps, so it never is):
-  // the lock is its own.
-  if (sqlite.inTransaction) return null;
-  const before = sqlite.pragma('busy_timeout', { simple: true }) as number;
+export async function probeWritable(c: Connection, waitMs = 250): Promise<string | null> {
+  if (c.dialect === 'sqlite') return (c as SqliteConnection).probeWrite(waitMs);
   try {
-    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
-    sqlite.exec('BEGIN IMMEDIATE');
-    sqlite.exec('ROLLBACK');
+    await c.transaction(async () => {
+      await c.exec(sql`SET TRANSACTION READ WRITE`);
+      await c.exec(sql.raw(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(waitMs))}`));
+      await c.rows(sql`SELECT 1 AS one`);
+    });
     return null;
   } catch (e) {
-    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     return (e as Error).message;
-  } finally {
-    sqlite.pragma(`busy_timeout = ${before}`);
   }
 }
 
 /** The operators' queries on one open database (the shell holds this, never the raw connection). */
 export class OpsStore {
   private readonly guildQuery;
-  constructor(private readonly db: OpenDb) {
-    this.guildQuery = db.sqlite.prepare('SELECT guild_id AS g FROM games WHERE id = ?').pluck();
+  constructor(private readonly c: Connection) {
+    this.guildQuery = c.statement((db, t) =>
+      db
+        .select({ g: t.games.guildId })
+        .from(t.games)
+        .where(eq(t.games.id, sql.placeholder('id'))),
+    );
   }
   /** The guild of a game (a log line's `guildId`); null once the database is closed. */
-  guildOf(gameId: number): string | null {
-    return this.db.sqlite.open ? ((this.guildQuery.get(gameId) as string | undefined) ?? null) : null;
+  async guildOf(gameId: number): Promise<string | null> {
+    try {
+      return (await this.c.get(this.guildQuery(), { id: gameId }))?.g ?? null;
+    } catch {
+      return null;
+    }
   }
-  gamesByStage(): GamesCount[] {
-    return gamesByStage(this.db.sqlite);
+  gamesByStage(): Promise<GamesCount[]> {
+    return gamesByStage(this.c);
   }
-  probeWritable(waitMs?: number): string | null {
-    return probeWritable(this.db.sqlite, waitMs);
+  probeWritable(waitMs?: number): Promise<string | null> {
+    return probeWritable(this.c, waitMs);
   }
 }

@@ -1,8 +1,9 @@
 // The outbox's SQL: written inside the transaction of the change that caused it (the planner runs
-// there), read and updated by the deliverer. Prepared statements only: this runs on every action.
-import type Database from 'better-sqlite3';
-import type { Db } from './client';
-import { OWNED_GAME } from './owned';
+// there), read and updated by the deliverer. Prepared statements only (Connection.statement): this
+// runs on every action.
+import { and, asc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Connection, Tables } from './connection';
+import { ownedGame } from './owned';
 
 /**
  * Where an operation goes, in order per destination: a channel (`ch:`), a user's DMs (`dm:`), a
@@ -108,20 +109,60 @@ export interface OutboxWrite {
 
 /**
  * Checks a write before it is stored: returns the meta to store (it may add to it), or false to
- * drop the write (it may also throw, which undoes the whole change).
+ * drop the write (it may also throw, which undoes the whole change). It runs inside the change's
+ * transaction: it may read storage, and await nothing else.
  */
-export type OutboxGuard = (w: OutboxWrite) => PostMeta | false;
+export type OutboxGuard = (w: OutboxWrite) => PostMeta | false | Promise<PostMeta | false>;
 
-const OUTBOX_COLS = `id, game_id AS gameId, dest, op, slot, payload, meta, key, status, attempts, next_at AS nextAt, error, message_id AS messageId, created_at AS createdAt`;
-const SLOT_COLS = `game_id AS gameId, key, kind, dest, message_id AS messageId, channel_id AS channelId, version, sent_version AS sentVersion, payload, head, repost, pin, state, updated_at AS updatedAt`;
+/** The outbox's columns as OutboxRow names them. */
+const outboxFields = (t: Tables) => ({
+  id: t.outbox.id,
+  gameId: t.outbox.gameId,
+  dest: t.outbox.dest,
+  op: t.outbox.op,
+  slot: t.outbox.slot,
+  payload: t.outbox.payload,
+  meta: t.outbox.meta,
+  key: t.outbox.key,
+  status: t.outbox.status,
+  attempts: t.outbox.attempts,
+  nextAt: t.outbox.nextAt,
+  error: t.outbox.error,
+  messageId: t.outbox.messageId,
+  createdAt: t.outbox.createdAt,
+});
 
-function toSlot(r: (Omit<SlotRow, 'repost' | 'pin'> & { repost: number; pin: number }) | undefined): SlotRow | null {
-  return r ? { ...r, repost: r.repost === 1, pin: r.pin === 1 } : null;
-}
+/** The slots' columns as SlotRow names them. */
+const slotFields = (t: Tables) => ({
+  gameId: t.slots.gameId,
+  key: t.slots.key,
+  kind: t.slots.kind,
+  dest: t.slots.dest,
+  messageId: t.slots.messageId,
+  channelId: t.slots.channelId,
+  version: t.slots.version,
+  sentVersion: t.slots.sentVersion,
+  payload: t.slots.payload,
+  head: t.slots.head,
+  repost: t.slots.repost,
+  pin: t.slots.pin,
+  state: t.slots.state,
+  updatedAt: t.slots.updatedAt,
+});
+
+const p = sql.placeholder;
+/** A placeholder where drizzle's types want a column's value (it is encoded as that column's: booleans). */
+const ph = <T>(name: string): T => sql.placeholder(name) as unknown as T;
+/** A placeholder as an SQL value (not encoded: numbers and strings). */
+const v = (name: string): SQL => sql`${sql.placeholder(name)}`;
+/** A boolean read by a raw expression (SQLite gives 0/1, PostgreSQL booleans). */
+const flag = (x: unknown): boolean => x === true || x === 1;
+
+type Rows = OutboxRow[];
+type Slots = SlotRow[];
 
 export class OutboxStore {
   private readonly q;
-  private readonly sqlite: Database.Database;
 
   private guard: OutboxGuard | null = null;
 
@@ -130,155 +171,427 @@ export class OutboxStore {
     this.guard = guard;
   }
 
-  /** Built from the connection like the other stores (src/db/client.ts). */
-  constructor(db: Db) {
-    const sqlite = (this.sqlite = (db as unknown as { $client: Database.Database }).$client);
-    const p = (sql: string) => sqlite.prepare(sql);
+  /** Built on the connection like the other stores (src/db/connection.ts). */
+  constructor(private readonly c: Connection) {
+    const owned = (gameId: SQLWrapper) => ownedGame(c, gameId);
+    /** What the deliverer still has to edit: the partial index slots_to_edit's condition, as written there. */
+    const toEdit = (t: Tables) =>
+      sql`${t.slots.sentVersion} < ${t.slots.version} AND ${t.slots.messageId} IS NOT NULL AND ${t.slots.state} NOT IN ('gone', 'stale')`;
+    const slotKey = (t: Tables) => and(eq(t.slots.gameId, p('gameId')), eq(t.slots.key, p('key')));
+    const st = c.statement.bind(c);
     this.q = {
       // Issue 20: a row of a suspended game is held from the start (but the lifecycle's own notices).
-      insert:
-        p(`INSERT OR IGNORE INTO outbox (game_id, dest, op, slot, payload, meta, key, status, attempts, next_at, created_at)
-                 VALUES (@gameId, @dest, @op, @slot, @payload, @meta, @key,
-                   CASE WHEN @free = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = @gameId) THEN 'held' ELSE 'pending' END,
-                   0, @now, @now)`),
+      // A row with a `key` already queued for its game is ignored.
+      insert: st((db, t) =>
+        db
+          .insert(t.outbox)
+          .values({
+            gameId: p('gameId'),
+            dest: p('dest'),
+            op: p('op'),
+            slot: p('slot'),
+            payload: p('payload'),
+            meta: p('meta'),
+            key: p('key'),
+            status: sql`CASE WHEN ${p('free')} = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = ${p('gameId')}) THEN 'held' ELSE 'pending' END`,
+            attempts: 0,
+            nextAt: p('now'),
+            createdAt: p('now'),
+          })
+          .onConflictDoNothing(),
+      ),
       // The head of each destination, channels and threads apart from DMs (what a whole table
       // watches is launched before DMs). Issue 22: only rows of games whose guild this process
       // owns; a channel holds one guild's rows, a DM channel may hold rows of games of guilds owned
       // by other processes, so its head is this process's first row there.
-      channelHeads:
-        p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest NOT LIKE 'dm:%'
-                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending')
-                 AND ${OWNED_GAME('o.game_id')}
-                 ORDER BY o.id LIMIT @limit`),
-      dmHeads:
-        p(`SELECT ${OUTBOX_COLS} FROM outbox o WHERE o.status = 'pending' AND o.next_at <= @now AND o.dest LIKE 'dm:%'
-                 AND o.id = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = o.dest AND o2.status = 'pending' AND ${OWNED_GAME('o2.game_id')})
-                 AND ${OWNED_GAME('o.game_id')}
-                 ORDER BY o.id LIMIT @limit`),
-      nextDue: p(`SELECT min(next_at) AS at FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`),
-      pendingCount: p(`SELECT count(*) AS n FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`),
-      backlog: p(
-        `SELECT count(*) AS n, min(created_at) AS oldest FROM outbox o WHERE status = 'pending' AND ${OWNED_GAME('o.game_id')}`,
+      channelHeads: st((db, t) =>
+        db
+          .select(outboxFields(t))
+          .from(t.outbox)
+          .where(
+            sql`${t.outbox.status} = 'pending' AND ${t.outbox.nextAt} <= ${p('now')} AND ${t.outbox.dest} NOT LIKE 'dm:%'
+              AND ${t.outbox.id} = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = ${t.outbox.dest} AND o2.status = 'pending')
+              AND ${owned(t.outbox.gameId)}`,
+          )
+          .orderBy(asc(t.outbox.id))
+          .limit(p('limit')),
       ),
-      done: p(
-        `UPDATE outbox SET status = 'done', message_id = @messageId, done_at = @now, error = NULL WHERE id = @id`,
+      dmHeads: st((db, t) =>
+        db
+          .select(outboxFields(t))
+          .from(t.outbox)
+          .where(
+            sql`${t.outbox.status} = 'pending' AND ${t.outbox.nextAt} <= ${p('now')} AND ${t.outbox.dest} LIKE 'dm:%'
+              AND ${t.outbox.id} = (SELECT min(o2.id) FROM outbox o2 WHERE o2.dest = ${t.outbox.dest} AND o2.status = 'pending' AND ${owned(sql`o2.game_id`)})
+              AND ${owned(t.outbox.gameId)}`,
+          )
+          .orderBy(asc(t.outbox.id))
+          .limit(p('limit')),
       ),
-      retry: p(`UPDATE outbox SET attempts = attempts + 1, next_at = @nextAt, error = @error WHERE id = @id`),
-      fail: p(
-        `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = @error, done_at = @now WHERE id = @id`,
+      nextDue: st((db, t) =>
+        db
+          .select({ at: sql<number | null>`min(${t.outbox.nextAt})`.mapWith(Number) })
+          .from(t.outbox)
+          .where(sql`${t.outbox.status} = 'pending' AND ${owned(t.outbox.gameId)}`),
       ),
-      setMeta: p(`UPDATE outbox SET meta = @meta WHERE id = @id`),
-      failDest: p(
-        `UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE dest = @dest AND status = 'pending' AND game_id = @gameId`,
+      pendingCount: st((db, t) =>
+        db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(t.outbox)
+          .where(sql`${t.outbox.status} = 'pending' AND ${owned(t.outbox.gameId)}`),
       ),
-      getSlot: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND key = @key`),
-      slotByMessage: p(`SELECT ${SLOT_COLS} FROM slots WHERE message_id = @messageId`),
-      insertSlot:
-        p(`INSERT INTO slots (game_id, key, kind, dest, payload, head, version, sent_version, repost, pin, state, updated_at, message_id, channel_id)
-                     VALUES (@gameId, @key, @kind, @dest, @payload, @head, 1, 0, @repost, @pin, 'live', @now, @messageId, @channelId)`),
-      bumpSlot: p(
-        `UPDATE slots SET payload = @payload, version = version + 1, state = @state, updated_at = @now, repost = @repost WHERE game_id = @gameId AND key = @key`,
+      backlog: st((db, t) =>
+        db
+          .select({
+            n: sql<number>`count(*)`.mapWith(Number),
+            oldest: sql<number | null>`min(${t.outbox.createdAt})`.mapWith(Number),
+          })
+          .from(t.outbox)
+          .where(sql`${t.outbox.status} = 'pending' AND ${owned(t.outbox.gameId)}`),
       ),
-      sentSlot:
-        p(`UPDATE slots SET sent_version = max(sent_version, @version), message_id = coalesce(@messageId, message_id), channel_id = coalesce(@channelId, channel_id)
-                   WHERE game_id = @gameId AND key = @key`),
-      shownSlot:
-        p(`UPDATE slots SET sent_version = CASE WHEN message_id = @messageId THEN @version ELSE max(sent_version, @version) END
-                    WHERE game_id = @gameId AND key = @key
-                    RETURNING message_id = @messageId AND sent_version < version AS behind`),
-      rewriteSlot: p(
-        `UPDATE slots SET payload = @payload WHERE game_id = @gameId AND key = @key AND version = @version`,
+      done: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'done', messageId: v('messageId'), doneAt: v('now'), error: null })
+          .where(eq(t.outbox.id, p('id'))),
       ),
-      slotGone: p(
-        `UPDATE slots SET message_id = NULL, channel_id = NULL, sent_version = 0, state = @state WHERE game_id = @gameId AND key = @key`,
+      retry: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ attempts: sql`${t.outbox.attempts} + 1`, nextAt: v('nextAt'), error: v('error') })
+          .where(eq(t.outbox.id, p('id'))),
+      ),
+      fail: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'failed', attempts: sql`${t.outbox.attempts} + 1`, error: v('error'), doneAt: v('now') })
+          .where(eq(t.outbox.id, p('id'))),
+      ),
+      setMeta: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ meta: v('meta') })
+          .where(eq(t.outbox.id, p('id'))),
+      ),
+      failDest: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'failed', error: v('error'), doneAt: v('now') })
+          .where(
+            sql`${t.outbox.dest} = ${p('dest')} AND ${t.outbox.status} = 'pending' AND ${t.outbox.gameId} = ${p('gameId')}`,
+          ),
+      ),
+      getSlot: st((db, t) => db.select(slotFields(t)).from(t.slots).where(slotKey(t))),
+      slotByMessage: st((db, t) =>
+        db
+          .select(slotFields(t))
+          .from(t.slots)
+          .where(eq(t.slots.messageId, p('messageId'))),
+      ),
+      insertSlot: st((db, t) =>
+        db.insert(t.slots).values({
+          gameId: p('gameId'),
+          key: p('key'),
+          kind: p('kind'),
+          dest: p('dest'),
+          payload: p('payload'),
+          head: p('head'),
+          version: 1,
+          sentVersion: 0,
+          repost: p('repost'),
+          pin: p('pin'),
+          state: 'live',
+          updatedAt: p('now'),
+          messageId: p('messageId'),
+          channelId: p('channelId'),
+        }),
+      ),
+      bumpSlot: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({
+            payload: v('payload'),
+            version: sql`${t.slots.version} + 1`,
+            state: v('state'),
+            updatedAt: v('now'),
+            repost: ph<boolean>('repost'),
+          })
+          .where(slotKey(t)),
+      ),
+      sentSlot: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({
+            sentVersion: c.greatest(t.slots.sentVersion, p('version')),
+            messageId: sql`coalesce(${p('messageId')}, ${t.slots.messageId})`,
+            channelId: sql`coalesce(${p('channelId')}, ${t.slots.channelId})`,
+          })
+          .where(slotKey(t)),
+      ),
+      shownSlot: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({
+            sentVersion: sql`CASE WHEN ${t.slots.messageId} = ${p('messageId')} THEN ${p('version')} ELSE ${c.greatest(t.slots.sentVersion, p('version'))} END`,
+          })
+          .where(slotKey(t))
+          .returning({
+            behind: sql<unknown>`${t.slots.messageId} = ${p('messageId')} AND ${t.slots.sentVersion} < ${t.slots.version}`,
+          }),
+      ),
+      rewriteSlot: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ payload: v('payload') })
+          .where(and(slotKey(t), eq(t.slots.version, p('version')))),
+      ),
+      slotGone: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ messageId: null, channelId: null, sentVersion: 0, state: v('state') })
+          .where(slotKey(t)),
       ),
       // (A suspended game's messages are not edited: its channel is out of reach, issue 20.)
-      dirty:
-        p(`SELECT ${SLOT_COLS} FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale') AND updated_at <= @before
-                AND game_id NOT IN (SELECT game_id FROM suspensions) AND ${OWNED_GAME('slots.game_id')}
-                ORDER BY updated_at LIMIT @limit`),
-      nextDirty: p(
-        `SELECT min(updated_at) AS at FROM slots WHERE sent_version < version AND message_id IS NOT NULL AND state NOT IN ('gone', 'stale')
-           AND game_id NOT IN (SELECT game_id FROM suspensions) AND ${OWNED_GAME('slots.game_id')}`,
+      dirty: st((db, t) =>
+        db
+          .select(slotFields(t))
+          .from(t.slots)
+          .where(
+            sql`${toEdit(t)} AND ${t.slots.updatedAt} <= ${p('before')}
+              AND ${t.slots.gameId} NOT IN (SELECT game_id FROM suspensions) AND ${owned(t.slots.gameId)}`,
+          )
+          .orderBy(asc(t.slots.updatedAt))
+          .limit(p('limit')),
       ),
-      hold: p(`UPDATE outbox SET status = 'held' WHERE game_id = @gameId AND status = 'pending'`),
-      release: p(`UPDATE outbox SET status = 'pending', next_at = @now WHERE game_id = @gameId AND status = 'held'`),
-      dropHeld: p(
-        `UPDATE outbox SET status = 'failed', error = @error, done_at = @now WHERE game_id = @gameId AND status = 'held'`,
+      nextDirty: st((db, t) =>
+        db
+          .select({ at: sql<number | null>`min(${t.slots.updatedAt})`.mapWith(Number) })
+          .from(t.slots)
+          .where(
+            sql`${toEdit(t)} AND ${t.slots.gameId} NOT IN (SELECT game_id FROM suspensions) AND ${owned(t.slots.gameId)}`,
+          ),
       ),
-      setState: p(`UPDATE slots SET state = @state WHERE game_id = @gameId AND key = @key`),
-      wakeStale: p(
-        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id IN (SELECT id FROM games WHERE status IN ('running', 'post-game') AND owns_guild(guild_id))`,
+      hold: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'held' })
+          .where(sql`${t.outbox.gameId} = ${p('gameId')} AND ${t.outbox.status} = 'pending'`),
       ),
-      touchKept:
-        p(`UPDATE slots SET version = version + 1, updated_at = @now WHERE key IN ('table', 'lobby') AND repost = 1 AND state = 'live' AND message_id IS NOT NULL
-                     AND game_id IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game') AND owns_guild(guild_id))`),
-      wakeStaleGame: p(
-        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId`,
+      release: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'pending', nextAt: v('now') })
+          .where(sql`${t.outbox.gameId} = ${p('gameId')} AND ${t.outbox.status} = 'held'`),
       ),
-      wakeStaleKey: p(
-        `UPDATE slots SET state = 'closed' WHERE state = 'stale' AND sent_version < version AND game_id = @gameId AND key = @key`,
+      dropHeld: st((db, t) =>
+        db
+          .update(t.outbox)
+          .set({ status: 'failed', error: v('error'), doneAt: v('now') })
+          .where(sql`${t.outbox.gameId} = ${p('gameId')} AND ${t.outbox.status} = 'held'`),
       ),
-      liveSlots: p(
-        `SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId AND state = 'live' AND (key LIKE 'stage:%' OR key LIKE 'panel:%')`,
+      setState: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ state: v('state') })
+          .where(slotKey(t)),
       ),
-      gameSlots: p(`SELECT ${SLOT_COLS} FROM slots WHERE game_id = @gameId`),
-      dmGet: p(
-        `SELECT user_id AS userId, channel_id AS channelId, ok_at AS okAt, closed_at AS closedAt FROM dm_channels WHERE user_id = @userId`,
+      wakeStale: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ state: 'closed' })
+          .where(
+            sql`${t.slots.state} = 'stale' AND ${t.slots.sentVersion} < ${t.slots.version}
+              AND ${t.slots.gameId} IN (SELECT id FROM games WHERE status IN ('running', 'post-game') AND ${c.ownsGuild(sql`guild_id`)})`,
+          ),
       ),
-      dmSetChannel: p(`INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (@userId, @channelId, @now)
-                       ON CONFLICT(user_id) DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at`),
-      dmOk: p(`INSERT INTO dm_channels (user_id, ok_at, updated_at) VALUES (@userId, @now, @now)
-               ON CONFLICT(user_id) DO UPDATE SET ok_at = excluded.ok_at, closed_at = NULL, updated_at = excluded.updated_at`),
-      dmClosed: p(`INSERT INTO dm_channels (user_id, closed_at, updated_at) VALUES (@userId, @now, @now)
-                   ON CONFLICT(user_id) DO UPDATE SET closed_at = excluded.closed_at, updated_at = excluded.updated_at`),
-      permHolds: p(
-        `SELECT channel_id AS channelId, user_id AS userId, game_id AS gameId, had_allow AS hadAllow, had_deny AS hadDeny, existed
-           FROM perm_holds WHERE channel_id = @channelId`,
+      touchKept: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ version: sql`${t.slots.version} + 1`, updatedAt: v('now') })
+          .where(
+            sql`${t.slots.key} IN ('table', 'lobby') AND ${eq(t.slots.repost, true)} AND ${t.slots.state} = 'live' AND ${t.slots.messageId} IS NOT NULL
+              AND ${t.slots.gameId} IN (SELECT id FROM games WHERE status IN ('lobby', 'running', 'post-game') AND ${c.ownsGuild(sql`guild_id`)})`,
+          ),
       ),
-      setPermHold: p(`INSERT INTO perm_holds (channel_id, user_id, game_id, had_allow, had_deny, existed, updated_at)
-                      VALUES (@channelId, @userId, @gameId, @hadAllow, @hadDeny, @existed, @now)
-                      ON CONFLICT(channel_id, user_id) DO UPDATE SET game_id = excluded.game_id, had_allow = excluded.had_allow,
-                        had_deny = excluded.had_deny, existed = excluded.existed, updated_at = excluded.updated_at`),
-      dropPermHold: p(`DELETE FROM perm_holds WHERE channel_id = @channelId AND user_id = @userId`),
-      rowsOf: p(`SELECT ${OUTBOX_COLS} FROM outbox WHERE game_id = @gameId ORDER BY id`),
-      threadGet: p(
-        `SELECT thread_id AS threadId, locked, members FROM thread_sync WHERE game_id = @gameId AND slot = @slot`,
+      wakeStaleGame: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ state: 'closed' })
+          .where(
+            sql`${t.slots.state} = 'stale' AND ${t.slots.sentVersion} < ${t.slots.version} AND ${t.slots.gameId} = ${p('gameId')}`,
+          ),
       ),
-      threadSet: p(`INSERT INTO thread_sync (game_id, slot, thread_id, locked, members, updated_at)
-                    VALUES (@gameId, @slot, @threadId, @locked, @members, @now)
-                    ON CONFLICT(game_id, slot) DO UPDATE SET thread_id = excluded.thread_id, locked = excluded.locked,
-                    members = excluded.members, updated_at = excluded.updated_at`),
-      pendingOf: p(
-        `SELECT ${OUTBOX_COLS} FROM outbox WHERE dest = @dest AND status = 'pending' ORDER BY id LIMIT @limit`,
+      wakeStaleKey: st((db, t) =>
+        db
+          .update(t.slots)
+          .set({ state: 'closed' })
+          .where(
+            sql`${t.slots.state} = 'stale' AND ${t.slots.sentVersion} < ${t.slots.version} AND ${t.slots.gameId} = ${p('gameId')} AND ${t.slots.key} = ${p('key')}`,
+          ),
+      ),
+      liveSlots: st((db, t) =>
+        db
+          .select(slotFields(t))
+          .from(t.slots)
+          .where(
+            sql`${t.slots.gameId} = ${p('gameId')} AND ${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')`,
+          ),
+      ),
+      gameSlots: st((db, t) =>
+        db
+          .select(slotFields(t))
+          .from(t.slots)
+          .where(eq(t.slots.gameId, p('gameId'))),
+      ),
+      dmGet: st((db, t) =>
+        db
+          .select({
+            userId: t.dmChannels.userId,
+            channelId: t.dmChannels.channelId,
+            okAt: t.dmChannels.okAt,
+            closedAt: t.dmChannels.closedAt,
+          })
+          .from(t.dmChannels)
+          .where(eq(t.dmChannels.userId, p('userId'))),
+      ),
+      dmSetChannel: st((db, t) =>
+        db
+          .insert(t.dmChannels)
+          .values({ userId: p('userId'), channelId: p('channelId'), updatedAt: p('now') })
+          .onConflictDoUpdate({
+            target: t.dmChannels.userId,
+            set: { channelId: sql`excluded.channel_id`, updatedAt: sql`excluded.updated_at` },
+          }),
+      ),
+      dmOk: st((db, t) =>
+        db
+          .insert(t.dmChannels)
+          .values({ userId: p('userId'), okAt: p('now'), updatedAt: p('now') })
+          .onConflictDoUpdate({
+            target: t.dmChannels.userId,
+            set: { okAt: sql`excluded.ok_at`, closedAt: sql`NULL`, updatedAt: sql`excluded.updated_at` },
+          }),
+      ),
+      dmClosed: st((db, t) =>
+        db
+          .insert(t.dmChannels)
+          .values({ userId: p('userId'), closedAt: p('now'), updatedAt: p('now') })
+          .onConflictDoUpdate({
+            target: t.dmChannels.userId,
+            set: { closedAt: sql`excluded.closed_at`, updatedAt: sql`excluded.updated_at` },
+          }),
+      ),
+      permHolds: st((db, t) =>
+        db
+          .select({
+            channelId: t.permHolds.channelId,
+            userId: t.permHolds.userId,
+            gameId: t.permHolds.gameId,
+            hadAllow: t.permHolds.hadAllow,
+            hadDeny: t.permHolds.hadDeny,
+            existed: t.permHolds.existed,
+          })
+          .from(t.permHolds)
+          .where(eq(t.permHolds.channelId, p('channelId'))),
+      ),
+      setPermHold: st((db, t) =>
+        db
+          .insert(t.permHolds)
+          .values({
+            channelId: p('channelId'),
+            userId: p('userId'),
+            gameId: p('gameId'),
+            hadAllow: p('hadAllow'),
+            hadDeny: p('hadDeny'),
+            existed: p('existed'),
+            updatedAt: p('now'),
+          })
+          .onConflictDoUpdate({
+            target: [t.permHolds.channelId, t.permHolds.userId],
+            set: {
+              gameId: sql`excluded.game_id`,
+              hadAllow: sql`excluded.had_allow`,
+              hadDeny: sql`excluded.had_deny`,
+              existed: sql`excluded.existed`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+          }),
+      ),
+      dropPermHold: st((db, t) =>
+        db
+          .delete(t.permHolds)
+          .where(and(eq(t.permHolds.channelId, p('channelId')), eq(t.permHolds.userId, p('userId')))),
+      ),
+      rowsOf: st((db, t) =>
+        db
+          .select(outboxFields(t))
+          .from(t.outbox)
+          .where(eq(t.outbox.gameId, p('gameId')))
+          .orderBy(asc(t.outbox.id)),
+      ),
+      threadGet: st((db, t) =>
+        db
+          .select({ threadId: t.threadSync.threadId, locked: t.threadSync.locked, members: t.threadSync.members })
+          .from(t.threadSync)
+          .where(and(eq(t.threadSync.gameId, p('gameId')), eq(t.threadSync.slot, p('slot')))),
+      ),
+      threadSet: st((db, t) =>
+        db
+          .insert(t.threadSync)
+          .values({
+            gameId: p('gameId'),
+            slot: p('slot'),
+            threadId: p('threadId'),
+            locked: p('locked'),
+            members: p('members'),
+            updatedAt: p('now'),
+          })
+          .onConflictDoUpdate({
+            target: [t.threadSync.gameId, t.threadSync.slot],
+            set: {
+              threadId: sql`excluded.thread_id`,
+              locked: sql`excluded.locked`,
+              members: sql`excluded.members`,
+              updatedAt: sql`excluded.updated_at`,
+            },
+          }),
+      ),
+      pendingOf: st((db, t) =>
+        db
+          .select(outboxFields(t))
+          .from(t.outbox)
+          .where(sql`${t.outbox.dest} = ${p('dest')} AND ${t.outbox.status} = 'pending'`)
+          .orderBy(asc(t.outbox.id))
+          .limit(p('limit')),
       ),
     };
   }
 
   /** Runs `fn` in one transaction (nested calls become savepoints): the deliverer's bookkeeping. */
-  transaction<T>(fn: () => T): T {
-    // IMMEDIATE: see Store.transaction (several processes on one file).
-    return this.sqlite.transaction(fn).immediate();
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.c.transaction(fn);
   }
 
   // -------------------------------------------------------------------------------------------
   // Writes from the planner (inside the change's own transaction)
 
   /** Queues a one-shot operation; with `key`, at most once per game (later ones are ignored). */
-  add(
+  async add(
     gameId: number,
     dest: Dest,
     op: OutboxRow['op'],
     payload: unknown,
     now: number,
     opts: { slot?: string; meta?: PostMeta; key?: string; free?: boolean } = {},
-  ): void {
-    const meta = this.guard ? this.guard({ gameId, dest, op, payload, meta: opts.meta ?? {} }) : (opts.meta ?? {});
+  ): Promise<void> {
+    const meta = this.guard
+      ? await this.guard({ gameId, dest, op, payload, meta: opts.meta ?? {} })
+      : (opts.meta ?? {});
     if (meta === false) return;
-    this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null, opts.free ?? false);
+    await this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null, opts.free ?? false);
   }
 
-  private insert(
+  private async insert(
     gameId: number,
     dest: Dest,
     op: OutboxRow['op'],
@@ -288,8 +601,8 @@ export class OutboxStore {
     meta: PostMeta,
     key: string | null,
     free = false,
-  ): void {
-    this.q.insert.run({
+  ): Promise<void> {
+    await this.c.run(this.q.insert(), {
       gameId,
       dest,
       op,
@@ -307,18 +620,18 @@ export class OutboxStore {
   // `free` (the lifecycle's own notice to the host) is sent even so.
 
   /** Every pending row of the game waits from now on (rows added later wait from the start). */
-  hold(gameId: number): number {
-    return this.q.hold.run({ gameId }).changes;
+  hold(gameId: number): Promise<number> {
+    return this.c.run(this.q.hold(), { gameId });
   }
 
   /** The game's held rows are sent after all, at once and in their order. */
-  release(gameId: number, now: number): number {
-    return this.q.release.run({ gameId, now }).changes;
+  release(gameId: number, now: number): Promise<number> {
+    return this.c.run(this.q.release(), { gameId, now });
   }
 
   /** The game was voided: what it held is given up (recorded as failed with `error`). */
-  dropHeld(gameId: number, error: string, now: number): number {
-    return this.q.dropHeld.run({ gameId, error, now }).changes;
+  dropHeld(gameId: number, error: string, now: number): Promise<number> {
+    return this.c.run(this.q.dropHeld(), { gameId, error, now });
   }
 
   /**
@@ -326,7 +639,7 @@ export class OutboxStore {
    * destination's other posts); an existing one gets a new version only when its payload changed.
    * Returns whether anything changed.
    */
-  setSlot(
+  async setSlot(
     gameId: number,
     key: string,
     kind: SlotKind,
@@ -341,116 +654,119 @@ export class OutboxStore {
       messageId?: string;
       head?: unknown;
     } = {},
-  ): boolean {
+  ): Promise<boolean> {
     let meta = opts.meta ?? {};
     if (this.guard) {
-      const checked = this.guard({ gameId, dest, op: 'slot', slot: { key, kind }, payload, meta });
+      const checked = await this.guard({ gameId, dest, op: 'slot', slot: { key, kind }, payload, meta });
       if (checked === false) return false;
       meta = checked;
     }
     const json = JSON.stringify(payload);
-    const cur = this.slot(gameId, key);
+    const cur = await this.slot(gameId, key);
     if (!cur) {
-      this.q.insertSlot.run({
+      await this.c.run(this.q.insertSlot(), {
         gameId,
         key,
         kind,
         dest,
         payload: json,
         head: opts.head === undefined ? null : JSON.stringify(opts.head),
-        repost: opts.repost ? 1 : 0,
-        pin: opts.pin ? 1 : 0,
+        repost: opts.repost ?? false,
+        pin: opts.pin ?? false,
         now,
         messageId: opts.messageId ?? null,
         channelId: null,
       });
-      if (kind === 'message') this.insert(gameId, dest, 'post', {}, now, key, meta, null);
+      if (kind === 'message') await this.insert(gameId, dest, 'post', {}, now, key, meta, null);
       return true;
     }
     const state = opts.state ?? cur.state;
     const repost = opts.repost ?? cur.repost;
     if (cur.payload === json && cur.state === state && cur.repost === repost) return false;
-    this.q.bumpSlot.run({ gameId, key, payload: json, state, now, repost: repost ? 1 : 0 });
+    await this.c.run(this.q.bumpSlot(), { gameId, key, payload: json, state, now, repost });
     return true;
   }
 
-  slot(gameId: number, key: string): SlotRow | null {
-    return toSlot(this.q.getSlot.get({ gameId, key }) as never);
+  async slot(gameId: number, key: string): Promise<SlotRow | null> {
+    return ((await this.c.get(this.q.getSlot(), { gameId, key })) as SlotRow | undefined) ?? null;
   }
 
-  slotByMessage(messageId: string): SlotRow | null {
-    return toSlot(this.q.slotByMessage.get({ messageId }) as never);
+  async slotByMessage(messageId: string): Promise<SlotRow | null> {
+    return ((await this.c.get(this.q.slotByMessage(), { messageId })) as SlotRow | undefined) ?? null;
   }
 
   /** The stage messages and night panels still open in a game. */
-  liveSlots(gameId: number): SlotRow[] {
-    return (this.q.liveSlots.all({ gameId }) as never[]).map((r) => toSlot(r)!);
+  async liveSlots(gameId: number): Promise<SlotRow[]> {
+    return (await this.c.all(this.q.liveSlots(), { gameId })) as Slots;
   }
 
-  gameSlots(gameId: number): SlotRow[] {
-    return (this.q.gameSlots.all({ gameId }) as never[]).map((r) => toSlot(r)!);
+  async gameSlots(gameId: number): Promise<SlotRow[]> {
+    return (await this.c.all(this.q.gameSlots(), { gameId })) as Slots;
   }
 
-  rows(gameId: number): OutboxRow[] {
-    return this.q.rowsOf.all({ gameId }) as OutboxRow[];
+  async rows(gameId: number): Promise<OutboxRow[]> {
+    return (await this.c.all(this.q.rowsOf(), { gameId })) as Rows;
   }
 
   // -------------------------------------------------------------------------------------------
   // The deliverer's side
 
-  heads(now: number, limit: number, of: 'channels' | 'dms'): OutboxRow[] {
-    return (of === 'channels' ? this.q.channelHeads : this.q.dmHeads).all({ now, limit }) as OutboxRow[];
+  async heads(now: number, limit: number, of: 'channels' | 'dms'): Promise<OutboxRow[]> {
+    return (await this.c.all(of === 'channels' ? this.q.channelHeads() : this.q.dmHeads(), { now, limit })) as Rows;
   }
 
   /** The first pending operations to one destination, in order. */
-  pendingOf(dest: Dest, limit: number): OutboxRow[] {
-    return this.q.pendingOf.all({ dest, limit }) as OutboxRow[];
+  async pendingOf(dest: Dest, limit: number): Promise<OutboxRow[]> {
+    return (await this.c.all(this.q.pendingOf(), { dest, limit })) as Rows;
   }
 
-  nextDue(): number | null {
-    return (this.q.nextDue.get() as { at: number | null }).at;
+  async nextDue(): Promise<number | null> {
+    return (await this.c.get(this.q.nextDue()))?.at ?? null;
   }
 
-  pendingCount(): number {
-    return (this.q.pendingCount.get() as { n: number }).n;
+  async pendingCount(): Promise<number> {
+    return (await this.c.get(this.q.pendingCount()))?.n ?? 0;
   }
 
   /** What is still to send (operators' health and metrics): how many rows, and since when the oldest waits. */
-  backlog(): { pending: number; oldestAt: number | null } {
-    const r = this.q.backlog.get() as { n: number; oldest: number | null };
-    return { pending: r.n, oldestAt: r.oldest };
+  async backlog(): Promise<{ pending: number; oldestAt: number | null }> {
+    const r = await this.c.get(this.q.backlog());
+    return { pending: r?.n ?? 0, oldestAt: r?.oldest ?? null };
   }
 
-  done(id: number, messageId: string | null, now: number): void {
-    this.q.done.run({ id, messageId, now });
+  async done(id: number, messageId: string | null, now: number): Promise<void> {
+    await this.c.run(this.q.done(), { id, messageId, now });
   }
 
-  retry(id: number, nextAt: number, error: string): void {
-    this.q.retry.run({ id, nextAt, error });
+  async retry(id: number, nextAt: number, error: string): Promise<void> {
+    await this.c.run(this.q.retry(), { id, nextAt, error });
   }
 
-  fail(id: number, error: string, now: number): void {
-    this.q.fail.run({ id, error, now });
+  async fail(id: number, error: string, now: number): Promise<void> {
+    await this.c.run(this.q.fail(), { id, error, now });
   }
 
-  setMeta(id: number, meta: unknown): void {
-    this.q.setMeta.run({ id, meta: JSON.stringify(meta) });
+  async setMeta(id: number, meta: unknown): Promise<void> {
+    await this.c.run(this.q.setMeta(), { id, meta: JSON.stringify(meta) });
   }
 
   /**
    * What the deliverer has applied to a game's thread (its slot `key`): null if nothing is known
    * for this thread (never synced, or the slot now names another thread).
    */
-  threadApplied(gameId: number, key: string, threadId: string): ThreadApplied | null {
-    const r = this.q.threadGet.get({ gameId, slot: key }) as
-      { threadId: string; locked: number | null; members: string } | undefined;
+  async threadApplied(gameId: number, key: string, threadId: string): Promise<ThreadApplied | null> {
+    const r = await this.c.get(this.q.threadGet(), { gameId, slot: key });
     if (!r || r.threadId !== threadId) return null;
-    return { threadId, locked: r.locked === null ? null : r.locked === 1, members: JSON.parse(r.members) as string[] };
+    return {
+      threadId,
+      locked: r.locked === null ? null : Number(r.locked) === 1,
+      members: JSON.parse(r.members) as string[],
+    };
   }
 
   /** Records what the deliverer has applied to a game's thread (after each call). */
-  setThreadApplied(gameId: number, key: string, applied: ThreadApplied, now: number): void {
-    this.q.threadSet.run({
+  async setThreadApplied(gameId: number, key: string, applied: ThreadApplied, now: number): Promise<void> {
+    await this.c.run(this.q.threadSet(), {
       gameId,
       slot: key,
       threadId: applied.threadId,
@@ -461,18 +777,18 @@ export class OutboxStore {
   }
 
   /** Gives up on every pending operation of a game to one destination (a DM that cannot be sent). */
-  failDest(gameId: number, dest: Dest, error: string, now: number): void {
-    this.q.failDest.run({ gameId, dest, error, now });
+  async failDest(gameId: number, dest: Dest, error: string, now: number): Promise<void> {
+    await this.c.run(this.q.failDest(), { gameId, dest, error, now });
   }
 
-  sentSlot(
+  async sentSlot(
     gameId: number,
     key: string,
     version: number,
     messageId: string | null = null,
     channelId: string | null = null,
-  ): void {
-    this.q.sentSlot.run({ gameId, key, version, messageId, channelId });
+  ): Promise<void> {
+    await this.c.run(this.q.sentSlot(), { gameId, key, version, messageId, channelId });
   }
 
   /**
@@ -482,112 +798,97 @@ export class OutboxStore {
    * message shows; an older one that finished last leaves the slot dirty, and it is edited again.
    * (For a message the slot no longer has, only as `sentSlot`.) True when the message is behind.
    */
-  shownSlot(gameId: number, key: string, version: number, messageId: string): boolean {
-    return (
-      (this.q.shownSlot.get({ gameId, key, version, messageId }) as { behind: number | null } | undefined)?.behind === 1
-    );
+  async shownSlot(gameId: number, key: string, version: number, messageId: string): Promise<boolean> {
+    const r = await this.c.get(this.q.shownSlot(), { gameId, key, version, messageId });
+    return flag(r?.behind);
   }
 
   /** The payload a version was actually sent with (its deadline moved), without a new version. */
-  rewriteSlot(gameId: number, key: string, version: number, payload: string): void {
-    this.q.rewriteSlot.run({ gameId, key, version, payload });
+  async rewriteSlot(gameId: number, key: string, version: number, payload: string): Promise<void> {
+    await this.c.run(this.q.rewriteSlot(), { gameId, key, version, payload });
   }
 
   /** Its message is gone: it is posted again if it should be (`live`), else dropped (`gone`). */
-  slotGone(slot: SlotRow, now: number): void {
-    this.transaction(() => {
+  async slotGone(slot: SlotRow, now: number): Promise<void> {
+    await this.transaction(async () => {
       const again = slot.repost && slot.state === 'live';
-      this.q.slotGone.run({ gameId: slot.gameId, key: slot.key, state: again ? 'live' : 'gone' });
-      if (again) this.add(slot.gameId, slot.dest, 'post', {}, now, { slot: slot.key, meta: { what: 'repost' } });
+      await this.c.run(this.q.slotGone(), { gameId: slot.gameId, key: slot.key, state: again ? 'live' : 'gone' });
+      if (again) await this.add(slot.gameId, slot.dest, 'post', {}, now, { slot: slot.key, meta: { what: 'repost' } });
     });
   }
 
   /** Posts a slot's message anew (e.g. `/mafia table`): the old message is deleted first. */
-  repostSlot(gameId: number, key: string, now: number): void {
-    const slot = this.slot(gameId, key);
+  async repostSlot(gameId: number, key: string, now: number): Promise<void> {
+    const slot = await this.slot(gameId, key);
     if (!slot) return;
     if (slot.messageId && slot.channelId)
-      this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, {
+      await this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, {
         meta: { what: 'repost' },
       });
-    this.q.slotGone.run({ gameId, key, state: 'live' });
-    this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
+    await this.c.run(this.q.slotGone(), { gameId, key, state: 'live' });
+    await this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
   }
 
   /**
    * After a restart: every open table and lobby is sent once more, so one deleted while the bot
    * was down (its delete event missed) is found (404) and posted again.
    */
-  touchKept(now: number): number {
-    return this.q.touchKept.run({ now }).changes;
+  touchKept(now: number): Promise<number> {
+    return this.c.run(this.q.touchKept(), { now });
   }
 
   /** A new state without a new version (nothing to send: the message already looks right). */
-  setState(gameId: number, key: string, state: SlotState): void {
-    this.q.setState.run({ gameId, key, state });
+  async setState(gameId: number, key: string, state: SlotState): Promise<void> {
+    await this.c.run(this.q.setState(), { gameId, key, state });
   }
 
   /** After a restart: the closed stages of running games get their controls turned off for real. */
-  wakeStale(gameId?: number, key?: string): number {
-    if (gameId === undefined) return this.q.wakeStale.run().changes;
-    return (key === undefined ? this.q.wakeStaleGame.run({ gameId }) : this.q.wakeStaleKey.run({ gameId, key }))
-      .changes;
+  wakeStale(gameId?: number, key?: string): Promise<number> {
+    if (gameId === undefined) return this.c.run(this.q.wakeStale());
+    return key === undefined
+      ? this.c.run(this.q.wakeStaleGame(), { gameId })
+      : this.c.run(this.q.wakeStaleKey(), { gameId, key });
   }
 
-  dirty(before: number, limit: number): SlotRow[] {
-    return (this.q.dirty.all({ before, limit }) as never[]).map((r) => toSlot(r)!);
+  async dirty(before: number, limit: number): Promise<SlotRow[]> {
+    return (await this.c.all(this.q.dirty(), { before, limit })) as Slots;
   }
 
-  nextDirty(): number | null {
-    return (this.q.nextDirty.get() as { at: number | null }).at;
+  async nextDirty(): Promise<number | null> {
+    return (await this.c.get(this.q.nextDirty()))?.at ?? null;
   }
 
-  dm(userId: string): { channelId: string | null; okAt: number | null; closedAt: number | null } | null {
-    return (
-      (this.q.dmGet.get({ userId }) as
-        { channelId: string | null; okAt: number | null; closedAt: number | null } | undefined) ?? null
-    );
+  async dm(userId: string): Promise<{ channelId: string | null; okAt: number | null; closedAt: number | null } | null> {
+    return (await this.c.get(this.q.dmGet(), { userId })) ?? null;
   }
 
-  dmChannel(userId: string, channelId: string, now: number): void {
-    this.q.dmSetChannel.run({ userId, channelId, now });
+  async dmChannel(userId: string, channelId: string, now: number): Promise<void> {
+    await this.c.run(this.q.dmSetChannel(), { userId, channelId, now });
   }
 
-  dmOk(userId: string, now: number): void {
-    this.q.dmOk.run({ userId, now });
+  async dmOk(userId: string, now: number): Promise<void> {
+    await this.c.run(this.q.dmOk(), { userId, now });
   }
 
-  dmClosed(userId: string, now: number): void {
-    this.q.dmClosed.run({ userId, now });
+  async dmClosed(userId: string, now: number): Promise<void> {
+    await this.c.run(this.q.dmClosed(), { userId, now });
   }
 
   // -------------------------------------------------------------------------------------------
   // The bot's own changes to a channel's member overwrites (M-1, M-3)
 
   /** Every Send Messages deny the bot holds in a channel, with what was there before it. */
-  permHolds(channelId: string): PermHold[] {
-    return (
-      this.q.permHolds.all({ channelId }) as (Omit<PermHold, 'hadAllow' | 'hadDeny' | 'existed'> & {
-        hadAllow: number;
-        hadDeny: number;
-        existed: number;
-      })[]
-    ).map((r) => ({ ...r, hadAllow: r.hadAllow === 1, hadDeny: r.hadDeny === 1, existed: r.existed === 1 }));
+  async permHolds(channelId: string): Promise<PermHold[]> {
+    return this.c.all(this.q.permHolds(), { channelId });
   }
 
   /** Records (before the write to Discord) that the bot holds a member's deny, or its new prior bits. */
-  setPermHold(h: PermHold, now: number): void {
-    this.q.setPermHold.run({
-      ...h,
-      hadAllow: h.hadAllow ? 1 : 0,
-      hadDeny: h.hadDeny ? 1 : 0,
-      existed: h.existed ? 1 : 0,
-      now,
-    });
+  async setPermHold(h: PermHold, now: number): Promise<void> {
+    await this.c.run(this.q.setPermHold(), { ...h, now });
   }
 
   /** The bot's deny is taken back (after Discord has the restored overwrite). */
-  dropPermHold(channelId: string, userId: string): void {
-    this.q.dropPermHold.run({ channelId, userId });
+  async dropPermHold(channelId: string, userId: string): Promise<void> {
+    await this.c.run(this.q.dropPermHold(), { channelId, userId });
   }
 }

@@ -206,8 +206,9 @@ export class PgConnection implements Connection {
   }
 
   /** Built on `db` at each run: inside a transaction it must run on the transaction's client. */
-  statement<T>(build: (db: Db, t: Tables) => Preparable<T>): () => Runnable<T> {
-    return () => build(this.db, this.t) as unknown as Runnable<T>;
+  statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']> {
+    // The builder itself: PostgreSQL's builders run with execute(params), as a prepared one does.
+    return () => build(this.db, this.t) as unknown as ReturnType<Q['prepare']>;
   }
 
   /**

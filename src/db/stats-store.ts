@@ -1,12 +1,11 @@
 // The SQL of ratings, standings, seasons and /stats (issue 12): every statement on rating_settings,
 // ratings, rating_history, standings, standings_log and seasons, and the stats' reads of results,
 // games and actions. The rating logic (src/stats/record.ts), the /stats views (src/stats/queries.ts,
-// src/stats/game-record.ts) and the /stats shell call these methods and hold no SQL. Statements are
-// prepared once per connection. SQLite-specific forms are listed in docs/storage.md.
-import type Database from 'better-sqlite3';
-import type { Db } from './client';
-
-type Sqlite = Database.Database;
+// src/stats/game-record.ts) and the /stats shell call these methods and hold no SQL. Everything
+// runs through the storage seam's Connection (SQLite or PostgreSQL); where the two dialects have
+// no common form, both are written here (docs/storage.md, "The two dialects' forms").
+import { and, asc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Connection } from './connection';
 
 export interface RatingSettingsRow {
   win: number;
@@ -153,6 +152,7 @@ const ORDER: Record<string, string> = {
   kiev: 'half_points DESC, wins DESC, games ASC',
 };
 
+/** The standings' running totals, in their column order. */
 const TOTALS = [
   'half_points',
   'games',
@@ -164,140 +164,323 @@ const TOTALS = [
   'killed_night1',
 ];
 
-const STANDING_UPSERT = `INSERT INTO standings (guild_id, ruleset, scope, user_id, half_points, games, wins,
-    best_player, wins_don, wins_sheriff, wins_mafia, killed_night1)
-  VALUES (@guild, @ruleset, @scope, @user, @half, 1, @win, @best, @don, @sheriff, @mafia, @n1)
-  ON CONFLICT(guild_id, ruleset, scope, user_id) DO UPDATE SET half_points = half_points + excluded.half_points,
-    games = games + 1, wins = wins + excluded.wins, best_player = best_player + excluded.best_player,
-    wins_don = wins_don + excluded.wins_don, wins_sheriff = wins_sheriff + excluded.wins_sheriff,
-    wins_mafia = wins_mafia + excluded.wins_mafia, killed_night1 = killed_night1 + excluded.killed_night1`;
+/** A number read by raw SQL (PostgreSQL gives bigint columns, counts and sums as strings). */
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** A boolean read by raw SQL (SQLite stores 0/1, PostgreSQL has booleans). */
+const flag = (v: unknown): boolean => v === true || v === 1;
 
-const HISTORY_INSERT = `INSERT OR REPLACE INTO rating_history
-  (game_id, user_id, guild_id, ruleset, seat, share, before, after, n, finished_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+type SeasonRaw = { id: number; name: string; starts_at: number; ends_at: number | null };
+const toSeason = (r: SeasonRaw): Season => ({
+  id: num(r.id),
+  name: r.name,
+  startsAt: num(r.starts_at),
+  endsAt: numOrNull(r.ends_at),
+});
 
-const RATING_UPSERT = `INSERT INTO ratings (guild_id, ruleset, user_id, elo, games, updated_at)
-  VALUES (?, ?, ?, ?, 1, ?)
-  ON CONFLICT(guild_id, ruleset, user_id) DO UPDATE SET elo = excluded.elo, games = games + 1,
-    updated_at = excluded.updated_at`;
+/** A ranked row as read (numbers normalised: see `num`). */
+const toRanked = (r: Record<string, unknown>): RankedRow => {
+  const out = { ...r } as Record<string, unknown>;
+  for (const k of [...TOTALS, 'elo', 'place', 'rn', 'total', 'last']) if (out[k] != null) out[k] = Number(out[k]);
+  return out as unknown as RankedRow;
+};
 
-/** The player's running totals after a counted result: his all-time standings row at that moment. */
-const LOG_INSERT = `INSERT OR REPLACE INTO standings_log (guild_id, ruleset, user_id, finished_at, game_id, half_points,
-    games, wins, best_player, wins_don, wins_sheriff, wins_mafia, killed_night1)
-  SELECT guild_id, ruleset, user_id, @at, @game, half_points, games, wins, best_player, wins_don, wins_sheriff,
-    wins_mafia, killed_night1
-  FROM standings WHERE guild_id = @guild AND ruleset = @ruleset AND scope = 'all' AND user_id = @user`;
-
-const TOURNAMENT = ' AND game_id IN (SELECT id FROM games WHERE tournament_id = @tournament)';
-
-interface RawResult {
-  game_id: number;
-  seat: number;
-  guild_id: string;
-  user_id: string;
-  ruleset: string;
-  role: string;
-  team: string;
-  outcome: string;
-  points: number;
-  best_player: number;
-  killed_night1: number;
-  finished_at: number;
-  removed: number;
-  holders: string | null;
-  no_day_vote: number;
-  moves: number;
+/**
+ * The SQL that differs between the dialects, written once per connection. SQLite's forms are the
+ * ones the statements always had (its plans were measured with them: bench/stats-bench.ts).
+ */
+interface Forms {
+  /** A boolean column's true, as compared with `=` (SQLite stores 1). */
+  true: SQL;
+  /** How many rows of the group meet `cond`. */
+  countIf(cond: SQL): SQL;
+  /** Points (multiples of 0.5) as whole half points. */
+  half(points: SQL): SQL;
+  /** A join whose order the planner must keep (SQLite's CROSS JOIN); a plain join elsewhere. */
+  fixedJoin: SQL;
+  /** A unary `+` that keeps SQLite from using an index on the column (nothing on PostgreSQL). */
+  noIndex: SQL;
 }
 
-function toResult(r: RawResult): StoredResult {
+function formsOf(c: Connection): Forms {
+  if (c.dialect === 'sqlite')
+    return {
+      true: sql.raw('1'),
+      countIf: (cond) => sql`sum(${cond})`,
+      half: (points) => sql`CAST(round(${points} * 2) AS INTEGER)`,
+      fixedJoin: sql.raw('CROSS JOIN'),
+      noIndex: sql.raw('+'),
+    };
   return {
-    gameId: r.game_id,
-    seat: r.seat,
-    guildId: r.guild_id,
-    userId: r.user_id,
-    ruleset: r.ruleset,
-    role: r.role,
-    team: r.team,
-    outcome: r.outcome,
-    points: r.points,
-    bestPlayer: r.best_player === 1,
-    killedNight1: r.killed_night1 === 1,
-    finishedAt: r.finished_at,
-    removed: r.removed === 1,
-    holders: r.holders,
-    noDayVote: r.no_day_vote === 1,
-    moves: r.moves,
+    true: sql.raw('TRUE'),
+    countIf: (cond) => sql`count(*) FILTER (WHERE ${cond})`,
+    // round() of a double rounds half to even on PostgreSQL: numeric rounds half away from zero.
+    half: (points) => sql`round((${points} * 2)::numeric)::integer`,
+    fixedJoin: sql.raw('JOIN'),
+    noIndex: sql.raw(''),
   };
 }
 
-type SeasonRaw = { id: number; name: string; starts_at: number; ends_at: number | null };
-const toSeason = (r: SeasonRaw): Season => ({ id: r.id, name: r.name, startsAt: r.starts_at, endsAt: r.ends_at });
+const byConnection = new WeakMap<Connection, StatsStore>();
 
-const byConnection = new WeakMap<Sqlite, SqliteStatsStore>();
+const p = sql.placeholder;
 
-export class SqliteStatsStore {
-  private readonly stmts = new Map<string, Database.Statement>();
+export class StatsStore {
+  private readonly f: Forms;
+  // Run for every counted game that closes (and every game a rebuild replays): prepared once.
+  private readonly q;
 
-  private constructor(private readonly sqlite: Sqlite) {}
+  private constructor(private readonly c: Connection) {
+    this.f = formsOf(c);
+    this.q = {
+      results: c.statement((db, t) =>
+        db
+          .select()
+          .from(t.results)
+          .where(eq(t.results.gameId, p('gameId')))
+          .orderBy(asc(t.results.seat)),
+      ),
+      annulledAt: c.statement((db, t) =>
+        db
+          .select({ at: t.games.annulledAt })
+          .from(t.games)
+          .where(eq(t.games.id, p('gameId'))),
+      ),
+      rating: c.statement((db, t) =>
+        db
+          .select({ elo: t.ratings.elo, games: t.ratings.games })
+          .from(t.ratings)
+          .where(
+            and(
+              eq(t.ratings.guildId, p('guildId')),
+              eq(t.ratings.ruleset, p('ruleset')),
+              eq(t.ratings.userId, p('userId')),
+            ),
+          ),
+      ),
+      seasonsAt: c.statement((db, t) =>
+        db
+          .select({ id: t.seasons.id })
+          .from(t.seasons)
+          .where(
+            and(
+              eq(t.seasons.guildId, p('guildId')),
+              lte(t.seasons.startsAt, p('at')),
+              or(isNull(t.seasons.endsAt), gt(t.seasons.endsAt, p('at'))),
+            ),
+          ),
+      ),
+      // The player's all-time row copied into the running totals as it is after the game; the
+      // copy of a game replayed (a rebuild) replaces the one it had.
+      logTotals: c.statement((db, t) => {
+        const s = t.standingsTable;
+        const l = t.standingsLog;
+        return db
+          .insert(l)
+          .select(
+            db
+              .select({
+                guildId: s.guildId,
+                ruleset: s.ruleset,
+                userId: s.userId,
+                finishedAt: sql<number>`CAST(${p('at')} AS BIGINT)`.as('finished_at'),
+                gameId: sql<number>`CAST(${p('game')} AS BIGINT)`.as('game_id'),
+                halfPoints: s.halfPoints,
+                games: s.games,
+                wins: s.wins,
+                bestPlayer: s.bestPlayer,
+                winsDon: s.winsDon,
+                winsSheriff: s.winsSheriff,
+                winsMafia: s.winsMafia,
+                killedNight1: s.killedNight1,
+              })
+              .from(s)
+              .where(
+                and(
+                  eq(s.guildId, p('guildId')),
+                  eq(s.ruleset, p('ruleset')),
+                  eq(s.scope, 'all'),
+                  eq(s.userId, p('userId')),
+                ),
+              ),
+          )
+          .onConflictDoUpdate({
+            target: [l.guildId, l.ruleset, l.userId, l.finishedAt, l.gameId],
+            set: {
+              halfPoints: sql`excluded.half_points`,
+              games: sql`excluded.games`,
+              wins: sql`excluded.wins`,
+              bestPlayer: sql`excluded.best_player`,
+              winsDon: sql`excluded.wins_don`,
+              winsSheriff: sql`excluded.wins_sheriff`,
+              winsMafia: sql`excluded.wins_mafia`,
+              killedNight1: sql`excluded.killed_night1`,
+            },
+          });
+      }),
+      settings: c.statement((db, t) =>
+        db
+          .select({
+            win: t.ratingSettings.eloWin,
+            loss: t.ratingSettings.eloLoss,
+            start: t.ratingSettings.eloStart,
+            minMoves: t.ratingSettings.minMoves,
+          })
+          .from(t.ratingSettings)
+          .where(eq(t.ratingSettings.guildId, p('guildId'))),
+      ),
+      setCounts: c.statement((db, t) =>
+        db
+          .update(t.results)
+          .set({ counts: p('counts') as unknown as boolean })
+          .where(eq(t.results.gameId, p('gameId'))),
+      ),
+      ratingChange: c.statement((db, t) =>
+        db
+          .insert(t.ratingHistory)
+          .values({
+            gameId: p('gameId'),
+            userId: p('userId'),
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            seat: p('seat'),
+            share: p('share'),
+            before: p('before'),
+            after: p('after'),
+            n: p('n'),
+            finishedAt: p('finishedAt'),
+          })
+          .onConflictDoUpdate({
+            target: [t.ratingHistory.gameId, t.ratingHistory.userId],
+            set: {
+              guildId: sql`excluded.guild_id`,
+              ruleset: sql`excluded.ruleset`,
+              seat: sql`excluded.seat`,
+              share: sql`excluded.share`,
+              before: sql`excluded.before`,
+              after: sql`excluded.after`,
+              n: sql`excluded.n`,
+              finishedAt: sql`excluded.finished_at`,
+            },
+          }),
+      ),
+      ratedGame: c.statement((db, t) =>
+        db
+          .insert(t.ratings)
+          .values({
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            userId: p('userId'),
+            elo: p('elo'),
+            games: 1,
+            updatedAt: p('at'),
+          })
+          .onConflictDoUpdate({
+            target: [t.ratings.guildId, t.ratings.ruleset, t.ratings.userId],
+            set: { elo: sql`excluded.elo`, games: sql`${t.ratings.games} + 1`, updatedAt: sql`excluded.updated_at` },
+          }),
+      ),
+      standing: c.statement((db, t) => {
+        const s = t.standingsTable;
+        return db
+          .insert(s)
+          .values({
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            scope: p('scope'),
+            userId: p('userId'),
+            halfPoints: p('halfPoints'),
+            games: 1,
+            wins: p('win'),
+            bestPlayer: p('best'),
+            winsDon: p('don'),
+            winsSheriff: p('sheriff'),
+            winsMafia: p('mafia'),
+            killedNight1: p('killedNight1'),
+          })
+          .onConflictDoUpdate({
+            target: [s.guildId, s.ruleset, s.scope, s.userId],
+            set: {
+              halfPoints: sql`${s.halfPoints} + excluded.half_points`,
+              games: sql`${s.games} + 1`,
+              wins: sql`${s.wins} + excluded.wins`,
+              bestPlayer: sql`${s.bestPlayer} + excluded.best_player`,
+              winsDon: sql`${s.winsDon} + excluded.wins_don`,
+              winsSheriff: sql`${s.winsSheriff} + excluded.wins_sheriff`,
+              winsMafia: sql`${s.winsMafia} + excluded.wins_mafia`,
+              killedNight1: sql`${s.killedNight1} + excluded.killed_night1`,
+            },
+          });
+      }),
+    };
+  }
 
-  /** The stats store of a connection: one per connection (its statements and rebuild state are shared). */
-  static of(db: Db): SqliteStatsStore {
-    const sqlite = (db as unknown as { $client: Sqlite }).$client;
-    let s = byConnection.get(sqlite);
-    if (!s) byConnection.set(sqlite, (s = new SqliteStatsStore(sqlite)));
+  /** The stats store of a connection: one per connection (its rebuild state is shared). */
+  static of(c: Connection): StatsStore {
+    let s = byConnection.get(c);
+    if (!s) byConnection.set(c, (s = new StatsStore(c)));
     return s;
   }
 
-  /** A statement prepared once per connection. */
-  private prep(sql: string): Database.Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.sqlite.prepare(sql)));
-    return s;
-  }
-
-  /** Runs `fn` in one transaction (nested calls become savepoints). */
-  transaction<T>(fn: () => T): T {
-    // IMMEDIATE: see Store.transaction (several processes on one file).
-    return this.sqlite.transaction(fn).immediate();
+  /** Runs `fn` in one transaction (nested calls become savepoints); it awaits nothing but storage. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.c.transaction(fn);
   }
 
   // -------------------------------------------------------------------------------------------
   // Rating settings and rebuild flags (rating_settings)
 
-  ratingSettings(guildId: string): RatingSettingsRow | null {
-    const sql = 'SELECT elo_win, elo_loss, elo_start, min_moves FROM rating_settings WHERE guild_id = ?';
-    const r = this.prep(sql).get(guildId) as
-      { elo_win: number; elo_loss: number; elo_start: number; min_moves: number } | undefined;
-    return r ? { win: r.elo_win, loss: r.elo_loss, start: r.elo_start, minMoves: r.min_moves } : null;
+  async ratingSettings(guildId: string): Promise<RatingSettingsRow | null> {
+    return (await this.c.get(this.q.settings(), { guildId })) ?? null;
   }
 
-  saveRatingSettings(guildId: string, s: RatingSettingsRow, now: number): void {
-    this.prep(
-      `INSERT INTO rating_settings (guild_id, elo_win, elo_loss, elo_start, min_moves, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT(guild_id) DO UPDATE SET elo_win = excluded.elo_win, elo_loss = excluded.elo_loss,
-         elo_start = excluded.elo_start, min_moves = excluded.min_moves, updated_at = excluded.updated_at`,
-    ).run(guildId, s.win, s.loss, s.start, s.minMoves, now);
+  async saveRatingSettings(guildId: string, s: RatingSettingsRow, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .insert(t.ratingSettings)
+        .values({ guildId, eloWin: s.win, eloLoss: s.loss, eloStart: s.start, minMoves: s.minMoves, updatedAt: now })
+        .onConflictDoUpdate({
+          target: t.ratingSettings.guildId,
+          set: {
+            eloWin: sql`excluded.elo_win`,
+            eloLoss: sql`excluded.elo_loss`,
+            eloStart: sql`excluded.elo_start`,
+            minMoves: sql`excluded.min_moves`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        }),
+    );
   }
 
   /** The rule sets of a server whose rebuild is under way (kept so a crash's is finished at start-up). */
-  rebuildingRulesets(guildId: string): string[] {
-    const r = this.prep('SELECT rebuilding FROM rating_settings WHERE guild_id = ?').get(guildId) as
-      { rebuilding: string | null } | undefined;
+  async rebuildingRulesets(guildId: string): Promise<string[]> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select({ rebuilding: t.ratingSettings.rebuilding })
+        .from(t.ratingSettings)
+        .where(eq(t.ratingSettings.guildId, guildId)),
+    );
     return (r?.rebuilding ?? '').split(',').filter(Boolean);
   }
 
-  setRebuildingRulesets(guildId: string, rulesets: string[]): void {
-    this.prep(
-      `INSERT INTO rating_settings (guild_id, rebuilding, updated_at) VALUES (?, ?, 0)
-       ON CONFLICT(guild_id) DO UPDATE SET rebuilding = excluded.rebuilding`,
-    ).run(guildId, rulesets.length ? rulesets.join(',') : null);
+  async setRebuildingRulesets(guildId: string, rulesets: string[]): Promise<void> {
+    const { db, t } = this.c;
+    const rebuilding = rulesets.length ? rulesets.join(',') : null;
+    await this.c.run(
+      db
+        .insert(t.ratingSettings)
+        .values({ guildId, rebuilding, updatedAt: 0 })
+        .onConflictDoUpdate({ target: t.ratingSettings.guildId, set: { rebuilding: sql`excluded.rebuilding` } }),
+    );
   }
 
   /** Every server's rebuilds left under way (by a crash). */
-  interruptedRebuilds(): { guildId: string; ruleset: string }[] {
-    const sql = 'SELECT guild_id, rebuilding FROM rating_settings WHERE rebuilding IS NOT NULL';
-    const rows = this.prep(sql).all() as { guild_id: string; rebuilding: string }[];
+  async interruptedRebuilds(): Promise<{ guildId: string; ruleset: string }[]> {
+    const rows = await this.c.rows<{ guild_id: string; rebuilding: string }>(
+      sql`SELECT guild_id, rebuilding FROM rating_settings WHERE rebuilding IS NOT NULL`,
+    );
     return rows.flatMap((r) =>
       r.rebuilding
         .split(',')
@@ -309,77 +492,90 @@ export class SqliteStatsStore {
   // -------------------------------------------------------------------------------------------
   // Results of one game (written by the game store's writeResults)
 
-  gameResults(gameId: number): StoredResult[] {
-    const rows = this.prep('SELECT * FROM results WHERE game_id = ? ORDER BY seat').all(gameId) as RawResult[];
-    return rows.map(toResult);
+  async gameResults(gameId: number): Promise<StoredResult[]> {
+    const rows = await this.c.all(this.q.results(), { gameId });
+    return rows.map((r) => ({
+      gameId: r.gameId,
+      seat: r.seat,
+      guildId: r.guildId,
+      userId: r.userId,
+      ruleset: r.ruleset,
+      role: r.role,
+      team: r.team,
+      outcome: r.outcome,
+      points: r.points,
+      bestPlayer: r.bestPlayer,
+      killedNight1: r.killedNight1,
+      finishedAt: r.finishedAt,
+      removed: r.removed,
+      holders: r.holders,
+      noDayVote: r.noDayVote,
+      moves: r.moves,
+    }));
   }
 
-  isAnnulled(gameId: number): boolean {
-    const g = this.prep('SELECT annulled_at FROM games WHERE id = ?').get(gameId) as
-      { annulled_at: number | null } | undefined;
-    return g?.annulled_at != null;
+  async isAnnulled(gameId: number): Promise<boolean> {
+    const g = await this.c.get(this.q.annulledAt(), { gameId });
+    return g?.at != null;
   }
 
   /** Whether the game's results count for standings and ratings. */
-  setCounts(gameId: number, counts: boolean): void {
-    this.prep('UPDATE results SET counts = ? WHERE game_id = ?').run(counts ? 1 : 0, gameId);
+  async setCounts(gameId: number, counts: boolean): Promise<void> {
+    await this.c.run(this.q.setCounts(), { gameId, counts });
   }
 
   /** The server and rule set of a game. */
-  gameServerAndRuleset(gameId: number): { guildId: string; ruleset: string } | null {
-    const g = this.prep('SELECT guild_id, ruleset FROM games WHERE id = ?').get(gameId) as
-      { guild_id: string; ruleset: string } | undefined;
+  async gameServerAndRuleset(gameId: number): Promise<{ guildId: string; ruleset: string } | null> {
+    const [g] = await this.c.rows<{ guild_id: string; ruleset: string }>(
+      sql`SELECT guild_id, ruleset FROM games WHERE id = ${gameId}`,
+    );
     return g ? { guildId: g.guild_id, ruleset: g.ruleset } : null;
   }
 
   // -------------------------------------------------------------------------------------------
   // Ratings, rating history, standings, running totals
 
-  rating(guildId: string, ruleset: string, userId: string): { elo: number; games: number } | null {
-    const sql = 'SELECT elo, games FROM ratings WHERE guild_id = ? AND ruleset = ? AND user_id = ?';
-    return (this.prep(sql).get(guildId, ruleset, userId) as { elo: number; games: number } | undefined) ?? null;
+  async rating(guildId: string, ruleset: string, userId: string): Promise<{ elo: number; games: number } | null> {
+    return (await this.c.get(this.q.rating(), { guildId, ruleset, userId })) ?? null;
   }
 
   /** A rated game's change for one player (replacing one the game had). */
-  addRatingChange(c: RatingChange): void {
-    this.prep(HISTORY_INSERT).run(
-      c.gameId,
-      c.userId,
-      c.guildId,
-      c.ruleset,
-      c.seat,
-      c.share,
-      c.before,
-      c.after,
-      c.n,
-      c.finishedAt,
-    );
+  async addRatingChange(ch: RatingChange): Promise<void> {
+    await this.c.run(this.q.ratingChange(), { ...ch });
   }
 
   /** The player's rating after one more rated game. */
-  addRatedGame(guildId: string, ruleset: string, userId: string, elo: number, at: number): void {
-    this.prep(RATING_UPSERT).run(guildId, ruleset, userId, elo, at);
+  async addRatedGame(guildId: string, ruleset: string, userId: string, elo: number, at: number): Promise<void> {
+    await this.c.run(this.q.ratedGame(), { guildId, ruleset, userId, elo, at });
   }
 
-  addToStanding(d: StandingDelta): void {
-    this.prep(STANDING_UPSERT).run({
-      guild: d.guildId,
-      ruleset: d.ruleset,
-      scope: d.scope,
-      user: d.userId,
-      half: d.halfPoints,
-      win: d.win,
-      best: d.best,
-      don: d.don,
-      sheriff: d.sheriff,
-      mafia: d.mafia,
-      n1: d.killedNight1,
-    });
+  async addToStanding(d: StandingDelta): Promise<void> {
+    await this.c.run(this.q.standing(), { ...d });
   }
 
   /** Keeps the player's all-time totals as they are after this game (for ranges of time). */
-  logRunningTotals(guildId: string, ruleset: string, userId: string, finishedAt: number, gameId: number): void {
-    this.prep(LOG_INSERT).run({ guild: guildId, ruleset, user: userId, at: finishedAt, game: gameId });
+  async logRunningTotals(
+    guildId: string,
+    ruleset: string,
+    userId: string,
+    finishedAt: number,
+    gameId: number,
+  ): Promise<void> {
+    // Replaced when the game is replayed (a rebuild): the running totals after it, from now on.
+    await this.c.run(this.q.logTotals(), { guildId, ruleset, userId, at: finishedAt, game: gameId });
+  }
+
+  /**
+   * The newest running totals of the player of standings row `s` before `bound` (one index seek),
+   * joined as `alias`: SQLite by rowid, PostgreSQL laterally.
+   */
+  private lastTotals(kind: 'JOIN' | 'LEFT JOIN', alias: string, bound: SQL, player: SQL): SQL {
+    const a = sql.raw(alias);
+    const seek = (cols: string) => sql`SELECT ${sql.raw(cols)} FROM standings_log l WHERE ${player}
+      AND l.finished_at < ${bound} ORDER BY l.finished_at DESC, l.game_id DESC LIMIT 1`;
+    if (this.c.dialect === 'sqlite')
+      return sql`${sql.raw(kind)} standings_log ${a} ON ${a}.rowid = (${seek('l.rowid')})`;
+    return sql`${sql.raw(kind)} LATERAL (${seek('l.*')}) ${a} ON TRUE`;
   }
 
   /**
@@ -387,49 +583,42 @@ export class SqliteStatsStore {
    * totals at the range's end minus those at its start (two index seeks per player, whatever the
    * range holds).
    */
-  rebuildStandingsScope(guildId: string, scope: string, from: number, to: number | null): void {
-    this.sqlite
-      .prepare('DELETE FROM standings WHERE guild_id = @guild AND scope = @scope')
-      .run({ guild: guildId, scope });
-    const seek = (bound: string) =>
-      `SELECT l.rowid FROM standings_log l WHERE l.guild_id = s.guild_id AND l.ruleset = s.ruleset
-         AND l.user_id = s.user_id AND l.finished_at < ${bound} ORDER BY l.finished_at DESC, l.game_id DESC LIMIT 1`;
-    this.sqlite
-      .prepare(
-        `INSERT INTO standings (guild_id, ruleset, scope, user_id, ${TOTALS.join(', ')})
-         SELECT s.guild_id, s.ruleset, @scope, s.user_id,
-           ${TOTALS.map((c) => `e.${c} - coalesce(b.${c}, 0)`).join(', ')}
-         FROM standings s JOIN standings_log e ON e.rowid = (${seek('@to')})
-           LEFT JOIN standings_log b ON b.rowid = (${seek('@from')})
-         WHERE s.guild_id = @guild AND s.scope = 'all' AND e.games - coalesce(b.games, 0) > 0`,
-      )
-      .run({ guild: guildId, scope, from, to: to ?? Number.MAX_SAFE_INTEGER });
+  async rebuildStandingsScope(guildId: string, scope: string, from: number, to: number | null): Promise<void> {
+    await this.c.exec(sql`DELETE FROM standings WHERE guild_id = ${guildId} AND scope = ${scope}`);
+    const player = sql`l.guild_id = s.guild_id AND l.ruleset = s.ruleset AND l.user_id = s.user_id`;
+    const end = to ?? Number.MAX_SAFE_INTEGER;
+    await this.c.exec(sql`INSERT INTO standings (guild_id, ruleset, scope, user_id, ${sql.raw(TOTALS.join(', '))})
+      SELECT s.guild_id, s.ruleset, ${scope}, s.user_id,
+        ${sql.raw(TOTALS.map((c) => `e.${c} - coalesce(b.${c}, 0)`).join(', '))}
+      FROM standings s ${this.lastTotals('JOIN', 'e', sql`${end}`, player)}
+        ${this.lastTotals('LEFT JOIN', 'b', sql`${from}`, player)}
+      WHERE s.guild_id = ${guildId} AND s.scope = 'all' AND e.games - coalesce(b.games, 0) > 0`);
   }
 
   // -------------------------------------------------------------------------------------------
   // Rebuilds (in small steps)
 
   /** The newest game id (0 when none). */
-  maxGameId(): number {
-    return (this.sqlite.prepare('SELECT max(id) AS m FROM games').get() as { m: number | null }).m ?? 0;
+  async maxGameId(): Promise<number> {
+    const [r] = await this.c.rows<{ m: number | null }>(sql`SELECT max(id) AS m FROM games`);
+    return numOrNull(r?.m) ?? 0;
   }
 
   /** Decides again which results count, for the server's games with ids in (lo, hi]. */
-  recountResults(guildId: string, ruleset: string, minMoves: number, lo: number, hi: number): void {
-    // '+': walk the key's range, not the server's index.
-    this.prep(
-      `UPDATE results SET counts = CASE
-         WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN 0
-         WHEN no_day_vote = 1 THEN 0 WHEN moves < @min THEN 0 ELSE 1 END
-       WHERE game_id > @lo AND game_id <= @hi AND +guild_id = @guild AND +ruleset = @ruleset`,
-    ).run({ guild: guildId, ruleset, min: minMoves, lo, hi });
+  async recountResults(guildId: string, ruleset: string, minMoves: number, lo: number, hi: number): Promise<void> {
+    const { noIndex } = this.f;
+    const [no, yes] = this.c.dialect === 'sqlite' ? [sql.raw('0'), sql.raw('1')] : [sql.raw('FALSE'), sql.raw('TRUE')];
+    // (SQLite) '+': walk the key's range, not the server's index.
+    await this.c.exec(sql`UPDATE results SET counts = CASE
+         WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN ${no}
+         WHEN no_day_vote = ${this.f.true} THEN ${no} WHEN moves < ${minMoves} THEN ${no} ELSE ${yes} END
+       WHERE game_id > ${lo} AND game_id <= ${hi} AND ${noIndex}guild_id = ${guildId} AND ${noIndex}ruleset = ${ruleset}`);
   }
 
   /** Deletes the standings (every scope) and the ratings of a server's rule set. */
-  clearStandingsAndRatings(guildId: string, ruleset: string): void {
-    const p = { guild: guildId, ruleset };
-    this.sqlite.prepare('DELETE FROM standings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
-    this.sqlite.prepare('DELETE FROM ratings WHERE guild_id = @guild AND ruleset = @ruleset').run(p);
+  async clearStandingsAndRatings(guildId: string, ruleset: string): Promise<void> {
+    await this.c.exec(sql`DELETE FROM standings WHERE guild_id = ${guildId} AND ruleset = ${ruleset}`);
+    await this.c.exec(sql`DELETE FROM ratings WHERE guild_id = ${guildId} AND ruleset = ${ruleset}`);
   }
 
   /** Deletes up to `limit` rows of a rule set's rating history or running totals; returns how many. */
@@ -438,91 +627,115 @@ export class SqliteStatsStore {
     guildId: string,
     ruleset: string,
     limit: number,
-  ): number {
-    const sql = `DELETE FROM ${table} WHERE rowid IN
-      (SELECT rowid FROM ${table} WHERE guild_id = @guild AND ruleset = @ruleset LIMIT ${Math.floor(limit)})`;
-    return this.prep(sql).run({ guild: guildId, ruleset }).changes;
+  ): Promise<number> {
+    // A row's physical address: SQLite's rowid, PostgreSQL's ctid.
+    const id = sql.raw(this.c.dialect === 'sqlite' ? 'rowid' : 'ctid');
+    const tbl = sql.raw(table === 'rating_history' ? 'rating_history' : 'standings_log');
+    return this.c.exec(sql`DELETE FROM ${tbl} WHERE ${id} IN
+      (SELECT ${id} FROM ${tbl} WHERE guild_id = ${guildId} AND ruleset = ${ruleset} LIMIT ${sql.raw(String(Math.floor(limit)))})`);
   }
 
   /** The next counted games of a rule set after (at, game), in the order they finished. */
-  countedGamesAfter(
+  async countedGamesAfter(
     guildId: string,
     ruleset: string,
     at: number,
     game: number,
     limit: number,
-  ): { gameId: number; finishedAt: number }[] {
-    const sql = `SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = @guild AND ruleset = @ruleset
-        AND counts = 1 AND finished_at >= @at AND NOT (finished_at = @at AND game_id <= @game)
-      ORDER BY finished_at, game_id LIMIT ${Math.floor(limit)}`;
-    const rows = this.prep(sql).all({ guild: guildId, ruleset, at, game }) as {
-      game_id: number;
-      finished_at: number;
-    }[];
-    return rows.map((r) => ({ gameId: r.game_id, finishedAt: r.finished_at }));
+  ): Promise<{ gameId: number; finishedAt: number }[]> {
+    const rows = await this.c.rows<{ game_id: number; finished_at: number }>(
+      sql`SELECT DISTINCT game_id, finished_at FROM results WHERE guild_id = ${guildId} AND ruleset = ${ruleset}
+        AND counts = ${this.f.true} AND finished_at >= ${at} AND NOT (finished_at = ${at} AND game_id <= ${game})
+      ORDER BY finished_at, game_id LIMIT ${sql.raw(String(Math.floor(limit)))}`,
+    );
+    return rows.map((r) => ({ gameId: num(r.game_id), finishedAt: num(r.finished_at) }));
   }
 
   /** Rule sets the server has standings or ratings in. */
-  rulesetsWithStandings(guildId: string): string[] {
-    const sql = `SELECT DISTINCT ruleset FROM standings WHERE guild_id = ?
-      UNION SELECT DISTINCT ruleset FROM ratings WHERE guild_id = ?`;
-    return (this.sqlite.prepare(sql).all(guildId, guildId) as { ruleset: string }[]).map((r) => r.ruleset);
+  async rulesetsWithStandings(guildId: string): Promise<string[]> {
+    const rows = await this.c.rows<{
+      ruleset: string;
+    }>(sql`SELECT DISTINCT ruleset FROM standings WHERE guild_id = ${guildId}
+      UNION SELECT DISTINCT ruleset FROM ratings WHERE guild_id = ${guildId}`);
+    return rows.map((r) => r.ruleset);
   }
 
-  serverIds(): string[] {
-    return (this.sqlite.prepare('SELECT guild_id FROM servers').all() as { guild_id: string }[]).map((r) => r.guild_id);
+  async serverIds(): Promise<string[]> {
+    const rows = await this.c.rows<{ guild_id: string }>(sql`SELECT guild_id FROM servers`);
+    return rows.map((r) => r.guild_id);
   }
 
-  hasResults(guildId: string, ruleset: string): boolean {
-    const sql = 'SELECT 1 FROM results WHERE guild_id = ? AND ruleset = ? LIMIT 1';
-    return this.prep(sql).get(guildId, ruleset) !== undefined;
+  async hasResults(guildId: string, ruleset: string): Promise<boolean> {
+    const rows = await this.c.rows(
+      sql`SELECT 1 AS one FROM results WHERE guild_id = ${guildId} AND ruleset = ${ruleset} LIMIT 1`,
+    );
+    return rows.length > 0;
   }
 
-  hasStandings(guildId: string, ruleset: string): boolean {
-    const sql = "SELECT 1 FROM standings WHERE guild_id = ? AND ruleset = ? AND scope = 'all' LIMIT 1";
-    return this.prep(sql).get(guildId, ruleset) !== undefined;
+  async hasStandings(guildId: string, ruleset: string): Promise<boolean> {
+    const rows = await this.c.rows(
+      sql`SELECT 1 AS one FROM standings WHERE guild_id = ${guildId} AND ruleset = ${ruleset} AND scope = 'all' LIMIT 1`,
+    );
+    return rows.length > 0;
   }
 
-  hasRatingHistory(guildId: string, ruleset: string): boolean {
-    const sql = 'SELECT 1 FROM rating_history WHERE guild_id = ? AND ruleset = ? LIMIT 1';
-    return this.prep(sql).get(guildId, ruleset) !== undefined;
+  async hasRatingHistory(guildId: string, ruleset: string): Promise<boolean> {
+    const rows = await this.c.rows(
+      sql`SELECT 1 AS one FROM rating_history WHERE guild_id = ${guildId} AND ruleset = ${ruleset} LIMIT 1`,
+    );
+    return rows.length > 0;
   }
 
   // -------------------------------------------------------------------------------------------
   // Seasons
 
-  seasons(guildId: string): Season[] {
-    const sql = 'SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ? ORDER BY starts_at, id';
-    return (this.prep(sql).all(guildId) as SeasonRaw[]).map(toSeason);
+  async seasons(guildId: string): Promise<Season[]> {
+    const rows = await this.c.rows<SeasonRaw>(
+      sql`SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ${guildId} ORDER BY starts_at, id`,
+    );
+    return rows.map(toSeason);
   }
 
-  /** A season by its name (case-insensitive). */
-  seasonByName(guildId: string, name: string): Season | null {
-    const sql = 'SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ? AND name = ? COLLATE NOCASE';
-    const r = this.prep(sql).get(guildId, name) as SeasonRaw | undefined;
+  /** A season by its name (case-insensitive: SQLite's NOCASE folds ASCII letters, PostgreSQL's lower() all). */
+  async seasonByName(guildId: string, name: string): Promise<Season | null> {
+    const same = this.c.dialect === 'sqlite' ? sql`name = ${name} COLLATE NOCASE` : sql`lower(name) = lower(${name})`;
+    const [r] = await this.c.rows<SeasonRaw>(
+      sql`SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ${guildId} AND ${same}`,
+    );
     return r ? toSeason(r) : null;
   }
 
-  seasonById(guildId: string, id: number): Season | null {
-    const sql = 'SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ? AND id = ?';
-    const r = this.prep(sql).get(guildId, id) as SeasonRaw | undefined;
+  async seasonById(guildId: string, id: number): Promise<Season | null> {
+    const [r] = await this.c.rows<SeasonRaw>(
+      sql`SELECT id, name, starts_at, ends_at FROM seasons WHERE guild_id = ${guildId} AND id = ${id}`,
+    );
     return r ? toSeason(r) : null;
   }
 
   /** The seasons of a server that a game finished at `at` belongs to. */
-  seasonIdsAt(guildId: string, at: number): number[] {
-    const sql = 'SELECT id FROM seasons WHERE guild_id = ? AND starts_at <= ? AND (ends_at IS NULL OR ends_at > ?)';
-    return (this.prep(sql).all(guildId, at, at) as { id: number }[]).map((r) => r.id);
+  async seasonIdsAt(guildId: string, at: number): Promise<number[]> {
+    const rows = await this.c.all(this.q.seasonsAt(), { guildId, at });
+    return rows.map((r) => r.id);
   }
 
   /** Defines a season; returns its id. */
-  addSeason(guildId: string, name: string, startsAt: number, endsAt: number | null, now: number): number {
-    const sql = 'INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, ?)';
-    return Number(this.sqlite.prepare(sql).run(guildId, name, startsAt, endsAt, now).lastInsertRowid);
+  async addSeason(
+    guildId: string,
+    name: string,
+    startsAt: number,
+    endsAt: number | null,
+    now: number,
+  ): Promise<number> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db.insert(t.seasons).values({ guildId, name, startsAt, endsAt, createdAt: now }).returning({ id: t.seasons.id }),
+    );
+    return r!.id;
   }
 
-  endSeason(seasonId: number, endsAt: number): void {
-    this.sqlite.prepare('UPDATE seasons SET ends_at = ? WHERE id = ?').run(endsAt, seasonId);
+  async endSeason(seasonId: number, endsAt: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.seasons).set({ endsAt }).where(eq(t.seasons.id, seasonId)));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -532,216 +745,241 @@ export class SqliteStatsStore {
    * One page of the standings (rows `lo` < rn <= `hi`) and the caller's row, ranked by points in
    * the scoring system's S-5 order or by Elo.
    */
-  rankedPage(
+  async rankedPage(
     q: StandingsQuery,
     by: 'points' | 'elo',
     scoring: string,
     lo: number,
     hi: number,
     caller: string,
-  ): RankedRow[] {
-    const src = by === 'elo' ? eloSource(q) : pointsSource(q);
-    const order = by === 'elo' ? 'elo DESC, games DESC' : ORDER[scoring]!;
-    const sql = `WITH s AS (${src.sql}), r AS (
+  ): Promise<RankedRow[]> {
+    const src = by === 'elo' ? this.eloSource(q) : this.pointsSource(q);
+    const order = sql.raw(by === 'elo' ? 'elo DESC, games DESC' : ORDER[scoring]!);
+    const rows = await this.c.rows<Record<string, unknown>>(sql`WITH s AS (${src}), r AS (
         SELECT *, RANK() OVER (ORDER BY ${order}) AS place, ROW_NUMBER() OVER (ORDER BY ${order}, user_id) AS rn,
           count(*) OVER () AS total FROM s)
-      SELECT * FROM r WHERE (rn > @lo AND rn <= @hi) OR user_id = @caller ORDER BY rn`;
-    return this.prep(sql).all({ ...src.params, lo, hi, caller }) as RankedRow[];
+      SELECT * FROM r WHERE (rn > ${lo} AND rn <= ${hi}) OR user_id = ${caller} ORDER BY rn`);
+    return rows.map(toRanked);
   }
 
   /** `/stats main rule set`: the rule set most players of this server have standings in. */
-  mainRuleset(guildId: string): string | null {
-    const sql = `SELECT ruleset FROM standings WHERE guild_id = ? AND scope = 'all'
-      GROUP BY ruleset ORDER BY count(*) DESC, ruleset LIMIT 1`;
-    return (this.sqlite.prepare(sql).get(guildId) as { ruleset: string } | undefined)?.ruleset ?? null;
+  async mainRuleset(guildId: string): Promise<string | null> {
+    const [r] = await this.c.rows<{
+      ruleset: string;
+    }>(sql`SELECT ruleset FROM standings WHERE guild_id = ${guildId} AND scope = 'all'
+      GROUP BY ruleset ORDER BY count(*) DESC, ruleset LIMIT 1`);
+    return r?.ruleset ?? null;
   }
 
   // -------------------------------------------------------------------------------------------
   // /stats player: all reads on (guild, user, date) indexes
 
   /** The rule set the player played last on this server. */
-  latestRuleset(guildId: string, userId: string): string | null {
-    const sql = 'SELECT ruleset FROM results WHERE guild_id = ? AND user_id = ? ORDER BY finished_at DESC LIMIT 1';
-    return (this.prep(sql).get(guildId, userId) as { ruleset: string } | undefined)?.ruleset ?? null;
+  async latestRuleset(guildId: string, userId: string): Promise<string | null> {
+    const [r] = await this.c.rows<{ ruleset: string }>(
+      sql`SELECT ruleset FROM results WHERE guild_id = ${guildId} AND user_id = ${userId} ORDER BY finished_at DESC LIMIT 1`,
+    );
+    return r?.ruleset ?? null;
   }
 
-  profileTotals(q: ProfileQuery): ProfileTotals {
-    const { where, params } = profileWhere(q);
-    return this.prep(
-      `SELECT count(*) AS games, coalesce(sum(outcome = 'win'), 0) AS wins,
-        coalesce(sum(CAST(round(points * 2) AS INTEGER)), 0) AS half, coalesce(sum(best_player), 0) AS best,
-        coalesce(sum(best_move_black IS NOT NULL), 0) AS moves, coalesce(sum(killed_night1), 0) AS n1,
-        coalesce(sum(fouls), 0) AS fouls, coalesce(sum(removed), 0) AS removals
-       FROM results WHERE ${where} AND counts = 1`,
-    ).get(params) as ProfileTotals;
+  async profileTotals(q: ProfileQuery): Promise<ProfileTotals> {
+    const { countIf, half } = this.f;
+    const [r] = await this.c.rows<Record<keyof ProfileTotals, unknown>>(
+      sql`SELECT count(*) AS games, coalesce(${countIf(sql`outcome = 'win'`)}, 0) AS wins,
+        coalesce(sum(${half(sql`points`)}), 0) AS half, coalesce(${countIf(sql`best_player`)}, 0) AS best,
+        coalesce(${countIf(sql`best_move_black IS NOT NULL`)}, 0) AS moves, coalesce(${countIf(sql`killed_night1`)}, 0) AS n1,
+        coalesce(sum(fouls), 0) AS fouls, coalesce(${countIf(sql`removed`)}, 0) AS removals
+       FROM results WHERE ${this.profileWhere(q)} AND counts = ${this.f.true}`,
+    );
+    return {
+      games: num(r!.games),
+      wins: num(r!.wins),
+      half: num(r!.half),
+      best: num(r!.best),
+      moves: num(r!.moves),
+      n1: num(r!.n1),
+      fouls: num(r!.fouls),
+      removals: num(r!.removals),
+    };
   }
 
-  profileByRole(q: ProfileQuery): { role: string; games: number; wins: number }[] {
-    const { where, params } = profileWhere(q);
-    const sql = `SELECT role, count(*) AS games, sum(outcome = 'win') AS wins FROM results WHERE ${where} AND counts = 1
-      GROUP BY role ORDER BY games DESC, role`;
-    return this.prep(sql).all(params) as { role: string; games: number; wins: number }[];
+  async profileByRole(q: ProfileQuery): Promise<{ role: string; games: number; wins: number }[]> {
+    const rows = await this.c.rows<{ role: string; games: unknown; wins: unknown }>(
+      sql`SELECT role, count(*) AS games, ${this.f.countIf(sql`outcome = 'win'`)} AS wins FROM results
+        WHERE ${this.profileWhere(q)} AND counts = ${this.f.true}
+      GROUP BY role ORDER BY games DESC, role`,
+    );
+    return rows.map((r) => ({ role: r.role, games: num(r.games), wins: num(r.wins) }));
   }
 
   /** Outcomes of the player's latest counted games, newest first. */
-  recentOutcomes(q: ProfileQuery, limit: number): string[] {
-    const { where, params } = profileWhere(q);
-    const sql = `SELECT outcome FROM results WHERE ${where} AND counts = 1
-      ORDER BY finished_at DESC LIMIT ${Math.floor(limit)}`;
-    return (this.prep(sql).all(params) as { outcome: string }[]).map((r) => r.outcome);
+  async recentOutcomes(q: ProfileQuery, limit: number): Promise<string[]> {
+    const rows = await this.c.rows<{ outcome: string }>(
+      sql`SELECT outcome FROM results WHERE ${this.profileWhere(q)} AND counts = ${this.f.true}
+      ORDER BY finished_at DESC LIMIT ${sql.raw(String(Math.floor(limit)))}`,
+    );
+    return rows.map((r) => r.outcome);
   }
 
   /** The player's latest games (counted or not), newest first. */
-  lastGames(q: ProfileQuery, limit: number) {
-    const { where, params } = profileWhere(q);
-    const sql = `SELECT game_id, role, outcome, points, finished_at, counts FROM results WHERE ${where}
-      ORDER BY finished_at DESC LIMIT ${Math.floor(limit)}`;
-    return (
-      this.prep(sql).all(params) as {
-        game_id: number;
-        role: string;
-        outcome: string;
-        points: number;
-        finished_at: number;
-        counts: number;
-      }[]
-    ).map((r) => ({
-      gameId: r.game_id,
+  async lastGames(q: ProfileQuery, limit: number) {
+    const rows = await this.c.rows<{
+      game_id: number;
+      role: string;
+      outcome: string;
+      points: number;
+      finished_at: number;
+      counts: number | boolean;
+    }>(sql`SELECT game_id, role, outcome, points, finished_at, counts FROM results WHERE ${this.profileWhere(q)}
+      ORDER BY finished_at DESC LIMIT ${sql.raw(String(Math.floor(limit)))}`);
+    return rows.map((r) => ({
+      gameId: num(r.game_id),
       role: r.role,
       outcome: r.outcome,
-      points: r.points,
-      finishedAt: r.finished_at,
-      counts: r.counts === 1,
+      points: num(r.points),
+      finishedAt: num(r.finished_at),
+      counts: flag(r.counts),
     }));
   }
 
   /** The player's latest rating changes in the range, newest first. */
-  ratingChanges(q: ProfileQuery, limit: number): { at: number; before: number; after: number }[] {
-    const { params } = profileWhere(q);
-    const t = q.tournament === null ? '' : TOURNAMENT;
-    return this.prep(
-      `SELECT finished_at AS at, before, after FROM rating_history WHERE guild_id = @guild AND ruleset = @ruleset
-         AND user_id = @user AND finished_at >= @from AND finished_at < @to${t}
-       ORDER BY finished_at DESC LIMIT ${Math.floor(limit)}`,
-    ).all(params) as { at: number; before: number; after: number }[];
+  async ratingChanges(q: ProfileQuery, limit: number): Promise<{ at: number; before: number; after: number }[]> {
+    const rows = await this.c.rows<{ at: number; before: number; after: number }>(
+      sql`SELECT finished_at AS at, before, after FROM rating_history WHERE guild_id = ${q.guildId}
+         AND ruleset = ${q.ruleset} AND user_id = ${q.userId} AND finished_at >= ${q.from} AND finished_at < ${q.to}${this.inTournament(q.tournament)}
+       ORDER BY finished_at DESC LIMIT ${sql.raw(String(Math.floor(limit)))}`,
+    );
+    return rows.map((r) => ({ at: num(r.at), before: num(r.before), after: num(r.after) }));
   }
 
   // -------------------------------------------------------------------------------------------
   // /stats game
 
   /** A game of this server for its record (null when there is none with this id). */
-  recordGame(guildId: string, gameId: number): RecordGameRow | null {
-    const sql = `SELECT id, guild_id, ruleset, pace, options, deal, started_at, finished_at, annulled_at, status
-      FROM games WHERE id = ? AND guild_id = ?`;
-    return (this.prep(sql).get(gameId, guildId) as RecordGameRow | undefined) ?? null;
+  async recordGame(guildId: string, gameId: number): Promise<RecordGameRow | null> {
+    const [r] = await this.c.rows<RecordGameRow>(sql`SELECT id, guild_id, ruleset, pace, options, deal, started_at,
+        finished_at, annulled_at, status
+      FROM games WHERE id = ${gameId} AND guild_id = ${guildId}`);
+    if (!r) return null;
+    return {
+      ...r,
+      id: num(r.id),
+      started_at: numOrNull(r.started_at),
+      finished_at: numOrNull(r.finished_at),
+      annulled_at: numOrNull(r.annulled_at),
+    };
   }
 
-  recordResults(gameId: number): RecordResultRow[] {
-    const sql = `SELECT seat, user_id, role, points, breakdown, holders, no_day_vote, moves FROM results
-      WHERE game_id = ? ORDER BY seat`;
-    return this.prep(sql).all(gameId) as RecordResultRow[];
+  async recordResults(gameId: number): Promise<RecordResultRow[]> {
+    const rows = await this.c.rows<RecordResultRow>(sql`SELECT seat, user_id, role, points, breakdown, holders,
+        no_day_vote, moves FROM results
+      WHERE game_id = ${gameId} ORDER BY seat`);
+    return rows.map((r) => ({
+      ...r,
+      seat: num(r.seat),
+      points: num(r.points),
+      no_day_vote: flag(r.no_day_vote) ? 1 : 0,
+      moves: num(r.moves),
+    }));
   }
 
   /** The game's log (actions as stored JSON), in order. */
-  loggedActions(gameId: number): { action: string; at: number }[] {
-    const sql = 'SELECT action, at FROM actions WHERE game_id = ? ORDER BY seq';
-    return this.prep(sql).all(gameId) as { action: string; at: number }[];
+  async loggedActions(gameId: number): Promise<{ action: string; at: number }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({ action: t.actions.action, at: t.actions.at })
+        .from(t.actions)
+        .where(eq(t.actions.gameId, gameId))
+        .orderBy(asc(t.actions.seq)),
+    );
   }
-}
 
-/** The stats store as its callers see it: a second SQL dialect provides the same methods. */
-export type StatsStore = { [K in keyof SqliteStatsStore]: SqliteStatsStore[K] };
+  // -------------------------------------------------------------------------------------------
+  // The statements' parts
 
-function profileWhere(q: ProfileQuery): { where: string; params: Record<string, unknown> } {
-  const t = q.tournament === null ? '' : TOURNAMENT;
-  const params = {
-    guild: q.guildId,
-    ruleset: q.ruleset,
-    user: q.userId,
-    from: q.from,
-    to: q.to,
-    ...(q.tournament === null ? {} : { tournament: q.tournament }),
-  };
-  const where = `guild_id = @guild AND user_id = @user AND ruleset = @ruleset AND finished_at >= @from AND finished_at < @to${t}`;
-  return { where, params };
-}
-
-/**
- * The standings rows the ranking reads. All time and seasons: the maintained rows. The last N
- * days: each player's running totals now minus his totals before the period (two index seeks per
- * player, whatever the period's length). A tournament: its games' results (few).
- */
-function pointsSource(q: StandingsQuery): { sql: string; params: Record<string, unknown> } {
-  const base = { guild: q.guildId, ruleset: q.ruleset };
-  const { from, to, tournament, period } = q;
-  if (tournament === null && period.kind !== 'days') {
-    const scope = period.kind === 'all' ? 'all' : `s${period.id}`;
-    return {
-      sql: 'SELECT * FROM standings WHERE guild_id = @guild AND ruleset = @ruleset AND scope = @scope',
-      params: { ...base, scope },
-    };
+  /** ` AND game_id IN (the tournament's games)`, or nothing. */
+  private inTournament(tournament: number | null): SQL {
+    return tournament === null
+      ? sql``
+      : sql` AND game_id IN (SELECT id FROM games WHERE tournament_id = ${tournament})`;
   }
-  if (tournament === null) {
-    const before = `SELECT l.rowid FROM standings_log l WHERE l.guild_id = @guild AND l.ruleset = @ruleset
-      AND l.user_id = s.user_id AND l.finished_at < @from ORDER BY l.finished_at DESC, l.game_id DESC LIMIT 1`;
-    return {
-      sql: `SELECT s.user_id, ${TOTALS.map((c) => `s.${c} - coalesce(b.${c}, 0) AS ${c}`).join(', ')}
-        FROM standings s LEFT JOIN standings_log b ON b.rowid = (${before})
-        WHERE s.guild_id = @guild AND s.ruleset = @ruleset AND s.scope = 'all' AND s.games - coalesce(b.games, 0) > 0`,
-      params: { ...base, from },
-    };
-  }
-  // CROSS JOIN: SQLite walks the tournament's games first, then each game's results by its key.
-  return {
-    sql: `SELECT r.user_id, sum(CAST(round(r.points * 2) AS INTEGER)) AS half_points, count(*) AS games,
-        sum(r.outcome = 'win') AS wins, sum(r.best_player) AS best_player,
-        sum(r.outcome = 'win' AND r.role = 'don') AS wins_don,
-        sum(r.outcome = 'win' AND r.role = 'sheriff') AS wins_sheriff,
-        sum(r.outcome = 'win' AND r.role = 'mafia') AS wins_mafia, sum(r.killed_night1) AS killed_night1
-      FROM games g CROSS JOIN results r ON r.game_id = g.id
-      WHERE g.tournament_id = @tournament AND g.guild_id = @guild AND r.ruleset = @ruleset AND r.counts = 1
-        AND r.finished_at >= @from AND r.finished_at < @to
-      GROUP BY r.user_id`,
-    params: { ...base, from, to, tournament },
-  };
-}
 
-/** Elo rows: the current ratings, or each player's rating after his last game in the period. */
-function eloSource(q: StandingsQuery): { sql: string; params: Record<string, unknown> } {
-  const base = { guild: q.guildId, ruleset: q.ruleset };
-  const { from, to, tournament, period } = q;
-  if (tournament === null && period.kind === 'all') {
-    return {
-      sql: `SELECT r.user_id, r.elo, r.games, coalesce(s.wins, 0) AS wins, coalesce(s.best_player, 0) AS best_player,
+  private profileWhere(q: ProfileQuery): SQL {
+    return sql`guild_id = ${q.guildId} AND user_id = ${q.userId} AND ruleset = ${q.ruleset} AND finished_at >= ${q.from}
+      AND finished_at < ${q.to}${this.inTournament(q.tournament)}`;
+  }
+
+  /**
+   * The standings rows the ranking reads. All time and seasons: the maintained rows. The last N
+   * days: each player's running totals now minus his totals before the period (two index seeks per
+   * player, whatever the period's length). A tournament: its games' results (few).
+   */
+  private pointsSource(q: StandingsQuery): SQL {
+    const { guildId: guild, ruleset, from, to, tournament, period } = q;
+    if (tournament === null && period.kind !== 'days') {
+      const scope = period.kind === 'all' ? 'all' : `s${period.id}`;
+      return sql`SELECT * FROM standings WHERE guild_id = ${guild} AND ruleset = ${ruleset} AND scope = ${scope}`;
+    }
+    if (tournament === null) {
+      const player = sql`l.guild_id = ${guild} AND l.ruleset = ${ruleset} AND l.user_id = s.user_id`;
+      return sql`SELECT s.user_id, ${sql.raw(TOTALS.map((c) => `s.${c} - coalesce(b.${c}, 0) AS ${c}`).join(', '))}
+        FROM standings s ${this.lastTotals('LEFT JOIN', 'b', sql`${from}`, player)}
+        WHERE s.guild_id = ${guild} AND s.ruleset = ${ruleset} AND s.scope = 'all' AND s.games - coalesce(b.games, 0) > 0`;
+    }
+    // SQLite's CROSS JOIN: it walks the tournament's games first, then each game's results by its key.
+    const { countIf, half } = this.f;
+    return sql`SELECT r.user_id, sum(${half(sql`r.points`)}) AS half_points, count(*) AS games,
+        ${countIf(sql`r.outcome = 'win'`)} AS wins, ${countIf(sql`r.best_player`)} AS best_player,
+        ${countIf(sql`r.outcome = 'win' AND r.role = 'don'`)} AS wins_don,
+        ${countIf(sql`r.outcome = 'win' AND r.role = 'sheriff'`)} AS wins_sheriff,
+        ${countIf(sql`r.outcome = 'win' AND r.role = 'mafia'`)} AS wins_mafia, ${countIf(sql`r.killed_night1`)} AS killed_night1
+      FROM games g ${this.f.fixedJoin} results r ON r.game_id = g.id
+      WHERE g.tournament_id = ${tournament} AND g.guild_id = ${guild} AND r.ruleset = ${ruleset} AND r.counts = ${this.f.true}
+        AND r.finished_at >= ${from} AND r.finished_at < ${to}
+      GROUP BY r.user_id`;
+  }
+
+  /** Elo rows: the current ratings, or each player's rating after his last game in the period. */
+  private eloSource(q: StandingsQuery): SQL {
+    const { guildId: guild, ruleset, from, to, tournament, period } = q;
+    if (tournament === null && period.kind === 'all') {
+      return sql`SELECT r.user_id, r.elo, r.games, coalesce(s.wins, 0) AS wins, coalesce(s.best_player, 0) AS best_player,
           coalesce(s.half_points, 0) AS half_points
         FROM ratings r LEFT JOIN standings s ON s.guild_id = r.guild_id AND s.ruleset = r.ruleset AND s.scope = 'all'
           AND s.user_id = r.user_id
-        WHERE r.guild_id = @guild AND r.ruleset = @ruleset`,
-      params: base,
-    };
-  }
-  if (tournament === null) {
-    // Per player: his last rated game before the period's end and his last before its start.
-    const seek = (bound: string) =>
-      `SELECT h.rowid FROM rating_history h WHERE h.guild_id = @guild AND h.ruleset = @ruleset AND h.user_id = r.user_id
-         AND h.finished_at < ${bound} ORDER BY h.finished_at DESC LIMIT 1`;
-    return {
-      sql: `SELECT r.user_id, e.after AS elo, e.n - coalesce(b.n, 0) AS games, 0 AS wins, 0 AS best_player,
+        WHERE r.guild_id = ${guild} AND r.ruleset = ${ruleset}`;
+    }
+    if (tournament === null) {
+      // Per player: his last rated game before the period's end and his last before its start.
+      const seek = (kind: 'JOIN' | 'LEFT JOIN', alias: string, bound: number): SQL => {
+        const a = sql.raw(alias);
+        const last = (cols: string) => sql`SELECT ${sql.raw(cols)} FROM rating_history h WHERE h.guild_id = ${guild}
+          AND h.ruleset = ${ruleset} AND h.user_id = r.user_id AND h.finished_at < ${bound} ORDER BY h.finished_at DESC LIMIT 1`;
+        if (this.c.dialect === 'sqlite')
+          return sql`${sql.raw(kind)} rating_history ${a} ON ${a}.rowid = (${last('h.rowid')})`;
+        return sql`${sql.raw(kind)} LATERAL (${last('h.*')}) ${a} ON TRUE`;
+      };
+      return sql`SELECT r.user_id, e.after AS elo, e.n - coalesce(b.n, 0) AS games, 0 AS wins, 0 AS best_player,
           0 AS half_points
-        FROM ratings r JOIN rating_history e ON e.rowid = (${seek('@to')})
-          LEFT JOIN rating_history b ON b.rowid = (${seek('@from')})
-        WHERE r.guild_id = @guild AND r.ruleset = @ruleset AND e.n - coalesce(b.n, 0) > 0`,
-      params: { ...base, from, to },
-    };
+        FROM ratings r ${seek('JOIN', 'e', to)}
+          ${seek('LEFT JOIN', 'b', from)}
+        WHERE r.guild_id = ${guild} AND r.ruleset = ${ruleset} AND e.n - coalesce(b.n, 0) > 0`;
+    }
+    const where = sql`g.tournament_id = ${tournament} AND g.guild_id = ${guild} AND h.ruleset = ${ruleset}
+        AND h.finished_at >= ${from} AND h.finished_at < ${to}`;
+    if (this.c.dialect === 'sqlite')
+      // SQLite: with max(), the other bare columns come from the row holding the maximum.
+      return sql`SELECT h.user_id, h.after AS elo, count(*) AS games, 0 AS wins, 0 AS best_player, 0 AS half_points,
+          max(h.finished_at) AS last
+        FROM games g CROSS JOIN rating_history h ON h.game_id = g.id
+        WHERE ${where}
+        GROUP BY h.user_id`;
+    // PostgreSQL: each player's last row (DISTINCT ON), his games counted over all of his rows.
+    return sql`SELECT DISTINCT ON (h.user_id) h.user_id, h.after AS elo, count(*) OVER (PARTITION BY h.user_id) AS games,
+          0 AS wins, 0 AS best_player, 0 AS half_points, h.finished_at AS last
+        FROM games g JOIN rating_history h ON h.game_id = g.id
+        WHERE ${where}
+        ORDER BY h.user_id, h.finished_at DESC`;
   }
-  // SQLite: with max(), the other bare columns come from the row holding the maximum.
-  return {
-    sql: `SELECT h.user_id, h.after AS elo, count(*) AS games, 0 AS wins, 0 AS best_player, 0 AS half_points,
-        max(h.finished_at) AS last
-      FROM games g CROSS JOIN rating_history h ON h.game_id = g.id
-      WHERE g.tournament_id = @tournament AND g.guild_id = @guild AND h.ruleset = @ruleset AND h.finished_at >= @from
-        AND h.finished_at < @to
-      GROUP BY h.user_id`,
-    params: { ...base, from, to, tournament },
-  };
 }

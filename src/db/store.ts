@@ -1,14 +1,14 @@
 // The game's repository (servers, games, players, actions, deadlines, results, audit). All SQL is in
-// src/db, one store per area (docs/storage.md). Hot paths use prepared statements.
-import type Database from 'better-sqlite3';
-import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+// src/db, one store per area (docs/storage.md), run through the storage seam's Connection (SQLite
+// or PostgreSQL, the same code). Hot paths use prepared statements (`Connection.statement`).
+import { and, asc, count, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import { teamOf } from '../engine/rulesets';
 import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
-import type { Db } from './client';
-import { SqliteStatsStore, type StatsStore } from './stats-store';
-import { actions, audit, deadlines, games, players, results, servers, type GameStatus } from './schema';
+import type { Connection } from './connection';
+import { StatsStore } from './stats-store';
+import type { games, GameStatus } from './schema';
 import { ownedGame } from './owned';
 
 export interface LobbyInfo {
@@ -97,139 +97,157 @@ export function statusOf(state: GameState): GameStatus {
   return 'running';
 }
 
+type Seat = { seat: number; userId: string; role: Role };
+
 export class Store {
+  // Hot paths (every action reads the game and its seats, logs, saves the state and the deadline):
+  // prepared once on SQLite (Connection.statement), not rebuilt per query.
   private readonly insertAction;
   private readonly updateState;
   private readonly upsertDeadline;
   private readonly deleteDeadline;
   private readonly selectDeadline;
-  // Hot paths (every action reads the game and its seats): prepared once, not rebuilt per query.
   private readonly selectGame;
   private readonly selectState;
   private readonly selectPlayers;
 
-  constructor(readonly db: Db) {
-    this.insertAction = db
-      .insert(actions)
-      .values({
-        gameId: sql.placeholder('gameId'),
-        seq: sql.placeholder('seq'),
-        kind: sql.placeholder('kind'),
-        action: sql.placeholder('action'),
-        actor: sql.placeholder('actor'),
-        at: sql.placeholder('at'),
-      })
-      .prepare();
-    this.updateState = db
-      .update(games)
-      .set({
-        state: sql`${sql.placeholder('state')}`,
-        moves: sql`${sql.placeholder('moves')}`,
-        status: sql`${sql.placeholder('status')}`,
-        updatedAt: sql`${sql.placeholder('at')}`,
-      })
-      .where(eq(games.id, sql.placeholder('gameId')))
-      .prepare();
-    this.upsertDeadline = db
-      .insert(deadlines)
-      .values({ gameId: sql.placeholder('gameId'), stageSeq: sql.placeholder('seq'), dueAt: sql.placeholder('dueAt') })
-      .onConflictDoUpdate({
-        target: deadlines.gameId,
-        // The same stage keeps a later end it was given (its message was seen late): see extendDeadline.
-        set: {
-          stageSeq: sql`excluded.stage_seq`,
-          dueAt: sql`CASE WHEN ${deadlines.stageSeq} = excluded.stage_seq THEN max(${deadlines.dueAt}, excluded.due_at) ELSE excluded.due_at END`,
-        },
-      })
-      .prepare();
-    this.deleteDeadline = db
-      .delete(deadlines)
-      .where(eq(deadlines.gameId, sql.placeholder('gameId')))
-      .prepare();
-    this.selectGame = db
-      .select()
-      .from(games)
-      .where(eq(games.id, sql.placeholder('id')))
-      .prepare();
-    this.selectState = db
-      .select({ state: games.state })
-      .from(games)
-      .where(eq(games.id, sql.placeholder('id')))
-      .prepare();
-    this.selectPlayers = db
-      .select({ seat: players.seat, userId: players.userId, role: players.role })
-      .from(players)
-      .where(eq(players.gameId, sql.placeholder('gameId')))
-      .orderBy(asc(players.seat))
-      .prepare();
-    this.selectDeadline = db
-      .select({ stageSeq: deadlines.stageSeq, dueAt: deadlines.dueAt })
-      .from(deadlines)
-      .where(eq(deadlines.gameId, sql.placeholder('gameId')))
-      .prepare();
-  }
-
-  /** The better-sqlite3 connection under drizzle (for this store's raw statements, tests and tools). */
-  get sqlite(): Database.Database {
-    return (this.db as unknown as { $client: Database.Database }).$client;
+  constructor(readonly c: Connection) {
+    const p = sql.placeholder;
+    this.insertAction = c.statement((db, t) =>
+      db.insert(t.actions).values({
+        gameId: p('gameId'),
+        seq: p('seq'),
+        kind: p('kind'),
+        action: p('action'),
+        actor: p('actor'),
+        at: p('at'),
+      }),
+    );
+    this.updateState = c.statement((db, t) =>
+      db
+        .update(t.games)
+        .set({
+          state: sql`${p('state')}`,
+          moves: sql`${p('moves')}`,
+          status: sql`${p('status')}`,
+          updatedAt: sql`${p('at')}`,
+        })
+        .where(eq(t.games.id, p('gameId'))),
+    );
+    this.upsertDeadline = c.statement((db, t) =>
+      db
+        .insert(t.deadlines)
+        .values({ gameId: p('gameId'), stageSeq: p('seq'), dueAt: p('dueAt') })
+        .onConflictDoUpdate({
+          target: t.deadlines.gameId,
+          // The same stage keeps a later end it was given (its message was seen late): see extendDeadline.
+          set: {
+            stageSeq: sql`excluded.stage_seq`,
+            dueAt: sql`CASE WHEN ${t.deadlines.stageSeq} = excluded.stage_seq THEN ${c.greatest(t.deadlines.dueAt, sql`excluded.due_at`)} ELSE excluded.due_at END`,
+          },
+        }),
+    );
+    this.deleteDeadline = c.statement((db, t) => db.delete(t.deadlines).where(eq(t.deadlines.gameId, p('gameId'))));
+    this.selectGame = c.statement((db, t) =>
+      db
+        .select()
+        .from(t.games)
+        .where(eq(t.games.id, p('id'))),
+    );
+    this.selectState = c.statement((db, t) =>
+      db
+        .select({ state: t.games.state })
+        .from(t.games)
+        .where(eq(t.games.id, p('id'))),
+    );
+    this.selectPlayers = c.statement((db, t) =>
+      db
+        .select({ seat: t.players.seat, userId: t.players.userId, role: t.players.role })
+        .from(t.players)
+        .where(eq(t.players.gameId, p('gameId')))
+        .orderBy(asc(t.players.seat)),
+    );
+    this.selectDeadline = c.statement((db, t) =>
+      db
+        .select({ stageSeq: t.deadlines.stageSeq, dueAt: t.deadlines.dueAt })
+        .from(t.deadlines)
+        .where(eq(t.deadlines.gameId, p('gameId'))),
+    );
   }
 
   /** Ratings, standings, seasons and /stats (src/db/stats-store.ts), on the same connection. */
   get stats(): StatsStore {
-    return SqliteStatsStore.of(this.db);
+    return StatsStore.of(this.c);
   }
 
   /**
-   * One write transaction. IMMEDIATE: the write lock is taken at BEGIN, so a process sharing the
-   * file waits for it there (busy_timeout) instead of failing at once with "database is locked"
-   * when a read transaction tries to become a write one after another process wrote (issue 22;
-   * measured by bench/shared-file.ts).
+   * One write transaction: all of `fn`'s queries, or none (nested: a savepoint). Inside it, await
+   * nothing but storage (docs/storage.md, "The transaction rule").
    */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => fn(), { behavior: 'immediate' });
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.c.transaction(fn);
+  }
+
+  /**
+   * One write transaction on one game: the game's row is held first (Connection.lockGame), so a
+   * second process that believes it owns the guild (a handover) waits instead of writing it too.
+   */
+  gameTransaction<T>(gameId: number, fn: () => Promise<T>): Promise<T> {
+    return this.transaction(async () => {
+      await this.c.lockGame(gameId);
+      return fn();
+    });
   }
 
   // -------------------------------------------------------------------------------------------
   // Servers
 
-  ensureServer(guildId: string, now: number): void {
-    this.db.insert(servers).values({ guildId, createdAt: now, updatedAt: now }).onConflictDoNothing().run();
+  async ensureServer(guildId: string, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.insert(t.servers).values({ guildId, createdAt: now, updatedAt: now }).onConflictDoNothing());
   }
 
-  getServer(guildId: string) {
-    return this.db.select().from(servers).where(eq(servers.guildId, guildId)).get() ?? null;
+  async getServer(guildId: string) {
+    const { db, t } = this.c;
+    return (await this.c.get(db.select().from(t.servers).where(eq(t.servers.guildId, guildId)))) ?? null;
   }
 
-  updateServer(
+  async updateServer(
     guildId: string,
     patch: { locale?: string | null; mafiaTalkEveryNight?: boolean; enforceSpeakingOrder?: boolean },
     now: number,
-  ): void {
-    this.ensureServer(guildId, now);
-    this.db
-      .update(servers)
-      .set({ ...patch, updatedAt: now })
-      .where(eq(servers.guildId, guildId))
-      .run();
-  }
-
-  /** The settings JSON of a server as stored (validated by src/app/settings.ts). */
-  serverSettingsRaw(guildId: string): string | null {
-    return (
-      this.db.select({ settings: servers.settings }).from(servers).where(eq(servers.guildId, guildId)).get()
-        ?.settings ?? null
+  ): Promise<void> {
+    await this.ensureServer(guildId, now);
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.servers)
+        .set({ ...patch, updatedAt: now })
+        .where(eq(t.servers.guildId, guildId)),
     );
   }
 
-  setServerSettingsRaw(guildId: string, json: string, now: number): void {
-    this.ensureServer(guildId, now);
-    this.db.update(servers).set({ settings: json, updatedAt: now }).where(eq(servers.guildId, guildId)).run();
+  /** The settings JSON of a server as stored (validated by src/app/settings.ts). */
+  async serverSettingsRaw(guildId: string): Promise<string | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db.select({ settings: t.servers.settings }).from(t.servers).where(eq(t.servers.guildId, guildId)),
+    );
+    return r?.settings ?? null;
+  }
+
+  async setServerSettingsRaw(guildId: string, json: string, now: number): Promise<void> {
+    await this.ensureServer(guildId, now);
+    const { db, t } = this.c;
+    await this.c.run(
+      db.update(t.servers).set({ settings: json, updatedAt: now }).where(eq(t.servers.guildId, guildId)),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
   // Games
 
-  createLobby(input: {
+  async createLobby(input: {
     guildId: string;
     channelId: string;
     hostId: string;
@@ -239,141 +257,170 @@ export class Store {
     lobby?: LobbyInfo;
     ui?: Record<string, unknown>;
     now: number;
-  }): GameRow {
-    this.ensureServer(input.guildId, input.now);
-    const row = this.db
-      .insert(games)
-      .values({
-        guildId: input.guildId,
-        channelId: input.channelId,
-        hostId: input.hostId,
-        ruleset: input.ruleset,
-        pace: input.pace,
-        options: JSON.stringify(input.options),
-        status: 'lobby',
-        lobby: JSON.stringify(input.lobby ?? { members: [] }),
-        ui: JSON.stringify(input.ui ?? {}),
-        createdAt: input.now,
-        updatedAt: input.now,
-      })
-      .returning()
-      .get();
-    return toRow(row);
+  }): Promise<GameRow> {
+    await this.ensureServer(input.guildId, input.now);
+    const { db, t } = this.c;
+    const row = await this.c.get(
+      db
+        .insert(t.games)
+        .values({
+          guildId: input.guildId,
+          channelId: input.channelId,
+          hostId: input.hostId,
+          ruleset: input.ruleset,
+          pace: input.pace,
+          options: JSON.stringify(input.options),
+          status: 'lobby',
+          lobby: JSON.stringify(input.lobby ?? { members: [] }),
+          ui: JSON.stringify(input.ui ?? {}),
+          createdAt: input.now,
+          updatedAt: input.now,
+        })
+        .returning(),
+    );
+    return toRow(row!);
   }
 
-  getGame(id: number): GameRow | null {
-    const r = this.selectGame.get({ id });
+  async getGame(id: number): Promise<GameRow | null> {
+    const r = await this.c.get(this.selectGame(), { id });
     return r ? toRow(r) : null;
   }
 
-  getState(id: number): GameState | null {
-    const r = this.selectState.get({ id });
+  async getState(id: number): Promise<GameState | null> {
+    const r = await this.c.get(this.selectState(), { id });
     return r?.state ? (JSON.parse(r.state) as GameState) : null;
   }
 
-  gamesWithStatus(statuses: GameStatus[]): GameRow[] {
-    return this.db.select().from(games).where(inArray(games.status, statuses)).orderBy(asc(games.id)).all().map(toRow);
+  async gamesWithStatus(statuses: GameStatus[]): Promise<GameRow[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db.select().from(t.games).where(inArray(t.games.status, statuses)).orderBy(asc(t.games.id)),
+    );
+    return rows.map(toRow);
   }
 
   /** Games in a channel that are not finished (lobby, running or post-game). */
-  activeGamesInChannel(channelId: string): GameRow[] {
-    return this.db
-      .select()
-      .from(games)
-      .where(and(eq(games.channelId, channelId), inArray(games.status, ['lobby', 'running', 'post-game'])))
-      .orderBy(asc(games.id))
-      .all()
-      .map(toRow);
+  async activeGamesInChannel(channelId: string): Promise<GameRow[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .select()
+        .from(t.games)
+        .where(and(eq(t.games.channelId, channelId), inArray(t.games.status, ['lobby', 'running', 'post-game'])))
+        .orderBy(asc(t.games.id)),
+    );
+    return rows.map(toRow);
   }
 
   /** The newest game of a channel, whatever its status. */
-  latestGameInChannel(channelId: string): GameRow | null {
-    const r = this.db.select().from(games).where(eq(games.channelId, channelId)).orderBy(desc(games.id)).limit(1).get();
+  async latestGameInChannel(channelId: string): Promise<GameRow | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db.select().from(t.games).where(eq(t.games.channelId, channelId)).orderBy(desc(t.games.id)).limit(1),
+    );
     return r ? toRow(r) : null;
   }
 
-  allGameIds(): number[] {
-    return this.db
-      .select({ id: games.id })
-      .from(games)
-      .orderBy(asc(games.id))
-      .all()
-      .map((r) => r.id);
+  async allGameIds(): Promise<number[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(db.select({ id: t.games.id }).from(t.games).orderBy(asc(t.games.id)));
+    return rows.map((r) => r.id);
   }
 
-  setLobby(id: number, lobby: LobbyInfo, now: number): void {
-    this.db
-      .update(games)
-      .set({ lobby: JSON.stringify(lobby), updatedAt: now })
-      .where(eq(games.id, id))
-      .run();
+  async setLobby(id: number, lobby: LobbyInfo, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.games)
+        .set({ lobby: JSON.stringify(lobby), updatedAt: now })
+        .where(eq(t.games.id, id)),
+    );
   }
 
-  setStatus(id: number, status: GameStatus, now: number): void {
-    this.db.update(games).set({ status, updatedAt: now }).where(eq(games.id, id)).run();
+  async setStatus(id: number, status: GameStatus, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.games).set({ status, updatedAt: now }).where(eq(t.games.id, id)));
   }
 
   /** A finished game is annulled: it stays in the archive, its results no longer count. */
-  setAnnulled(id: number, at: number): void {
-    this.db.update(games).set({ annulledAt: at, updatedAt: at }).where(eq(games.id, id)).run();
+  async setAnnulled(id: number, at: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.games).set({ annulledAt: at, updatedAt: at }).where(eq(t.games.id, id)));
   }
 
-  setHost(id: number, hostId: string, now: number): void {
-    this.db.update(games).set({ hostId, updatedAt: now }).where(eq(games.id, id)).run();
+  async setHost(id: number, hostId: string, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.games).set({ hostId, updatedAt: now }).where(eq(t.games.id, id)));
   }
 
   /** Deals the game: seats, roles and the initial state, in one transaction. */
-  startGame(id: number, seats: { seat: number; userId: string; role: Role }[], state: GameState, now: number): void {
-    this.transaction(() => {
-      const game = this.getGame(id);
+  async startGame(id: number, seats: Seat[], state: GameState, now: number): Promise<void> {
+    await this.gameTransaction(id, async () => {
+      const game = await this.getGame(id);
       if (!game) throw new Error(`no game ${id}`);
-      this.db
-        .update(games)
-        .set({
-          status: 'running',
-          deal: JSON.stringify(seats.map((s) => s.role)),
-          state: JSON.stringify(state),
-          moves: 0,
-          startedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(games.id, id))
-        .run();
-      this.db
-        .insert(players)
-        .values(seats.map((s) => ({ gameId: id, seat: s.seat, guildId: game.guildId, userId: s.userId, role: s.role })))
-        .run();
-      if (state.deadline !== null) this.upsertDeadline.run({ gameId: id, seq: state.seq, dueAt: state.deadline });
+      const { db, t } = this.c;
+      await this.c.run(
+        db
+          .update(t.games)
+          .set({
+            status: 'running',
+            deal: JSON.stringify(seats.map((s) => s.role)),
+            state: JSON.stringify(state),
+            moves: 0,
+            startedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(t.games.id, id)),
+      );
+      await this.c.run(
+        db
+          .insert(t.players)
+          .values(
+            seats.map((s) => ({ gameId: id, seat: s.seat, guildId: game.guildId, userId: s.userId, role: s.role })),
+          ),
+      );
+      if (state.deadline !== null)
+        await this.c.run(this.upsertDeadline(), { gameId: id, seq: state.seq, dueAt: state.deadline });
     });
   }
 
-  players(gameId: number): { seat: number; userId: string; role: Role }[] {
-    return this.selectPlayers.all({ gameId }) as { seat: number; userId: string; role: Role }[];
+  async players(gameId: number): Promise<Seat[]> {
+    return (await this.c.all(this.selectPlayers(), { gameId })) as Seat[];
   }
 
   /** A substitute takes over a seat (the seat, its role and its history stay). */
-  substitute(gameId: number, seat: number, userId: string): void {
-    this.db
-      .update(players)
-      .set({ userId })
-      .where(and(eq(players.gameId, gameId), eq(players.seat, seat)))
-      .run();
+  async substitute(gameId: number, seat: number, userId: string): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.players)
+        .set({ userId })
+        .where(and(eq(t.players.gameId, gameId), eq(t.players.seat, seat))),
+    );
   }
 
   /**
    * Appends an accepted action and saves the new state (and the stage's deadline) in one
-   * transaction: either all of it is in the database, or none of it.
+   * transaction: either all of it is in the database, or none of it. `onOver` (the results and
+   * ratings of a game that ends) and `inTx` (the planner's outbox rows) run inside it, and await
+   * nothing but storage.
    */
-  commitAction(
+  async commitAction(
     gameId: number,
     entry: { action: Action; actor: string; at: number },
     state: GameState,
-    extra?: { audit?: AuditEntry; onOver?: () => void; inTx?: () => void; resetDeadline?: boolean },
-  ): void {
-    this.transaction(() => {
+    extra?: {
+      audit?: AuditEntry;
+      onOver?: () => Promise<void>;
+      inTx?: () => Promise<void>;
+      resetDeadline?: boolean;
+    },
+  ): Promise<void> {
+    await this.transaction(async () => {
+      await this.c.lockGame(gameId);
       // G-7: the host moved the stage's end (also earlier): the later end it was shown goes too.
-      if (extra?.resetDeadline) this.deleteDeadline.run({ gameId });
-      this.insertAction.run({
+      if (extra?.resetDeadline) await this.c.run(this.deleteDeadline(), { gameId });
+      await this.c.run(this.insertAction(), {
         gameId,
         seq: state.moves,
         kind: entry.action.kind,
@@ -381,96 +428,114 @@ export class Store {
         actor: entry.actor,
         at: entry.at,
       });
-      this.updateState.run({
+      await this.c.run(this.updateState(), {
         gameId,
         state: JSON.stringify(state),
         moves: state.moves,
         status: statusOf(state),
         at: entry.at,
       });
-      if (state.deadline === null) this.deleteDeadline.run({ gameId });
-      else this.upsertDeadline.run({ gameId, seq: state.seq, dueAt: state.deadline });
-      if (extra?.audit) this.addAudit(extra.audit);
-      extra?.onOver?.();
-      extra?.inTx?.();
+      if (state.deadline === null) await this.c.run(this.deleteDeadline(), { gameId });
+      else await this.c.run(this.upsertDeadline(), { gameId, seq: state.seq, dueAt: state.deadline });
+      if (extra?.audit) await this.addAudit(extra.audit);
+      if (extra?.onOver) await extra.onOver();
+      if (extra?.inTx) await extra.inTx();
     });
   }
 
-  log(gameId: number): LoggedAction[] {
-    return this.db
-      .select({ seq: actions.seq, action: actions.action, actor: actions.actor, at: actions.at })
-      .from(actions)
-      .where(eq(actions.gameId, gameId))
-      .orderBy(asc(actions.seq))
-      .all()
-      .map((r) => ({ seq: r.seq, action: JSON.parse(r.action) as Action, actor: r.actor, at: r.at }));
+  async log(gameId: number): Promise<LoggedAction[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .select({ seq: t.actions.seq, action: t.actions.action, actor: t.actions.actor, at: t.actions.at })
+        .from(t.actions)
+        .where(eq(t.actions.gameId, gameId))
+        .orderBy(asc(t.actions.seq)),
+    );
+    return rows.map((r) => ({ seq: r.seq, action: JSON.parse(r.action) as Action, actor: r.actor, at: r.at }));
   }
 
   /** The time of the latest logged action (0 when none). */
-  lastActionTime(): number {
-    const r = this.db
-      .select({ at: sql<number | null>`max(${actions.at})` })
-      .from(actions)
-      .get();
+  async lastActionTime(): Promise<number> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db.select({ at: sql<number | null>`max(${t.actions.at})`.mapWith(Number) }).from(t.actions),
+    );
     return r?.at ?? 0;
   }
 
-  deadlineOf(gameId: number): { stageSeq: number; dueAt: number } | null {
-    return (this.selectDeadline.get({ gameId }) as { stageSeq: number; dueAt: number } | undefined) ?? null;
+  async deadlineOf(gameId: number): Promise<{ stageSeq: number; dueAt: number } | null> {
+    return (await this.c.get(this.selectDeadline(), { gameId })) ?? null;
   }
 
   /** A stage's timer ends later (never earlier) when its message was seen late. Returns the end. */
-  extendDeadline(gameId: number, stageSeq: number, dueAt: number): number | null {
-    this.db
-      .update(deadlines)
-      .set({ dueAt: sql`max(${deadlines.dueAt}, ${dueAt})` })
-      .where(and(eq(deadlines.gameId, gameId), eq(deadlines.stageSeq, stageSeq)))
-      .run();
-    const d = this.deadlineOf(gameId);
+  async extendDeadline(gameId: number, stageSeq: number, dueAt: number): Promise<number | null> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.deadlines)
+        .set({ dueAt: this.c.greatest(t.deadlines.dueAt, sql`${dueAt}`) })
+        .where(and(eq(t.deadlines.gameId, gameId), eq(t.deadlines.stageSeq, stageSeq))),
+    );
+    const d = await this.deadlineOf(gameId);
     return d && d.stageSeq === stageSeq ? d.dueAt : null;
   }
 
   /** The raw stored state JSON (for verification). */
-  rawState(gameId: number): string | null {
-    return this.db.select({ state: games.state }).from(games).where(eq(games.id, gameId)).get()?.state ?? null;
+  async rawState(gameId: number): Promise<string | null> {
+    const r = await this.c.get(this.selectState(), { id: gameId });
+    return r?.state ?? null;
   }
 
   // -------------------------------------------------------------------------------------------
   // Deadlines
 
   /** The stored deadlines of the games this process owns (issue 22), soonest first. */
-  pendingDeadlines(): { gameId: number; stageSeq: number; dueAt: number }[] {
-    return this.db
-      .select()
-      .from(deadlines)
-      .where(ownedGame(deadlines.gameId))
-      .orderBy(asc(deadlines.dueAt), asc(deadlines.gameId))
-      .all();
+  async pendingDeadlines(): Promise<{ gameId: number; stageSeq: number; dueAt: number }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select()
+        .from(t.deadlines)
+        .where(ownedGame(this.c, t.deadlines.gameId))
+        .orderBy(asc(t.deadlines.dueAt), asc(t.deadlines.gameId)),
+    );
   }
 
-  dueDeadlines(now: number): { gameId: number; stageSeq: number; dueAt: number }[] {
-    return this.db
-      .select()
-      .from(deadlines)
-      .where(and(lte(deadlines.dueAt, now), ownedGame(deadlines.gameId)))
-      .orderBy(asc(deadlines.dueAt))
-      .all();
+  async dueDeadlines(now: number): Promise<{ gameId: number; stageSeq: number; dueAt: number }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select()
+        .from(t.deadlines)
+        .where(and(lte(t.deadlines.dueAt, now), ownedGame(this.c, t.deadlines.gameId)))
+        .orderBy(asc(t.deadlines.dueAt)),
+    );
   }
 
-  clearDeadline(gameId: number): void {
-    this.deleteDeadline.run({ gameId });
+  async clearDeadline(gameId: number): Promise<void> {
+    await this.c.run(this.deleteDeadline(), { gameId });
   }
 
   // -------------------------------------------------------------------------------------------
   // Results, audit
 
   /** Writes the final points of a finished game (S-1..S-4) and marks it over. */
-  writeResults(game: GameRow, state: GameState, seats: { seat: number; userId: string }[], now: number): void {
+  async writeResults(
+    game: GameRow,
+    state: GameState,
+    seats: { seat: number; userId: string }[],
+    now: number,
+  ): Promise<void> {
     const res = state.result;
     if (!res?.points) return;
     const userBySeat = new Map(seats.map((s) => [s.seat, s.userId]));
-    this.db.delete(results).where(eq(results.gameId, game.id)).run();
-    const rows = res.points.map((p) => {
+    const { db, t } = this.c;
+    await this.c.run(db.delete(t.results).where(eq(t.results.gameId, game.id)));
+    const noDayVote = res.reason === 'host' && !(await this.dayVoteHeld(game.id, state));
+    const subs = await this.substitutions(game.id);
+    const rows = [];
+    for (const p of res.points) {
       const player = state.players[p.seat - 1]!;
       const team = teamOf(player.role);
       const outcome = res.winner === 'draw' ? 'draw' : res.winner === team ? 'win' : 'loss';
@@ -478,7 +543,7 @@ export class Store {
         (o) => o.seat === p.seat && o.by === 'night' && o.at.phase === 'night' && o.at.n === 1,
       );
       const bm = state.history.bestMove;
-      return {
+      rows.push({
         gameId: game.id,
         seat: p.seat,
         guildId: game.guildId,
@@ -493,47 +558,69 @@ export class Store {
         killedNight1,
         finishedAt: now,
         // Ratings and /stats (src/stats): the facts that decide whether and how the game is rated.
-        noDayVote: res.reason === 'host' && !this.dayVoteHeld(game.id, state),
+        noDayVote,
         moves: state.moves,
         fouls: player.fouls,
         removed: state.out.some((o) => o.seat === p.seat && o.by === 'removed'),
         bestMoveBlack:
           bm?.seat === p.seat ? bm.targets.filter((x) => teamOf(state.players[x - 1]!.role) === 'black').length : null,
-        holders: this.seatHolders(game.id, p.seat, userBySeat.get(p.seat) ?? '', state.moves),
-      };
-    });
-    this.db.insert(results).values(rows).run();
-    this.db.update(games).set({ winner: res.winner, finishedAt: now }).where(eq(games.id, game.id)).run();
-    recordGame(this.stats, game.id);
+        holders: await this.seatHolders(game.id, subs, p.seat, userBySeat.get(p.seat) ?? '', state.moves),
+      });
+    }
+    await this.c.run(db.insert(t.results).values(rows));
+    await this.c.run(db.update(t.games).set({ winner: res.winner, finishedAt: now }).where(eq(t.games.id, game.id)));
+    await recordGame(this.stats, game.id);
   }
 
   /** Whether a day vote was held: a ballot was cast, or someone left by the vote. */
-  private dayVoteHeld(gameId: number, state: GameState): boolean {
+  private async dayVoteHeld(gameId: number, state: GameState): Promise<boolean> {
     if (state.out.some((o) => o.by === 'vote')) return true;
-    return (
-      this.sqlite
-        .prepare("SELECT 1 FROM actions WHERE game_id = ? AND kind IN ('vote', 'voteAll') LIMIT 1")
-        .get(gameId) !== undefined
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select({ one: t.actions.seq })
+        .from(t.actions)
+        .where(and(eq(t.actions.gameId, gameId), inArray(t.actions.kind, ['vote', 'voteAll'])))
+        .limit(1),
+    );
+    return r !== undefined;
+  }
+
+  /** The game's substitutions (audit entries), in order. */
+  private async substitutions(gameId: number): Promise<{ detail: string; at: number }[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({ detail: t.audit.detail, at: t.audit.at })
+        .from(t.audit)
+        .where(and(eq(t.audit.gameId, gameId), eq(t.audit.action, 'substitute')))
+        .orderBy(asc(t.audit.id)),
     );
   }
 
   /** A substituted seat's holders and their shares of the moves (JSON), or null (one holder). */
-  private seatHolders(gameId: number, seat: number, finalUser: string, moves: number): string | null {
-    const subs = this.sqlite
-      .prepare("SELECT detail, at FROM audit WHERE game_id = ? AND action = 'substitute' ORDER BY id")
-      .all(gameId) as { detail: string; at: number }[];
+  private async seatHolders(
+    gameId: number,
+    subs: { detail: string; at: number }[],
+    seat: number,
+    finalUser: string,
+    moves: number,
+  ): Promise<string | null> {
     const changes: { atMove: number; to: string; from: string }[] = [];
     for (const r of subs) {
       const d = JSON.parse(r.detail) as { seat?: number; from?: string; to?: string; moves?: number };
       if (d.seat !== seat || typeof d.to !== 'string' || typeof d.from !== 'string') continue;
-      const atMove =
-        typeof d.moves === 'number'
-          ? d.moves
-          : (
-              this.sqlite
-                .prepare('SELECT count(*) AS n FROM actions WHERE game_id = ? AND at <= ?')
-                .get(gameId, r.at) as { n: number }
-            ).n;
+      let atMove = d.moves;
+      if (typeof atMove !== 'number') {
+        const { db, t } = this.c;
+        const n = await this.c.get(
+          db
+            .select({ n: count() })
+            .from(t.actions)
+            .where(and(eq(t.actions.gameId, gameId), lte(t.actions.at, r.at))),
+        );
+        atMove = n?.n ?? 0;
+      }
       changes.push({ atMove, to: d.to, from: d.from });
     }
     if (changes.length === 0) return null;
@@ -542,63 +629,69 @@ export class Store {
     );
   }
 
-  resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {
+  async resultsFor(filter: { guildId: string; ruleset?: RulesetId; since?: number; userId?: string }) {
+    const { db, t } = this.c;
     // Annulled games stay in the archive but count for nothing.
     const conds = [
-      eq(results.guildId, filter.guildId),
-      sql`${results.gameId} not in (select ${games.id} from ${games} where ${games.annulledAt} is not null)`,
+      eq(t.results.guildId, filter.guildId),
+      sql`${t.results.gameId} not in (select ${t.games.id} from ${t.games} where ${t.games.annulledAt} is not null)`,
     ];
-    if (filter.ruleset) conds.push(eq(results.ruleset, filter.ruleset));
-    if (filter.since !== undefined) conds.push(sql`${results.finishedAt} >= ${filter.since}`);
-    if (filter.userId) conds.push(eq(results.userId, filter.userId));
-    return this.db
-      .select()
-      .from(results)
-      .where(and(...conds))
-      .orderBy(desc(results.finishedAt))
-      .all();
+    if (filter.ruleset) conds.push(eq(t.results.ruleset, filter.ruleset));
+    if (filter.since !== undefined) conds.push(sql`${t.results.finishedAt} >= ${filter.since}`);
+    if (filter.userId) conds.push(eq(t.results.userId, filter.userId));
+    return this.c.all(
+      db
+        .select()
+        .from(t.results)
+        .where(and(...conds))
+        .orderBy(desc(t.results.finishedAt)),
+    );
   }
 
-  addAudit(e: AuditEntry): void {
-    this.db
-      .insert(audit)
-      .values({
+  async addAudit(e: AuditEntry): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db.insert(t.audit).values({
         gameId: e.gameId,
         at: e.at,
         actorId: e.actorId,
         action: e.action,
         detail: JSON.stringify(e.detail ?? {}),
         reason: e.reason ?? null,
-      })
-      .run();
+      }),
+    );
   }
 
-  auditLog(gameId: number) {
-    return this.db.select().from(audit).where(eq(audit.gameId, gameId)).orderBy(asc(audit.id)).all();
+  async auditLog(gameId: number) {
+    const { db, t } = this.c;
+    return this.c.all(db.select().from(t.audit).where(eq(t.audit.gameId, gameId)).orderBy(asc(t.audit.id)));
   }
 
   // -------------------------------------------------------------------------------------------
   // Housekeeping
 
   /** Moves this process's games untouched since `before` from one status to another; returns their ids. */
-  private moveStale(from: GameStatus, to: GameStatus, before: number, now: number): number[] {
-    const ids = this.db
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.status, from), lt(games.updatedAt, before), sql`owns_guild(${games.guildId})`))
-      .all()
-      .map((r) => r.id);
-    if (ids.length > 0) this.db.update(games).set({ status: to, updatedAt: now }).where(inArray(games.id, ids)).run();
+  private async moveStale(from: GameStatus, to: GameStatus, before: number, now: number): Promise<number[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .select({ id: t.games.id })
+        .from(t.games)
+        .where(and(eq(t.games.status, from), lt(t.games.updatedAt, before), this.c.ownsGuild(t.games.guildId))),
+    );
+    const ids = rows.map((r) => r.id);
+    if (ids.length > 0)
+      await this.c.run(db.update(t.games).set({ status: to, updatedAt: now }).where(inArray(t.games.id, ids)));
     return ids;
   }
 
   /** Lobbies nobody started before `before` are expired; returns their ids. */
-  expireLobbies(before: number, now: number): number[] {
+  expireLobbies(before: number, now: number): Promise<number[]> {
     return this.moveStale('lobby', 'expired', before, now);
   }
 
   /** Finished games older than `before` are archived; returns their ids. */
-  archiveFinished(before: number, now: number): number[] {
+  archiveFinished(before: number, now: number): Promise<number[]> {
     return this.moveStale('over', 'archived', before, now);
   }
 }

@@ -3,17 +3,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TournamentResult, TournamentTable } from '../engine/tournament';
 import type { OptionOverrides, Role, RulesetId } from '../engine/types';
-import type { Db } from './client';
-import {
-  games,
-  results,
-  servers,
-  slots,
-  tournamentPlayers,
-  tournamentTables,
-  tournaments,
-  type TournamentStatus,
-} from './schema';
+import type { Connection } from './connection';
+import type { tournaments, TournamentStatus } from './schema';
 
 export interface TournamentRow {
   id: number;
@@ -69,11 +60,11 @@ function toRow(r: RawT): TournamentRow {
 }
 
 export class TournamentStore {
-  constructor(readonly db: Db) {}
+  constructor(readonly c: Connection) {}
 
-  /** One write transaction, IMMEDIATE (see Store.transaction). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => fn(), { behavior: 'immediate' });
+  /** One write transaction (see Store.transaction): it awaits nothing but storage. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.c.transaction(fn);
   }
 
   /** A new tournament in registration, with its holder game row (owner of its messages in the outbox). */
@@ -86,226 +77,276 @@ export class TournamentStore {
     options: OptionOverrides;
     locale: string;
     now: number;
-  }): TournamentRow {
-    return this.transaction(() => {
-      this.db
-        .insert(servers)
-        .values({ guildId: input.guildId, createdAt: input.now, updatedAt: input.now })
-        .onConflictDoNothing()
-        .run();
-      const t = this.db
-        .insert(tournaments)
-        .values({
-          guildId: input.guildId,
-          channelId: input.channelId,
-          hostId: input.hostId,
-          name: input.name,
-          ruleset: input.ruleset,
-          options: JSON.stringify(input.options),
-          locale: input.locale,
-          status: 'registration',
-          createdAt: input.now,
-          updatedAt: input.now,
-        })
-        .returning()
-        .get();
-      const holder = this.db
-        .insert(games)
-        .values({
-          guildId: input.guildId,
-          channelId: input.channelId,
-          hostId: input.hostId,
-          ruleset: input.ruleset,
-          pace: 'live',
-          // Never played: it only owns the tournament's messages (see schema.ts, tournaments).
-          status: 'cancelled',
-          ui: JSON.stringify({ locale: input.locale, holder: 'tournament' }),
-          tournamentId: t.id,
-          createdAt: input.now,
-          updatedAt: input.now,
-        })
-        .returning({ id: games.id })
-        .get();
-      this.db.update(tournaments).set({ holderGameId: holder.id }).where(eq(tournaments.id, t.id)).run();
-      return toRow({ ...t, holderGameId: holder.id });
+  }): Promise<TournamentRow> {
+    return this.transaction(async () => {
+      const { db, t } = this.c;
+      await this.c.run(
+        db
+          .insert(t.servers)
+          .values({ guildId: input.guildId, createdAt: input.now, updatedAt: input.now })
+          .onConflictDoNothing(),
+      );
+      const row = (await this.c.get(
+        db
+          .insert(t.tournaments)
+          .values({
+            guildId: input.guildId,
+            channelId: input.channelId,
+            hostId: input.hostId,
+            name: input.name,
+            ruleset: input.ruleset,
+            options: JSON.stringify(input.options),
+            locale: input.locale,
+            status: 'registration',
+            createdAt: input.now,
+            updatedAt: input.now,
+          })
+          .returning(),
+      ))!;
+      const holder = (await this.c.get(
+        db
+          .insert(t.games)
+          .values({
+            guildId: input.guildId,
+            channelId: input.channelId,
+            hostId: input.hostId,
+            ruleset: input.ruleset,
+            pace: 'live',
+            // Never played: it only owns the tournament's messages (see schema.ts, tournaments).
+            status: 'cancelled',
+            ui: JSON.stringify({ locale: input.locale, holder: 'tournament' }),
+            tournamentId: row.id,
+            createdAt: input.now,
+            updatedAt: input.now,
+          })
+          .returning({ id: t.games.id }),
+      ))!;
+      await this.c.run(db.update(t.tournaments).set({ holderGameId: holder.id }).where(eq(t.tournaments.id, row.id)));
+      return toRow({ ...row, holderGameId: holder.id });
     });
   }
 
-  get(id: number): TournamentRow | null {
-    const r = this.db.select().from(tournaments).where(eq(tournaments.id, id)).get();
+  async get(id: number): Promise<TournamentRow | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(db.select().from(t.tournaments).where(eq(t.tournaments.id, id)));
     return r ? toRow(r) : null;
   }
 
   /** The newest tournament of a server that is not over (the default for commands). */
-  current(guildId: string): TournamentRow | null {
-    const r = this.db
-      .select()
-      .from(tournaments)
-      .where(and(eq(tournaments.guildId, guildId), inArray(tournaments.status, ['registration', 'running'])))
-      .orderBy(desc(tournaments.id))
-      .limit(1)
-      .get();
+  async current(guildId: string): Promise<TournamentRow | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select()
+        .from(t.tournaments)
+        .where(and(eq(t.tournaments.guildId, guildId), inArray(t.tournaments.status, ['registration', 'running'])))
+        .orderBy(desc(t.tournaments.id))
+        .limit(1),
+    );
     return r ? toRow(r) : null;
   }
 
   /** The newest tournament of a server, whatever its status. */
-  latest(guildId: string): TournamentRow | null {
-    const r = this.db
-      .select()
-      .from(tournaments)
-      .where(eq(tournaments.guildId, guildId))
-      .orderBy(desc(tournaments.id))
-      .limit(1)
-      .get();
+  async latest(guildId: string): Promise<TournamentRow | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select()
+        .from(t.tournaments)
+        .where(eq(t.tournaments.guildId, guildId))
+        .orderBy(desc(t.tournaments.id))
+        .limit(1),
+    );
     return r ? toRow(r) : null;
   }
 
-  setStatus(id: number, status: TournamentStatus, now: number): void {
-    this.db
-      .update(tournaments)
-      .set({ status, updatedAt: now, ...(status === 'finished' ? { finishedAt: now } : {}) })
-      .where(eq(tournaments.id, id))
-      .run();
+  async setStatus(id: number, status: TournamentStatus, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.tournaments)
+        .set({ status, updatedAt: now, ...(status === 'finished' ? { finishedAt: now } : {}) })
+        .where(eq(t.tournaments.id, id)),
+    );
   }
 
-  setCategory(id: number, categoryId: string, now: number): void {
-    this.db.update(tournaments).set({ categoryId, updatedAt: now }).where(eq(tournaments.id, id)).run();
+  async setCategory(id: number, categoryId: string, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(db.update(t.tournaments).set({ categoryId, updatedAt: now }).where(eq(t.tournaments.id, id)));
   }
 
-  setFinalLot(id: number, lot: { among: string[]; chosen: string[] } | null, now: number): void {
-    this.db
-      .update(tournaments)
-      .set({ finalLot: lot ? JSON.stringify(lot) : null, updatedAt: now })
-      .where(eq(tournaments.id, id))
-      .run();
+  async setFinalLot(id: number, lot: { among: string[]; chosen: string[] } | null, now: number): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.tournaments)
+        .set({ finalLot: lot ? JSON.stringify(lot) : null, updatedAt: now })
+        .where(eq(t.tournaments.id, id)),
+    );
   }
 
   /**
    * After a restart: the messages of every open tournament are sent once more, so one deleted
    * while the bot was down is found (404) and posted again. Returns how many.
    */
-  touchMessages(now: number): number {
-    const open = this.db
-      .select({ id: tournaments.holderGameId })
-      .from(tournaments)
-      .where(inArray(tournaments.status, ['registration', 'running']))
-      .all()
+  async touchMessages(now: number): Promise<number> {
+    const { db, t } = this.c;
+    const open = (
+      await this.c.all(
+        db
+          .select({ id: t.tournaments.holderGameId })
+          .from(t.tournaments)
+          .where(inArray(t.tournaments.status, ['registration', 'running'])),
+      )
+    )
       .map((r) => r.id)
       .filter((id): id is number => id !== null);
     if (open.length === 0) return 0;
-    return this.db
-      .update(slots)
-      .set({ version: sql`${slots.version} + 1`, updatedAt: now })
-      .where(
-        and(inArray(slots.gameId, open), eq(slots.repost, true), eq(slots.state, 'live'), isNotNull(slots.messageId)),
-      )
-      .run().changes;
+    return this.c.run(
+      db
+        .update(t.slots)
+        .set({ version: sql`${t.slots.version} + 1`, updatedAt: now })
+        .where(
+          and(
+            inArray(t.slots.gameId, open),
+            eq(t.slots.repost, true),
+            eq(t.slots.state, 'live'),
+            isNotNull(t.slots.messageId),
+          ),
+        ),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
   // Registration
 
-  players(id: number): RegisteredPlayer[] {
-    return this.db
-      .select({ userId: tournamentPlayers.userId, name: tournamentPlayers.name, locale: tournamentPlayers.locale })
-      .from(tournamentPlayers)
-      .where(eq(tournamentPlayers.tournamentId, id))
-      .orderBy(asc(tournamentPlayers.joinedAt), asc(tournamentPlayers.userId))
-      .all();
+  async players(id: number): Promise<RegisteredPlayer[]> {
+    const { db, t } = this.c;
+    return this.c.all(
+      db
+        .select({
+          userId: t.tournamentPlayers.userId,
+          name: t.tournamentPlayers.name,
+          locale: t.tournamentPlayers.locale,
+        })
+        .from(t.tournamentPlayers)
+        .where(eq(t.tournamentPlayers.tournamentId, id))
+        .orderBy(asc(t.tournamentPlayers.joinedAt), asc(t.tournamentPlayers.userId)),
+    );
   }
 
   /** Registers a player; false if he already is. */
-  join(id: number, p: RegisteredPlayer, now: number): boolean {
-    const r = this.db
-      .insert(tournamentPlayers)
-      .values({ tournamentId: id, userId: p.userId, name: p.name, locale: p.locale, joinedAt: now })
-      .onConflictDoNothing()
-      .run();
-    return r.changes > 0;
+  async join(id: number, p: RegisteredPlayer, now: number): Promise<boolean> {
+    const { db, t } = this.c;
+    const changed = await this.c.run(
+      db
+        .insert(t.tournamentPlayers)
+        .values({ tournamentId: id, userId: p.userId, name: p.name, locale: p.locale, joinedAt: now })
+        .onConflictDoNothing(),
+    );
+    return changed > 0;
   }
 
-  leave(id: number, userId: string): boolean {
-    return (
-      this.db
-        .delete(tournamentPlayers)
-        .where(and(eq(tournamentPlayers.tournamentId, id), eq(tournamentPlayers.userId, userId)))
-        .run().changes > 0
+  async leave(id: number, userId: string): Promise<boolean> {
+    const { db, t } = this.c;
+    const changed = await this.c.run(
+      db
+        .delete(t.tournamentPlayers)
+        .where(and(eq(t.tournamentPlayers.tournamentId, id), eq(t.tournamentPlayers.userId, userId))),
     );
+    return changed > 0;
   }
 
   // -------------------------------------------------------------------------------------------
   // Tables
 
-  addTables(id: number, round: number, tables: string[][]): void {
+  async addTables(id: number, round: number, tables: string[][]): Promise<void> {
     if (tables.length === 0) return;
-    this.db
-      .insert(tournamentTables)
-      .values(tables.map((seats, i) => ({ tournamentId: id, round, table: i + 1, seats: JSON.stringify(seats) })))
-      .run();
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .insert(t.tournamentTables)
+        .values(tables.map((seats, i) => ({ tournamentId: id, round, table: i + 1, seats: JSON.stringify(seats) }))),
+    );
   }
 
-  tables(id: number): TableRow[] {
-    return this.db
-      .select()
-      .from(tournamentTables)
-      .where(eq(tournamentTables.tournamentId, id))
-      .orderBy(asc(tournamentTables.round), asc(tournamentTables.table))
-      .all()
-      .map((r) => ({
-        round: r.round,
-        table: r.table,
-        seats: JSON.parse(r.seats) as string[],
-        channelId: r.channelId,
-        gameId: r.gameId,
-        subs: JSON.parse(r.subs) as Record<string, string>,
-      }));
+  async tables(id: number): Promise<TableRow[]> {
+    const { db, t } = this.c;
+    const rows = await this.c.all(
+      db
+        .select()
+        .from(t.tournamentTables)
+        .where(eq(t.tournamentTables.tournamentId, id))
+        .orderBy(asc(t.tournamentTables.round), asc(t.tournamentTables.table)),
+    );
+    return rows.map((r) => ({
+      round: r.round,
+      table: r.table,
+      seats: JSON.parse(r.seats) as string[],
+      channelId: r.channelId,
+      gameId: r.gameId,
+      subs: JSON.parse(r.subs) as Record<string, string>,
+    }));
   }
 
-  table(id: number, round: number, table: number): TableRow | null {
-    return this.tables(id).find((t) => t.round === round && t.table === table) ?? null;
+  async table(id: number, round: number, table: number): Promise<TableRow | null> {
+    return (await this.tables(id)).find((t) => t.round === round && t.table === table) ?? null;
   }
 
-  setTableChannel(id: number, round: number, table: number, channelId: string): void {
-    this.db
-      .update(tournamentTables)
-      .set({ channelId })
-      .where(
-        and(
-          eq(tournamentTables.tournamentId, id),
-          eq(tournamentTables.round, round),
-          eq(tournamentTables.table, table),
+  async setTableChannel(id: number, round: number, table: number, channelId: string): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.tournamentTables)
+        .set({ channelId })
+        .where(
+          and(
+            eq(t.tournamentTables.tournamentId, id),
+            eq(t.tournamentTables.round, round),
+            eq(t.tournamentTables.table, table),
+          ),
         ),
-      )
-      .run();
+    );
   }
 
   /** Links a table to its game (and the game to the tournament: games.tournament_id). */
-  setTableGame(id: number, round: number, table: number, gameId: number, subs: Record<string, string>): void {
-    this.db
-      .update(tournamentTables)
-      .set({ gameId, subs: JSON.stringify(subs) })
-      .where(
-        and(
-          eq(tournamentTables.tournamentId, id),
-          eq(tournamentTables.round, round),
-          eq(tournamentTables.table, table),
+  async setTableGame(
+    id: number,
+    round: number,
+    table: number,
+    gameId: number,
+    subs: Record<string, string>,
+  ): Promise<void> {
+    const { db, t } = this.c;
+    await this.c.run(
+      db
+        .update(t.tournamentTables)
+        .set({ gameId, subs: JSON.stringify(subs) })
+        .where(
+          and(
+            eq(t.tournamentTables.tournamentId, id),
+            eq(t.tournamentTables.round, round),
+            eq(t.tournamentTables.table, table),
+          ),
         ),
-      )
-      .run();
-    this.db.update(games).set({ tournamentId: id }).where(eq(games.id, gameId)).run();
+    );
+    await this.c.run(db.update(t.games).set({ tournamentId: id }).where(eq(t.games.id, gameId)));
   }
 
   /** The tournament table a game belongs to, if any. */
-  tableOfGame(gameId: number): { tournamentId: number; round: number; table: number } | null {
-    const r = this.db
-      .select({
-        tournamentId: tournamentTables.tournamentId,
-        round: tournamentTables.round,
-        table: tournamentTables.table,
-      })
-      .from(tournamentTables)
-      .where(eq(tournamentTables.gameId, gameId))
-      .get();
+  async tableOfGame(gameId: number): Promise<{ tournamentId: number; round: number; table: number } | null> {
+    const { db, t } = this.c;
+    const r = await this.c.get(
+      db
+        .select({
+          tournamentId: t.tournamentTables.tournamentId,
+          round: t.tournamentTables.round,
+          table: t.tournamentTables.table,
+        })
+        .from(t.tournamentTables)
+        .where(eq(t.tournamentTables.gameId, gameId))
+        .limit(1),
+    );
     return r ?? null;
   }
 
@@ -313,24 +354,27 @@ export class TournamentStore {
    * The tables with their games' results, for the pure T-1..T-3 functions. A game counts once it
    * is over (its results written) and not annulled.
    */
-  withResults(id: number): (TournamentTable & TableRow & { status: string | null })[] {
-    const tables = this.tables(id);
+  async withResults(id: number): Promise<(TournamentTable & TableRow & { status: string | null })[]> {
+    const tables = await this.tables(id);
     const ids = tables.map((t) => t.gameId).filter((g): g is number => g !== null);
     const status = new Map<number, { status: string; annulled: boolean }>();
     const byGame = new Map<number, TournamentResult[]>();
     if (ids.length > 0) {
-      for (const g of this.db
-        .select({ id: games.id, status: games.status, annulledAt: games.annulledAt })
-        .from(games)
-        .where(inArray(games.id, ids))
-        .all()) {
+      const { db, t } = this.c;
+      for (const g of await this.c.all(
+        db
+          .select({ id: t.games.id, status: t.games.status, annulledAt: t.games.annulledAt })
+          .from(t.games)
+          .where(inArray(t.games.id, ids)),
+      )) {
         status.set(g.id, { status: g.status, annulled: g.annulledAt !== null });
       }
-      for (const r of this.db
-        .select()
-        .from(results)
-        .where(and(inArray(results.gameId, ids), isNotNull(results.userId)))
-        .all()) {
+      for (const r of await this.c.all(
+        db
+          .select()
+          .from(t.results)
+          .where(and(inArray(t.results.gameId, ids), isNotNull(t.results.userId))),
+      )) {
         const list = byGame.get(r.gameId) ?? [];
         list.push({
           userId: r.userId,

@@ -14,6 +14,7 @@
 import { Routes } from 'discord-api-types/v10';
 import type { REST } from 'discord.js';
 import { classify, isTransient, lostAccess, retryAfterMs, type Failure, type LostAccess } from './errors';
+import { detached } from '../db/connection';
 import type { Dest, OutboxRow, OutboxStore, PostMeta, SlotRow, ThreadApplied } from '../db/outbox-store';
 import { applySteps, planPerms, type Overwrite, type Wish } from './perms';
 
@@ -44,11 +45,11 @@ export interface DelivererOptions {
    * (errors.ts lostAccess). True when the game is suspended for it: the operation then waits (its
    * row is held, the slot keeps its version) instead of failing for good.
    */
-  lost?: (gameId: number, dest: Dest, how: LostAccess) => boolean;
+  lost?: (gameId: number, dest: Dest, how: LostAccess) => boolean | Promise<boolean>;
   /** A permanent failure, once per operation: the place to tell the host or the player. */
-  onPermanent?: (row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure) => void;
+  onPermanent?: (row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure) => void | Promise<void>;
   /** The thread id of a game's mafia thread, once it exists. */
-  threadOf?: (gameId: number, slot?: string) => string | null;
+  threadOf?: (gameId: number, slot?: string) => string | null | Promise<string | null>;
   /** The bot's id, to avoid touching its own overwrite. */
   selfId?: () => string | null;
   /** Longest wait between two tries of a failing operation. */
@@ -119,6 +120,14 @@ export class Deliverer {
   private passing = false;
   private again = false;
   private readonly idleWaiters: (() => void)[] = [];
+  /**
+   * While a pass reads the outbox (its queries are asynchronous): the destinations and slots whose
+   * task ended meanwhile. Their rows as read may be done already: they are left to the next pass
+   * (the task's end cues one).
+   */
+  private endedWhileReading: Set<string> | null = null;
+  /** Channels whose pending posts a click is reading to take over (claim): no pass launches them meanwhile. */
+  private readonly claiming = new Set<string>();
   /** Calls counted by route kind (for the benchmark and tests). */
   readonly counts = new Map<string, number>();
   /** Recent post times per channel (see POSTS_PER_WINDOW). */
@@ -159,13 +168,16 @@ export class Deliverer {
     if (this.timer && at >= this.wakeAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.wakeAt = at;
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.wakeAt = Infinity;
-        void this.pass();
-      },
-      Math.max(0, delay),
+    // A cue given inside a transaction (a change's) must not hand the pass that transaction.
+    this.timer = detached(() =>
+      setTimeout(
+        () => {
+          this.timer = null;
+          this.wakeAt = Infinity;
+          void this.pass();
+        },
+        Math.max(0, delay),
+      ),
     );
     this.timer.unref?.();
   }
@@ -198,11 +210,12 @@ export class Deliverer {
     this.passing = true;
     this.lastPassAt = this.now();
     try {
+      // (A pass asked for while this one waits for the outbox's answers runs as its next round.)
       do {
         this.again = false;
-        this.launch();
+        await this.launch();
+        if (!this.again) await this.planWake();
       } while (this.again);
-      this.planWake();
       this.passFailures = 0;
     } catch (e) {
       this.passFailures++;
@@ -223,7 +236,18 @@ export class Deliverer {
     return r !== undefined && r.until > now;
   }
 
-  private launch(): void {
+  /** Reads the outbox with `read`, noting the tasks that end meanwhile (see endedWhileReading). */
+  private async reading<T>(read: () => Promise<T>): Promise<{ rows: T; ended: ReadonlySet<string> }> {
+    const ended = new Set<string>();
+    this.endedWhileReading = ended;
+    try {
+      return { rows: await read(), ended };
+    } finally {
+      this.endedWhileReading = null;
+    }
+  }
+
+  private async launch(): Promise<void> {
     const now = this.now();
     const room = this.concurrency - this.running;
     if (room <= 0) return;
@@ -231,9 +255,14 @@ export class Deliverer {
     // Channels first (a turn, a vote: a whole table waits for it), then DMs; DMs (a deal's role
     // cards by the hundred) never take the last lanes, so a channel's post always finds one.
     const dmLanes = Math.max(1, this.concurrency - 4);
-    for (const row of [...this.store.heads(now, room * 4, 'channels'), ...this.store.heads(now, room * 4, 'dms')]) {
+    const heads = await this.reading(async () => [
+      ...(await this.store.heads(now, room * 4, 'channels')),
+      ...(await this.store.heads(now, room * 4, 'dms')),
+    ]);
+    for (const row of heads.rows) {
       if (launched >= room) break;
-      if (this.busyDest.has(row.dest) || this.rests(row.dest, now)) continue;
+      if (this.busyDest.has(row.dest) || this.claiming.has(row.dest) || heads.ended.has(row.dest)) continue;
+      if (this.rests(row.dest, now)) continue;
       const dm = row.dest.startsWith('dm:');
       if (dm && this.dmBusy >= dmLanes) continue;
       this.hold(row.dest);
@@ -247,17 +276,18 @@ export class Deliverer {
         }),
       );
     }
-    for (const slot of this.store.dirty(now - this.debounceMs, room * 4)) {
+    const dirty = await this.reading(() => this.store.dirty(now - this.debounceMs, room * 4));
+    for (const slot of dirty.rows) {
       // Edits (tables, closed stages, a repair after a restart) never take every lane: a new post
       // always finds one free.
       if (launched >= room || this.busySlot.size >= Math.ceil(this.concurrency / 2)) break;
       const k = `${slot.gameId}/${slot.key}`;
-      if (this.busySlot.has(k) || this.rests(`slot:${k}`, now)) continue;
+      if (this.busySlot.has(k) || dirty.ended.has(`slot:${k}`) || this.rests(`slot:${k}`, now)) continue;
       this.busySlot.add(k);
       launched++;
       this.track(
         `slot:${k}`,
-        this.syncSlot(slot).finally(() => this.busySlot.delete(k)),
+        this.syncSlot(slot).finally(() => this.slotDone(k)),
       );
     }
   }
@@ -270,6 +300,13 @@ export class Deliverer {
     const n = (this.busyDest.get(dest) ?? 1) - 1;
     if (n > 0) this.busyDest.set(dest, n);
     else this.busyDest.delete(dest);
+    this.endedWhileReading?.add(dest);
+  }
+
+  /** A slot's task ended. */
+  private slotDone(k: string): void {
+    this.busySlot.delete(k);
+    this.endedWhileReading?.add(`slot:${k}`);
   }
 
   /**
@@ -299,11 +336,11 @@ export class Deliverer {
       });
   }
 
-  private planWake(): void {
+  private async planWake(): Promise<void> {
     if (this.stopped) return;
+    const due = await this.store.nextDue();
+    const dirty = await this.store.nextDirty();
     const now = this.now();
-    const due = this.store.nextDue();
-    const dirty = this.store.nextDirty();
     let next = Math.min(due ?? Infinity, dirty === null ? Infinity : dirty + this.debounceMs);
     // What is due now and was not launched rests after a failure, or waits for a lane or its
     // destination (whose task ends with a kick): look again when the first rest ends.
@@ -318,14 +355,16 @@ export class Deliverer {
   }
 
   /** Resolves when nothing is pending, in flight or waiting to be edited. */
-  idle(): Promise<void> {
+  async idle(): Promise<void> {
     if (
       this.running === 0 &&
       this.probing.size === 0 &&
-      this.store.nextDue() === null &&
-      this.store.nextDirty() === null
+      (await this.store.nextDue()) === null &&
+      (await this.store.nextDirty()) === null &&
+      this.running === 0 &&
+      this.probing.size === 0
     )
-      return Promise.resolve();
+      return;
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.kick();
@@ -460,11 +499,11 @@ export class Deliverer {
     if (dest.startsWith('ch:')) return { ok: true, id: dest.slice(3) };
     if (dest.startsWith('tm:')) return { ok: true, id: dest.slice(3).split(':')[0]! };
     if (dest.startsWith('th:')) {
-      const id = this.opts.threadOf?.(Number(dest.slice(3))) ?? null;
+      const id = (await this.opts.threadOf?.(Number(dest.slice(3)))) ?? null;
       return id ? { ok: true, id } : { ok: false, failure: 'wait' };
     }
     const userId = dest.slice(3);
-    const known = this.store.dm(userId);
+    const known = await this.store.dm(userId);
     if (known?.closedAt != null && this.now() - known.closedAt < DM_CLOSED_FOR_MS)
       return { ok: false, failure: 'dm-closed' };
     if (known?.channelId) return { ok: true, id: known.channelId };
@@ -472,7 +511,7 @@ export class Deliverer {
       await this.spend(level, since);
       this.count('POST /users/@me/channels');
       const ch = (await this.rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
-      this.store.dmChannel(userId, ch.id, this.now());
+      await this.store.dmChannel(userId, ch.id, this.now());
       return { ok: true, id: ch.id };
     } catch (e) {
       return { ok: false, failure: classify(e) };
@@ -531,7 +570,7 @@ export class Deliverer {
     level: () => Level,
     since: () => number,
   ): Promise<boolean> {
-    const known = this.store.dm(userId);
+    const known = await this.store.dm(userId);
     if (known?.okAt != null && (known.closedAt ?? 0) < known.okAt && this.now() - known.okAt < freshMs) return true;
     // A hiccup (a 5xx, a 429, the network) says nothing about his DMs: it is tried again, a few
     // times, before he is named as one the bot cannot reach.
@@ -545,7 +584,7 @@ export class Deliverer {
           await this.spend(level, since);
           this.count('POST /channels/:id/messages');
           await this.rest.post(Routes.channelMessages(ch.id), { body: payload });
-          this.store.dmOk(userId, this.now());
+          await this.store.dmOk(userId, this.now());
           return true;
         } catch (e) {
           failure = classify(e);
@@ -553,7 +592,7 @@ export class Deliverer {
         }
       }
       if (failure === 'dm-closed') {
-        this.store.dmClosed(userId, this.now());
+        await this.store.dmClosed(userId, this.now());
         return false;
       }
       if (!isTransient(failure) || attempt >= 3 || this.stopped) {
@@ -565,9 +604,9 @@ export class Deliverer {
   }
 
   /** A DM check may be tried again right away (the user says he opened his DMs). */
-  forgetClosed(userId: string): void {
-    const known = this.store.dm(userId);
-    if (known?.closedAt != null) this.store.dmOk(userId, 0);
+  async forgetClosed(userId: string): Promise<void> {
+    const known = await this.store.dm(userId);
+    if (known?.closedAt != null) await this.store.dmOk(userId, 0);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -579,8 +618,8 @@ export class Deliverer {
     if (!dest.ok) {
       if (dest.failure === 'wait') {
         // The thread it goes to does not exist yet (or never will: give up after a while).
-        if (row.attempts > 20) this.store.fail(row.id, 'no-thread', this.now());
-        else this.store.retry(row.id, this.now() + 2000, 'no-thread-yet');
+        if (row.attempts > 20) await this.store.fail(row.id, 'no-thread', this.now());
+        else await this.store.retry(row.id, this.now() + 2000, 'no-thread-yet');
         return;
       }
       return this.failed(row, meta, dest.failure, null);
@@ -621,7 +660,7 @@ export class Deliverer {
       if (this.waitingPost.get(row.dest) === waiting) this.waitingPost.delete(row.dest);
     }
     this.notePost(channelId);
-    const out = this.prepare(row, meta);
+    const out = await this.prepare(row, meta);
     if (!out) return;
     const body = { ...out.body, nonce: nonceOf(row), enforce_nonce: true };
     this.count('POST /channels/:id/messages');
@@ -636,17 +675,17 @@ export class Deliverer {
   }
 
   /** What a post sends now: its slot's newest version, with the deadline moved by the delay so far. */
-  private prepare(
+  private async prepare(
     row: OutboxRow,
     meta: PostMeta,
-  ): { body: Payload; json: string; slot: SlotRow | null; shift: number } | null {
+  ): Promise<{ body: Payload; json: string; slot: SlotRow | null; shift: number } | null> {
     let slot: SlotRow | null = null;
     let json = row.payload;
     if (row.slot) {
-      slot = this.store.slot(row.gameId, row.slot);
+      slot = await this.store.slot(row.gameId, row.slot);
       if (!slot || slot.state === 'gone' || slot.messageId) {
         // Already posted (a repost raced a redelivery) or no longer wanted.
-        this.store.done(row.id, slot?.messageId ?? null, this.now());
+        await this.store.done(row.id, slot?.messageId ?? null, this.now());
         return null;
       }
       json = slot.payload;
@@ -666,14 +705,14 @@ export class Deliverer {
   ): Promise<void> {
     const { slot, json, shift } = out;
     const seen = this.now();
-    this.store.transaction(() => {
-      this.store.done(row.id, messageId, seen);
+    await this.store.transaction(async () => {
+      await this.store.done(row.id, messageId, seen);
       if (slot) {
         // What was sent (with the moved deadline) is this version's payload from now on.
-        if (json !== slot.payload) this.store.rewriteSlot(row.gameId, slot.key, slot.version, json);
-        this.store.sentSlot(row.gameId, slot.key, slot.version, messageId, channelId);
+        if (json !== slot.payload) await this.store.rewriteSlot(row.gameId, slot.key, slot.version, json);
+        await this.store.sentSlot(row.gameId, slot.key, slot.version, messageId, channelId);
       }
-      if (row.dest.startsWith('dm:')) this.store.dmOk(row.dest.slice(3), seen);
+      if (row.dest.startsWith('dm:')) await this.store.dmOk(row.dest.slice(3), seen);
     });
     // The turn's clock starts when players see it: its timer ends as late as the message says.
     if (meta.clock && shift >= 1000) this.opts.onVisible?.(row.gameId, meta.clock.seq, meta.clock.deadline + shift);
@@ -690,14 +729,25 @@ export class Deliverer {
    * sending to that channel). The hand-over is written down first, so that after a crash the row
    * is looked for in the channel before it is posted again: nothing is sent twice.
    */
-  claim(dest: Dest, interactionId: string, max = 5): OutboxRow[] {
-    if (this.stopped) return [];
+  async claim(dest: Dest, interactionId: string, max = 5): Promise<OutboxRow[]> {
+    if (this.stopped || this.claiming.has(dest)) return [];
     // The channel is being sent to: only a post still waiting for its turn can be taken over.
+    const waitingBefore = this.busyDest.has(dest) ? this.waitingPost.get(dest) : undefined;
+    if (this.busyDest.has(dest) && (!waitingBefore || waitingBefore.taken)) return [];
+    // While its rows are read no pass launches the channel; a task of it that moved on meanwhile
+    // (its post sent, or past the wait) may have sent what was read: then nothing is taken.
+    this.claiming.add(dest);
+    let pending: OutboxRow[];
+    try {
+      pending = await this.store.pendingOf(dest, max);
+    } finally {
+      this.claiming.delete(dest);
+    }
     const waiting = this.busyDest.has(dest) ? this.waitingPost.get(dest) : undefined;
-    if (this.busyDest.has(dest) && (!waiting || waiting.taken)) return [];
+    if (waiting !== waitingBefore || (this.busyDest.has(dest) && (!waiting || waiting.taken))) return [];
     const now = this.now();
     const rows: OutboxRow[] = [];
-    for (const row of this.store.pendingOf(dest, max)) {
+    for (const row of pending) {
       const meta = JSON.parse(row.meta) as PostMeta;
       if (rows.length === 0 && waiting && row.id !== waiting.rowId) break;
       if (row.op !== 'post' || row.attempts > 0 || row.nextAt > now || meta.via) break;
@@ -709,10 +759,9 @@ export class Deliverer {
     if (rows.length === 0) return [];
     if (waiting) waiting.taken = true;
     this.hold(dest);
-    this.store.transaction(() => {
-      rows.forEach((row, k) =>
-        this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k }),
-      );
+    await this.store.transaction(async () => {
+      for (const [k, row] of rows.entries())
+        await this.store.setMeta(row.id, { ...(JSON.parse(row.meta) as PostMeta), via: interactionId, viaIndex: k });
     });
     return rows.map((row, k) => ({
       ...row,
@@ -730,7 +779,7 @@ export class Deliverer {
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
         const meta = JSON.parse(row.meta) as PostMeta;
-        const out = this.prepare(row, meta);
+        const out = await this.prepare(row, meta);
         if (!out) continue;
         let msg: { id: string; channelId: string };
         try {
@@ -745,7 +794,7 @@ export class Deliverer {
           this.opts.log.warn(`delivery: follow-up for ${row.dest} failed (${f}); posting it instead`, {
             gameId: row.gameId,
           });
-          this.unclaim(rows.slice(answered ? k : k + 1));
+          await this.unclaim(rows.slice(answered ? k : k + 1));
           return;
         }
         this.sent('followup');
@@ -759,12 +808,12 @@ export class Deliverer {
     }
   }
 
-  private unclaim(rows: OutboxRow[]): void {
+  private async unclaim(rows: OutboxRow[]): Promise<void> {
     if (rows.length === 0) return;
-    this.store.transaction(() => {
+    await this.store.transaction(async () => {
       for (const row of rows) {
         const { via: _v, viaIndex: _i, ...meta } = JSON.parse(row.meta) as PostMeta;
-        this.store.setMeta(row.id, meta);
+        await this.store.setMeta(row.id, meta);
       }
     });
   }
@@ -796,7 +845,7 @@ export class Deliverer {
       // Cannot read the channel: post (a duplicate is better than a lost message).
     }
     if (found) {
-      const slot = row.slot ? this.store.slot(row.gameId, row.slot) : null;
+      const slot = row.slot ? await this.store.slot(row.gameId, row.slot) : null;
       await this.record(
         row,
         meta,
@@ -806,7 +855,7 @@ export class Deliverer {
       );
       return true;
     }
-    this.unclaim([row]);
+    await this.unclaim([row]);
     return false;
   }
 
@@ -885,7 +934,7 @@ export class Deliverer {
     } catch (e) {
       if (classify(e) !== 'not-found') throw e;
     }
-    this.store.done(row.id, null, this.now());
+    await this.store.done(row.id, null, this.now());
   }
 
   /**
@@ -909,10 +958,10 @@ export class Deliverer {
     };
     const key = p.slot ?? 'thread';
     const level = threadLevel(key);
-    let threadId = meta.threadId ?? this.opts.threadOf?.(row.gameId, key) ?? null;
+    let threadId = meta.threadId ?? (await this.opts.threadOf?.(row.gameId, key)) ?? null;
     if (!threadId && !p.welcome) {
       // Members of a thread that was never made (the bot may not make threads there): nothing to do.
-      this.store.done(row.id, null, this.now());
+      await this.store.done(row.id, null, this.now());
       return;
     }
     if (!threadId) {
@@ -922,27 +971,27 @@ export class Deliverer {
         body: { name: p.name, type: 12, invitable: false, auto_archive_duration: 10080 },
       })) as { id: string };
       const id = (threadId = th.id);
-      this.store.transaction(() => {
-        this.store.setMeta(row.id, { ...meta, threadId: id, step: 0 });
-        this.store.sentSlot(row.gameId, key, 0, id, id);
+      await this.store.transaction(async () => {
+        await this.store.setMeta(row.id, { ...meta, threadId: id, step: 0 });
+        await this.store.sentSlot(row.gameId, key, 0, id, id);
         // A new private thread is open and holds only the bot.
-        this.store.setThreadApplied(row.gameId, key, { threadId: id, locked: false, members: [] }, this.now());
+        await this.store.setThreadApplied(row.gameId, key, { threadId: id, locked: false, members: [] }, this.now());
       });
     }
     const members = p.members ?? [];
     for (let i = meta.step ?? 0; i < members.length; i++) {
-      const applied = this.applied(row.gameId, key, threadId);
+      const applied = await this.applied(row.gameId, key, threadId);
       const how = p.remove ? 'out' : 'in';
       const ok = await this.memberCall(threadId, members[i]!, how, level, row.createdAt, applied);
-      this.store.transaction(() => {
+      await this.store.transaction(async () => {
         const rest = applied.members.filter((u) => u !== members[i]);
         applied.members = how === 'in' && ok ? [...rest, members[i]!] : rest;
-        this.store.setThreadApplied(row.gameId, key, applied, this.now());
-        this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
+        await this.store.setThreadApplied(row.gameId, key, applied, this.now());
+        await this.store.setMeta(row.id, { ...meta, threadId, step: i + 1 });
       });
     }
     if (!p.welcome) {
-      this.store.done(row.id, null, this.now());
+      await this.store.done(row.id, null, this.now());
       return;
     }
     try {
@@ -955,17 +1004,17 @@ export class Deliverer {
     await this.spend(level, row.createdAt);
     this.count('POST /channels/:id/messages');
     const msg = (await this.rest.post(Routes.channelMessages(threadId), {
-      body: { ...this.welcomeNow(row.gameId, key, p.welcome), nonce: nonceOf(row), enforce_nonce: true },
+      body: { ...(await this.welcomeNow(row.gameId, key, p.welcome)), nonce: nonceOf(row), enforce_nonce: true },
     })) as { id: string };
-    this.store.done(row.id, msg.id, this.now());
+    await this.store.done(row.id, msg.id, this.now());
   }
 
   /** Issue 20: the game's channel is out of reach: the game is suspended and this waits with it. */
-  private lostChannel(gameId: number, dest: Dest, e: unknown): boolean {
+  private async lostChannel(gameId: number, dest: Dest, e: unknown): Promise<boolean> {
     const how = lostAccess(e);
     if (!how || !this.opts.lost) return false;
     try {
-      return this.opts.lost(gameId, dest, how);
+      return await this.opts.lost(gameId, dest, how);
     } catch (err) {
       this.opts.log.error(`delivery: could not suspend game ${gameId}`, err);
       return false;
@@ -976,8 +1025,8 @@ export class Deliverer {
    * The welcome pings only who is to be in the thread now: a ping in a private thread adds the
    * user to it, and a seat may have changed hands since the welcome was written.
    */
-  private welcomeNow(gameId: number, key: string, welcome: Payload): Payload {
-    const slot = this.store.slot(gameId, key);
+  private async welcomeNow(gameId: number, key: string, welcome: Payload): Promise<Payload> {
+    const slot = await this.store.slot(gameId, key);
     const members = slot ? (JSON.parse(slot.payload) as { members?: string[] }).members : undefined;
     const allowed = welcome.allowed_mentions as { users?: string[] } | undefined;
     if (!members || !allowed?.users) return welcome;
@@ -985,22 +1034,23 @@ export class Deliverer {
   }
 
   /** What was applied to the thread (a thread the bot knows nothing of: unknown lock, no members). */
-  private applied(gameId: number, key: string, threadId: string): ThreadApplied {
-    return this.store.threadApplied(gameId, key, threadId) ?? { threadId, locked: null, members: [] };
+  private async applied(gameId: number, key: string, threadId: string): Promise<ThreadApplied> {
+    return (await this.store.threadApplied(gameId, key, threadId)) ?? { threadId, locked: null, members: [] };
   }
 
   /** The thread's slot brought in line now, unless a sync of it is already on its way. */
   private async syncThreadNow(gameId: number, key: string): Promise<void> {
     const k = `${gameId}/${key}`;
     if (this.busySlot.has(k)) return;
-    const slot = this.store.slot(gameId, key);
-    if (!slot?.messageId || slot.kind !== 'thread') return;
+    const slot = await this.store.slot(gameId, key);
+    // (Asked again: a pass may have launched its sync while it was read.)
+    if (!slot?.messageId || slot.kind !== 'thread' || this.busySlot.has(k)) return;
     this.busySlot.add(k);
     try {
       await this.syncThread(slot);
-      this.store.sentSlot(gameId, key, slot.version);
+      await this.store.sentSlot(gameId, key, slot.version);
     } finally {
-      this.busySlot.delete(k);
+      this.slotDone(k);
     }
   }
 
@@ -1014,14 +1064,14 @@ export class Deliverer {
     const want = JSON.parse(slot.payload) as { locked: boolean; members?: string[] };
     const threadId = slot.messageId!;
     const level = threadLevel(slot.key);
-    const applied = this.applied(slot.gameId, slot.key, threadId);
+    const applied = await this.applied(slot.gameId, slot.key, threadId);
     const save = () => this.store.setThreadApplied(slot.gameId, slot.key, applied, this.now());
     const lock = async (locked: boolean) => {
       await this.spend(level, slot.updatedAt);
       this.count('PATCH /channels/:id');
       await this.rest.patch(Routes.channel(threadId), { body: { locked, archived: locked } });
       applied.locked = locked;
-      save();
+      await save();
     };
     const wanted = want.members ?? null;
     const out = wanted ? applied.members.filter((u) => !wanted.includes(u)) : [];
@@ -1033,13 +1083,13 @@ export class Deliverer {
     for (const u of out) {
       await this.memberCall(threadId, u, 'out', level, slot.updatedAt, applied);
       applied.members = applied.members.filter((x) => x !== u);
-      save();
+      await save();
     }
     for (const u of into) {
       const added = await this.memberCall(threadId, u, 'in', level, slot.updatedAt, applied);
       if (!added) continue;
       applied.members = [...applied.members, u];
-      save();
+      await save();
     }
     if (want.locked && applied.locked !== true) await lock(true);
   }
@@ -1094,8 +1144,8 @@ export class Deliverer {
     applied.locked = null;
   }
 
-  private failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): void {
-    if (!isTransient(failure) && this.lostChannel(row.gameId, row.dest, e)) {
+  private async failed(row: OutboxRow, meta: PostMeta, failure: Failure, e: unknown): Promise<void> {
+    if (!isTransient(failure) && (await this.lostChannel(row.gameId, row.dest, e))) {
       this.kick(); // the host's notice
       return;
     }
@@ -1104,7 +1154,7 @@ export class Deliverer {
       const wait =
         retryAfterMs(e) ?? Math.min(this.opts.maxBackoffMs ?? MAX_BACKOFF_MS, 1000 * 2 ** Math.min(row.attempts, 6));
       const jitter = Math.floor(wait * 0.2 * Math.random());
-      this.store.retry(row.id, now + wait + jitter, failure);
+      await this.store.retry(row.id, now + wait + jitter, failure);
       if (row.attempts === 3)
         this.opts.log.warn(`delivery: ${row.op} to ${row.dest} keeps failing (${failure}); retrying`, {
           gameId: row.gameId,
@@ -1113,15 +1163,15 @@ export class Deliverer {
     }
     if (failure === 'bad-request')
       this.opts.log.error(`delivery: Discord refused ${row.op} to ${row.dest} (game ${row.gameId})`, e);
-    this.store.transaction(() => {
-      this.store.fail(row.id, failure, now);
+    await this.store.transaction(async () => {
+      await this.store.fail(row.id, failure, now);
       if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
-        this.store.dmClosed(row.dest.slice(3), now);
+        await this.store.dmClosed(row.dest.slice(3), now);
         // Every DM still waiting for him in this game would fail the same way.
-        this.store.failDest(row.gameId, row.dest, failure, now);
+        await this.store.failDest(row.gameId, row.dest, failure, now);
       }
     });
-    this.opts.onPermanent?.({ gameId: row.gameId, dest: row.dest, meta }, failure);
+    await this.opts.onPermanent?.({ gameId: row.gameId, dest: row.dest, meta }, failure);
     // What was written about it (a notice) goes out too.
     this.kick();
   }
@@ -1137,7 +1187,7 @@ export class Deliverer {
           // The newest version as of now: while this waited for the budget, a click's answer may
           // have shown a newer one, or the message may be gone, and an older payload sent now
           // would undo it.
-          const now = this.store.slot(slot.gameId, slot.key);
+          const now = await this.store.slot(slot.gameId, slot.key);
           if (!now || now.messageId !== slot.messageId || now.sentVersion >= now.version || now.state === 'gone') {
             this.refund();
             return;
@@ -1147,7 +1197,7 @@ export class Deliverer {
           await this.rest.patch(Routes.channelMessage(now.channelId!, now.messageId!), {
             body: JSON.parse(now.payload),
           });
-          this.store.shownSlot(now.gameId, now.key, now.version, now.messageId!);
+          await this.store.shownSlot(now.gameId, now.key, now.version, now.messageId!);
           return;
         }
         case 'perms':
@@ -1157,15 +1207,15 @@ export class Deliverer {
           await this.syncThread(slot);
           break;
       }
-      this.store.sentSlot(slot.gameId, slot.key, slot.version);
+      await this.store.sentSlot(slot.gameId, slot.key, slot.version);
     } catch (e) {
       const failure = classify(e);
-      if (this.lostChannel(slot.gameId, slot.dest, e)) {
+      if (await this.lostChannel(slot.gameId, slot.dest, e)) {
         this.kick();
         return;
       }
       if (failure === 'not-found' && slot.kind === 'message') {
-        this.store.slotGone(slot, this.now());
+        await this.store.slotGone(slot, this.now());
         return;
       }
       if (isTransient(failure)) {
@@ -1174,7 +1224,7 @@ export class Deliverer {
         return;
       }
       // Permanent (no permission, a thread that is gone): stop trying this version.
-      this.store.sentSlot(slot.gameId, slot.key, slot.version);
+      await this.store.sentSlot(slot.gameId, slot.key, slot.version);
       if (failure !== 'forbidden' && failure !== 'not-found')
         this.opts.log.warn(`delivery: ${slot.kind} ${slot.key} of game ${slot.gameId} failed (${failure})`);
     }
@@ -1197,7 +1247,7 @@ export class Deliverer {
   private async syncPerms(slot: SlotRow): Promise<void> {
     const want = JSON.parse(slot.payload) as { channelId: string; members: Record<string, Wish> };
     const denies = Object.values(want.members).some((x) => x === 'deny');
-    if (!denies && !this.store.permHolds(want.channelId).some((h) => h.gameId === slot.gameId)) return;
+    if (!denies && !(await this.store.permHolds(want.channelId)).some((h) => h.gameId === slot.gameId)) return;
     await this.spend(0, slot.updatedAt);
     await this.spend(0, slot.updatedAt);
     this.count('GET /channels/:id');
@@ -1219,17 +1269,17 @@ export class Deliverer {
       slot.gameId,
       current,
       want.members,
-      this.store.permHolds(want.channelId),
+      await this.store.permHolds(want.channelId),
       this.opts.selfId?.() ?? null,
     );
     const writes = steps.filter((st) => st.write !== null);
     if (writes.length === 0) this.refund();
     if (steps.length === 0) return;
     const now = this.now();
-    this.store.transaction(() => {
+    await this.store.transaction(async () => {
       for (const st of steps)
         if (st.hold)
-          this.store.setPermHold(
+          await this.store.setPermHold(
             { channelId: want.channelId, userId: st.userId, gameId: slot.gameId, ...st.hold },
             now,
           );
@@ -1241,8 +1291,8 @@ export class Deliverer {
         body: { permission_overwrites: applySteps(current, steps) },
       });
     }
-    this.store.transaction(() => {
-      for (const st of steps) if (!st.hold && st.before) this.store.dropPermHold(want.channelId, st.userId);
+    await this.store.transaction(async () => {
+      for (const st of steps) if (!st.hold && st.before) await this.store.dropPermHold(want.channelId, st.userId);
     });
   }
 

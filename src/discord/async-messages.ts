@@ -34,8 +34,8 @@ export class AsyncMessages implements AsyncView {
     private readonly threads: (channelId: string) => boolean | null = () => null,
   ) {}
 
-  private ctx(game: GameRow, state?: GameState): GameCtx {
-    const ctx = this.contexts.fromRow(game);
+  private async ctx(game: GameRow, state?: GameState): Promise<GameCtx> {
+    const ctx = await this.contexts.fromRow(game);
     if (state) ctx.state = state;
     return ctx;
   }
@@ -43,9 +43,9 @@ export class AsyncMessages implements AsyncView {
   // -------------------------------------------------------------------------------------------
   // The spectators' thread (M-3): private, so living players cannot read it
 
-  spectatorsThread(game: GameRow, state: GameState, now: number): void {
+  async spectatorsThread(game: GameRow, state: GameState, now: number): Promise<void> {
     if (this.threads(game.channelId) !== true) return;
-    const ctx = this.ctx(game, state);
+    const ctx = await this.ctx(game, state);
     const loc = ctx.pub;
     const lines = [t(loc, 'spectators.welcome', { id: game.id })];
     if (gameSettings(game).spectatorRoles) {
@@ -59,36 +59,35 @@ export class AsyncMessages implements AsyncView {
     // Made once; who is in it is the slot's desired state (spectators), applied by the deliverer.
     const body = { name, welcome, slot: 'spectators' };
     const dest = threadOpsDest(game.channelId, 'spectators');
-    this.outbox.add(game.id, dest, 'thread', body, now, { meta: { what: 'spectators' }, key: 'spectators' });
+    await this.outbox.add(game.id, dest, 'thread', body, now, { meta: { what: 'spectators' }, key: 'spectators' });
     const payload: SpectatorsSlot = { locked: false, members: [], watchers: [] };
-    this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, payload, now);
-    this.outbox.sentSlot(game.id, 'spectators', 1);
+    await this.outbox.setSlot(game.id, 'spectators', 'thread', `th:${game.id}`, payload, now);
+    await this.outbox.sentSlot(game.id, 'spectators', 1);
   }
 
-  watchers(gameId: number): string[] | null {
-    const slot = this.outbox.slot(gameId, 'spectators');
+  async watchers(gameId: number): Promise<string[] | null> {
+    const slot = await this.outbox.slot(gameId, 'spectators');
     if (!slot) return null;
     const p = JSON.parse(slot.payload) as Partial<SpectatorsSlot>;
     if (p.watchers) return p.watchers;
     // A game begun before the watchers were kept in the slot: its Watch rows (`watch:<user>`).
-    return this.outbox
-      .rows(gameId)
+    return (await this.outbox.rows(gameId))
       .filter((r) => r.key?.startsWith('watch:'))
       .map((r) => r.key!.slice('watch:'.length));
   }
 
-  spectators(game: GameRow, members: string[], watchers: string[], now: number): void {
-    const slot = this.outbox.slot(game.id, 'spectators');
+  async spectators(game: GameRow, members: string[], watchers: string[], now: number): Promise<void> {
+    const slot = await this.outbox.slot(game.id, 'spectators');
     if (!slot) return;
     const payload: SpectatorsSlot = { locked: false, members, watchers };
-    this.outbox.setSlot(game.id, 'spectators', 'thread', slot.dest, payload, now);
+    await this.outbox.setSlot(game.id, 'spectators', 'thread', slot.dest, payload, now);
   }
 
   // -------------------------------------------------------------------------------------------
   // The host's notices and the players' reminders (N-13: only by DM)
 
-  absent(game: GameRow, state: GameState, seat: Seat, count: number, key: string, now: number): void {
-    const ctx = this.ctx(game, state);
+  async absent(game: GameRow, state: GameState, seat: Seat, count: number, key: string, now: number): Promise<void> {
+    const ctx = await this.ctx(game, state);
     const loc = userLocale(ctx, game.hostId);
     const call = { kind: 'async' as const, game: game.id, op: 'call' as const, n: seat };
     const payload: Payload = {
@@ -96,11 +95,11 @@ export class AsyncMessages implements AsyncView {
       components: [row(button(call, t(loc, 'absent.call', { seat }), ButtonStyle.Primary))],
       allowed_mentions: mentions(),
     };
-    this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, now, { key, meta: { what: 'absent' } });
+    await this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, now, { key, meta: { what: 'absent' } });
   }
 
-  overdue(game: GameRow, state: GameState, owed: readonly Seat[], key: string, now: number): void {
-    const ctx = this.ctx(game, state);
+  async overdue(game: GameRow, state: GameState, owed: readonly Seat[], key: string, now: number): Promise<void> {
+    const ctx = await this.ctx(game, state);
     const loc = userLocale(ctx, game.hostId);
     const who = owed.map((x) => seatTag(ctx, x)).join(', ');
     const calls = owed.slice(0, 5).map((x) => {
@@ -112,11 +111,17 @@ export class AsyncMessages implements AsyncView {
       components: [row(...calls)],
       allowed_mentions: mentions(),
     };
-    this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, now, { key, meta: { what: 'overdue' } });
+    await this.outbox.add(game.id, dmDest(game.hostId), 'post', payload, now, { key, meta: { what: 'overdue' } });
   }
 
-  reminders(game: GameRow, state: GameState, to: readonly ReminderTo[], end: number | null, now: number): void {
-    const ctx = this.ctx(game, state);
+  async reminders(
+    game: GameRow,
+    state: GameState,
+    to: readonly ReminderTo[],
+    end: number | null,
+    now: number,
+  ): Promise<void> {
+    const ctx = await this.ctx(game, state);
     const st = state.stage.kind;
     const speech = st === 'turns' || st === 'shootout' || st === 'lastWords';
     const what: MessageKey =
@@ -137,15 +142,15 @@ export class AsyncMessages implements AsyncView {
         components: [row(button(open, t(loc, 'remind.open'), ButtonStyle.Primary))],
         allowed_mentions: mentions(),
       };
-      this.outbox.add(game.id, dmDest(userId), 'post', payload, now, { key, meta: { seat, what: 'reminder' } });
+      await this.outbox.add(game.id, dmDest(userId), 'post', payload, now, { key, meta: { seat, what: 'reminder' } });
     }
   }
 
   // -------------------------------------------------------------------------------------------
   // Substitute calls
 
-  callPayload(game: GameRow, call: SubstituteCall, filledBy: string | null): Payload {
-    const loc = this.ctx(game).pub;
+  async callPayload(game: GameRow, call: SubstituteCall, filledBy: string | null): Promise<Payload> {
+    const loc = (await this.ctx(game)).pub;
     const settings = gameSettings(game);
     const lines = [t(loc, 'subcall.text', { seat: call.seat, id: game.id })];
     if (filledBy) lines.push(t(loc, 'subcall.filled', { seat: call.seat, user: `<@${filledBy}>` }));
@@ -173,16 +178,30 @@ export class AsyncMessages implements AsyncView {
     return { content: lines.join('\n'), components, allowed_mentions: mentions() };
   }
 
-  call(game: GameRow, call: SubstituteCall, filledBy: string | null, now: number, created: boolean): void {
+  async call(
+    game: GameRow,
+    call: SubstituteCall,
+    filledBy: string | null,
+    now: number,
+    created: boolean,
+  ): Promise<void> {
     // A call made at night is posted at daybreak: one closed before then was never shown.
-    if (!created && !this.outbox.slot(game.id, `subcall:${call.id}`)) return;
-    const payload = this.callPayload(game, call, filledBy);
+    if (!created && !(await this.outbox.slot(game.id, `subcall:${call.id}`))) return;
+    const payload = await this.callPayload(game, call, filledBy);
     const opts = created ? { meta: { what: 'subcall' } } : undefined;
-    this.outbox.setSlot(game.id, `subcall:${call.id}`, 'message', channelDest(game.channelId), payload, now, opts);
+    await this.outbox.setSlot(
+      game.id,
+      `subcall:${call.id}`,
+      'message',
+      channelDest(game.channelId),
+      payload,
+      now,
+      opts,
+    );
   }
 
-  substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): void {
-    const ctx = this.ctx(game, state);
+  async substituted(game: GameRow, state: GameState, seat: Seat, from: string, to: string, now: number): Promise<void> {
+    const ctx = await this.ctx(game, state);
     const loc = userLocale(ctx, to);
     // The seat's private history: its checks are on the role card; its note (N-11) here.
     const lines = [t(loc, 'sub.welcome', { seat, id: game.id })];
@@ -195,9 +214,9 @@ export class AsyncMessages implements AsyncView {
     const open = { kind: 'panel' as const, game: game.id, panel: 'actions' as const };
     const panel = { components: [row(button(open, t(loc, 'remind.open'), ButtonStyle.Primary))] };
     const payload: Payload = { content: lines.join('\n'), allowed_mentions: mentions(), ...(live ? panel : {}) };
-    this.outbox.add(game.id, dmDest(to), 'post', payload, now, { meta: { seat, what: 'substitute' } });
+    await this.outbox.add(game.id, dmDest(to), 'post', payload, now, { meta: { seat, what: 'substitute' } });
     const leftYou = t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id });
     const left = { content: leftYou, allowed_mentions: mentions() };
-    this.outbox.add(game.id, dmDest(from), 'post', left, now, { meta: { what: 'substitute' } });
+    await this.outbox.add(game.id, dmDest(from), 'post', left, now, { meta: { what: 'substitute' } });
   }
 }

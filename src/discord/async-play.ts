@@ -53,33 +53,33 @@ export class AsyncPlay {
   // The game service's hooks (the rules)
 
   /** Before the planner: the stage's deadline (quiet hours), reminders, absences. */
-  before(e: GameEffect): void {
-    this.rules.before(e);
+  before(e: GameEffect): Promise<void> {
+    return this.rules.before(e);
   }
 
   /** After the planner (the newcomer's role card goes first; the table's messages before the thread). */
-  after(e: GameEffect): void {
-    this.rules.after(e);
+  after(e: GameEffect): Promise<void> {
+    return this.rules.after(e);
   }
 
   /** A stage's time is up while someone still owes an action: held for the host (see the rules). */
-  holdTimeout(gameId: number, seq: number): boolean {
+  holdTimeout(gameId: number, seq: number): Promise<boolean> {
     return this.rules.holdTimeout(gameId, seq);
   }
 
   /** After a commit: the game's next reminder is armed. */
-  arm(gameId: number): void {
-    this.rules.arm(gameId);
+  arm(gameId: number): Promise<void> {
+    return this.rules.arm(gameId);
   }
 
   /** At start-up: every pending reminder is armed again (overdue ones fire at once). */
-  recover(): number {
+  recover(): Promise<number> {
     return this.rules.recover();
   }
 
   /** A reminder is due: whoever still owes an action gets a DM with a button straight to it. */
-  fire(gameId: number): void {
-    this.rules.fire(gameId);
+  fire(gameId: number): Promise<void> {
+    return this.rules.fire(gameId);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -98,7 +98,13 @@ export class AsyncPlay {
     await this.answers.showSlot(i, gameId, key);
   }
 
-  async component(i: Component, loc: Locale, game: GameRow, id: AsyncId, isHost: () => boolean): Promise<void> {
+  async component(
+    i: Component,
+    loc: Locale,
+    game: GameRow,
+    id: AsyncId,
+    isHost: () => Promise<boolean>,
+  ): Promise<void> {
     switch (id.op) {
       case 'sofar':
         return this.soFar(i, loc, game);
@@ -115,17 +121,23 @@ export class AsyncPlay {
   /** "Watch": a member who is not at the table joins the spectators' thread (M-3). */
   private async watch(i: Component, loc: Locale, game: GameRow): Promise<void> {
     if (!i.inGuild()) return this.reply(i, `⛔ ${t(loc, 'refusal.input/forged')}`);
-    const refused = this.rules.watch(game, i.user.id);
+    const refused = await this.rules.watch(game, i.user.id);
     if (refused) return this.refuse(i, loc, refused);
-    const thread = this.outbox.slot(game.id, 'spectators')?.messageId;
+    const thread = (await this.outbox.slot(game.id, 'spectators'))?.messageId;
     return this.reply(i, `✅ ${t(loc, 'spectators.added', { id: game.id })}${thread ? ` <#${thread}>` : ''}`);
   }
 
-  private async call(i: Component, loc: Locale, game: GameRow, seat: number, isHost: () => boolean): Promise<void> {
-    if (!isHost()) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
-    const refused = this.rules.callSubstitute(game, seat, i.user.id);
+  private async call(
+    i: Component,
+    loc: Locale,
+    game: GameRow,
+    seat: number,
+    isHost: () => Promise<boolean>,
+  ): Promise<void> {
+    if (!(await isHost())) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
+    const refused = await this.rules.callSubstitute(game, seat, i.user.id);
     if (refused) return this.refuse(i, loc, refused);
-    const when = this.rules.callWaitsForDay(game) ? 'subcall.atDaybreak' : 'subcall.posted';
+    const when = (await this.rules.callWaitsForDay(game)) ? 'subcall.atDaybreak' : 'subcall.posted';
     return this.reply(i, `✅ ${t(loc, when, { seat })}`);
   }
 
@@ -135,14 +147,14 @@ export class AsyncPlay {
     game: GameRow,
     callId: number,
     op: 'vol' | 'pick',
-    isHost: () => boolean,
+    isHost: () => Promise<boolean>,
   ): Promise<void> {
     if (!i.inGuild()) return this.reply(i, `⛔ ${t(loc, 'refusal.input/forged')}`);
-    const call = this.rules.openCall(game.id, callId);
+    const call = await this.rules.openCall(game.id, callId);
     if (!call || game.status !== 'running') return this.reply(i, `⛔ ${t(loc, 'refusal.subcall/closed')}`);
     const key = `subcall:${call.id}`;
     if (op === 'pick') {
-      if (!isHost()) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
+      if (!(await isHost())) return this.reply(i, `⛔ ${t(loc, 'refusal.host/not-host')}`);
       const pick = i.isStringSelectMenu() ? i.values[0] : undefined;
       const refused = await this.rules.pick(game, call, pick, i.user.id);
       if (refused) return this.refuse(i, loc, refused);
@@ -164,8 +176,8 @@ export class AsyncPlay {
 
   private async soFar(i: Component, loc: Locale, game: GameRow): Promise<void> {
     if (!game.deal || game.startedAt === null) return this.reply(i, `⛔ ${t(loc, 'refusal.game/not-started')}`);
-    const ctx = this.contexts.fromRow(game);
-    const reply = soFarReply(ctx, loc, game, this.store, this.rules.holders(game.id));
+    const ctx = await this.contexts.fromRow(game);
+    const reply = soFarReply(ctx, loc, game, await this.store.log(game.id), await this.rules.holders(game.id));
     await i.reply({ ...reply, flags: MessageFlags.Ephemeral });
   }
 }

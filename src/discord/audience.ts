@@ -15,6 +15,7 @@
 //
 // A violation is a bug in the shell, never a player's doing: in tests it throws (the change is
 // undone); in production the row is dropped and logged (nothing leaks, the game goes on).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { GameEffect } from '../app/game-service';
 import type { OutboxWrite, PostMeta } from '../db/outbox-store';
 import type { Action, GameState, Role, Seat } from '../engine/types';
@@ -48,11 +49,14 @@ export interface AudienceLogger {
   error(msg: string, e?: unknown): void;
 }
 
+/** The context (seats, state) of a write's game, built when a check needs it (once). */
+type LazyCtx = () => Promise<GameCtx | null>;
+
 /** What a change is, while its effects are planned. */
 interface Moment {
   gameId: number;
   /** The context (seats, state), built when a check needs it. */
-  ctx: () => GameCtx | null;
+  ctx: LazyCtx;
   /** A player's secret act: a night action, whatever it caused. */
   secret: boolean;
   /** A night action that did not end the night: nothing public at all (N-13). */
@@ -65,7 +69,11 @@ export function isSecretAct(prev: GameState, action: Action): boolean {
 }
 
 export class AudienceGate {
-  private moment: Moment | null = null;
+  /**
+   * The change being planned, by flow: planning awaits storage, and on a server database two
+   * games' changes may be planned at once.
+   */
+  private readonly moments = new AsyncLocalStorage<Moment | null>();
 
   constructor(
     private readonly contexts: Contexts,
@@ -73,38 +81,30 @@ export class AudienceGate {
     /** Throw on a violation (tests) instead of dropping the row. */
     private readonly strict: boolean,
     /** Whether a user sits or sat at the game's table (app/hosts.ts playedIn); current seats by default. */
-    private readonly played: (ctx: GameCtx, userId: string) => boolean = (c, u) => c.seats.some((s) => s.userId === u),
+    private readonly played: (ctx: GameCtx, userId: string) => boolean | Promise<boolean> = (c, u) =>
+      c.seats.some((s) => s.userId === u),
   ) {}
 
   /** Plans a change's effects with its moment known (the game service's `around` hook). */
-  around(e: GameEffect, plan: () => void): void {
-    let built: GameCtx | null | undefined;
-    const ctx = (): GameCtx | null => {
-      if (built === undefined) {
-        built = this.contexts.fromRow(e.game);
-        if ('state' in e && e.state) built.state = e.state;
-      }
+  around(e: GameEffect, plan: () => Promise<void>): Promise<void> {
+    const ctx = once(async () => {
+      const built = await this.contexts.fromRow(e.game);
+      if ('state' in e && e.state) built.state = e.state;
       return built;
-    };
+    });
     const secret = e.kind === 'action' && isSecretAct(e.prev, e.action);
     const quiet = secret && e.kind === 'action' && e.state.seq === e.prev.seq;
-    const outer = this.moment;
-    this.moment = { gameId: e.game.id, ctx, secret, quiet };
-    try {
-      plan();
-    } finally {
-      this.moment = outer;
-    }
+    return this.moments.run({ gameId: e.game.id, ctx, secret, quiet }, plan);
   }
 
   /** The outbox's guard: the meta to store, or false to drop the write. */
-  readonly guard = (w: OutboxWrite): PostMeta | false => {
-    const m = this.moment && this.moment.gameId === w.gameId ? this.moment : null;
-    let built: GameCtx | null | undefined;
-    const ctx = m?.ctx ?? (() => (built === undefined ? (built = this.contexts.build(w.gameId)) : built));
+  readonly guard = async (w: OutboxWrite): Promise<PostMeta | false> => {
+    const moment = this.moments.getStore();
+    const m = moment && moment.gameId === w.gameId ? moment : null;
+    const ctx = m?.ctx ?? once(() => this.contexts.build(w.gameId));
     const checked = withSlotKind(w);
-    const to = audienceOf(checked, ctx);
-    const why = violation(checked, to, ctx, m, this.played);
+    const to = await audienceOf(checked, ctx);
+    const why = await violation(checked, to, ctx, m, this.played);
     if (why) {
       const msg = `audience: game ${w.gameId}: ${w.op} ${w.slot?.key ?? w.meta.what ?? ''} to ${w.dest} (${to.kind}): ${why}`;
       if (this.strict) throw new AudienceError(msg);
@@ -115,8 +115,14 @@ export class AudienceGate {
   };
 }
 
+/** A lazy context built at most once. */
+function once(build: LazyCtx): LazyCtx {
+  let built: Promise<GameCtx | null> | undefined;
+  return () => (built ??= build());
+}
+
 /** The audience a write reaches, from its destination and meta. */
-export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience {
+export async function audienceOf(w: OutboxWrite, ctx: LazyCtx): Promise<Audience> {
   const d = w.dest;
   if (d.startsWith('ch:')) return { kind: 'public' };
   if (d.startsWith('th:') || d.startsWith('tm:')) {
@@ -125,8 +131,8 @@ export function audienceOf(w: OutboxWrite, ctx: () => GameCtx | null): Audience 
     return d.endsWith(':spectators') || slot === 'spectators' ? { kind: 'spectators' } : { kind: 'team' };
   }
   const userId = d.slice(3);
-  const c = ctx();
   if (w.meta.seat !== undefined) return { kind: 'seat', seat: w.meta.seat, userId };
+  const c = await ctx();
   if (c && c.game.hostId === userId && !PRIVATE_KINDS.has(w.meta.what ?? '')) return { kind: 'host', userId };
   const held = c?.seats.find((s) => s.userId === userId);
   return held ? { kind: 'seat', seat: held.seat, userId } : { kind: 'member', userId };
@@ -143,13 +149,13 @@ function withSlotKind(w: OutboxWrite): OutboxWrite {
 }
 
 /** Why this audience may not get this write now, or null. */
-function violation(
+async function violation(
   w: OutboxWrite,
   to: Audience,
-  ctx: () => GameCtx | null,
+  ctx: LazyCtx,
   m: Moment | null,
-  played: (ctx: GameCtx, userId: string) => boolean,
-): string | null {
+  played: (ctx: GameCtx, userId: string) => boolean | Promise<boolean>,
+): Promise<string | null> {
   const what = w.meta.what ?? '';
   switch (to.kind) {
     case 'public':
@@ -158,7 +164,7 @@ function violation(
       if (m?.quiet) return 'a public write caused by a night action';
       return null;
     case 'seat': {
-      const c = ctx();
+      const c = await ctx();
       if (!c) return null;
       const holder = c.seats.find((s) => s.seat === to.seat);
       if (!holder || holder.userId !== to.userId) return `seat ${to.seat} is not held by ${to.userId}`;
@@ -167,9 +173,9 @@ function violation(
       return null;
     }
     case 'host': {
-      const c = ctx();
+      const c = await ctx();
       const night = c?.state?.stage.kind === 'night' || c?.state?.stage.kind === 'night0';
-      if (c && night && OWED_KINDS.has(what) && played(c, to.userId))
+      if (c && night && OWED_KINDS.has(what) && (await played(c, to.userId)))
         return 'who owes a night action, to a host who plays';
       return null;
     }
@@ -196,14 +202,14 @@ function violation(
 }
 
 /** A thread's members being added (its making, or a change of members) must all be allowed there. */
-function membersViolation(
+async function membersViolation(
   w: OutboxWrite,
-  ctx: () => GameCtx | null,
+  ctx: LazyCtx,
   allowed: (c: GameCtx, userId: string) => boolean,
-): string | null {
+): Promise<string | null> {
   const p = w.payload as { members?: unknown; remove?: boolean } | null;
   if (!p || !Array.isArray(p.members) || p.remove) return null;
-  const c = ctx();
+  const c = await ctx();
   if (!c) return null;
   const wrong = (p.members as string[]).filter((u) => !allowed(c, u));
   return wrong.length > 0 ? `may not be in this thread: ${wrong.join(', ')}` : null;

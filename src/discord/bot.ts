@@ -26,7 +26,7 @@ import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, worstSecond, type DeliveryLogger } from '../delivery/deliverer';
 import { OutboxStore } from '../db/outbox-store';
 import { OpsStore } from '../db/ops-queries';
-import { createLog, type LogFields } from '../log';
+import { createLog, type GuildOf, type LogFields } from '../log';
 import { OpsMetrics, type InteractionKind } from '../ops/metrics';
 import { startOpsServer, type OpsServer } from '../ops/server';
 import type { Locale } from '../i18n';
@@ -123,7 +123,7 @@ export interface BotParts {
 export type BotLogger = DeliveryLogger & {
   info(msg: string, fields?: LogFields): void;
   debug?(msg: string, fields?: LogFields): void;
-  setGuildOf?(guildOf: (gameId: number) => string | null): void;
+  setGuildOf?(guildOf: GuildOf): void;
 };
 
 export interface RunningBot {
@@ -236,15 +236,15 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     log.info(
       `shards: this process holds shards ${plan.auto ? '' : plan.ids.join(',')} of ${db.ownership.shardCount} without the ShardingManager; DM clicks of other processes' games are handed over through the database`,
     );
-  const store = new Store(db.db);
-  for (const u of [...interruptedRebuilds(store.stats), ...unbuilt(store.stats)]) {
-    recomputeRatings(store.stats, u.guildId, u.ruleset);
+  const store = new Store(db.connection);
+  for (const u of [...(await interruptedRebuilds(store.stats)), ...(await unbuilt(store.stats))]) {
+    await recomputeRatings(store.stats, u.guildId, u.ruleset);
   }
-  const outbox = new OutboxStore(db.db);
+  const outbox = new OutboxStore(db.connection);
   // Each line about a game carries its server (src/log.ts): looked up once per game.
-  const ops = new OpsStore(db);
+  const ops = new OpsStore(db.connection);
   log.setGuildOf?.((gameId) => ops.guildOf(gameId));
-  const tournamentStore = new TournamentStore(db.db);
+  const tournamentStore = new TournamentStore(db.connection);
 
   // Discord, the game service, delivery.
   const wire = new WireGate(wireLimit(config.requestsPerSecond ?? 50, budgetShare(plan)));
@@ -264,8 +264,16 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   outbox.setGuard(audience.guard);
   // Issue 20: a game whose channel, or the bot's access to it, is lost is suspended, then resumed
   // or voided (app/lifecycle.ts); the gateway and the deliverer's failures tell (discord/lifecycle.ts).
-  const lstore = new LifecycleStore(db.db);
-  const notices = new Notices(client.rest, outbox, store, contexts, service, log, (id) => lstore.get(id) !== null);
+  const lstore = new LifecycleStore(db.connection);
+  const notices = new Notices(
+    client.rest,
+    outbox,
+    store,
+    contexts,
+    service,
+    log,
+    async (id) => (await lstore.get(id)) !== null,
+  );
   const lifecycle = new Lifecycle({
     store,
     lstore,
@@ -287,8 +295,8 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     ...(config.deliveryDebounceMs !== undefined ? { debounceMs: config.deliveryDebounceMs } : {}),
     onVisible: (gameId, seq, dueAt) => void service.extendDeadline(gameId, seq, dueAt),
     onPermanent: (row, failure) => notices.permanent(row, failure),
-    lost: (gameId, dest, how) => watch.lost(gameId, dest, how, store.getGame(gameId)),
-    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
+    lost: async (gameId, dest, how) => watch.lost(gameId, dest, how, await store.getGame(gameId)),
+    threadOf: async (gameId, slot = 'thread') => (await outbox.slot(gameId, slot))?.messageId ?? null,
     selfId: () => client.user?.id ?? null,
     ...(config.deliveryMaxBackoffMs !== undefined ? { maxBackoffMs: config.deliveryMaxBackoffMs } : {}),
     ...(config.deliveryPostWindowMs !== undefined ? { postWindowMs: config.deliveryPostWindowMs } : {}),
@@ -299,7 +307,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
 
   // The features: what players see of a change (the planner), asynchronous play, tournaments.
   const planner = new Planner(outbox, contexts, (channelId) => channelCaps(client, channelId), now);
-  const asyncStore = new AsyncStore(db.db);
+  const asyncStore = new AsyncStore(db.connection);
   const threads = (channelId: string) => channelCaps(client, channelId)?.threads ?? null;
   const kick = () => deliverer.kick();
   const asyncPlay = new AsyncPlay(
@@ -340,7 +348,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     service.scheduler.stop();
     asyncPlay.scheduler.stop();
     lifecycle.scheduler.stop();
-    db.close(); // whatever the dying process was still doing can write nothing more
+    db.close(); // whatever the dying process was still doing can write nothing more (it fails, as in a killed process)
   };
   config.instrument?.({ service, deliverer, halt });
 
@@ -348,16 +356,16 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // the timers are armed and the deliverer is cued.
   service.use({
     around: (e, plan) => audience.around(e, plan),
-    plan: (e) => {
-      asyncPlay.before(e);
-      planner.plan(e);
-      asyncPlay.after(e);
-      tournaments.plan(e);
-      lifecycle.plan(e);
+    plan: async (e) => {
+      await asyncPlay.before(e);
+      await planner.plan(e);
+      await asyncPlay.after(e);
+      await tournaments.plan(e);
+      await lifecycle.plan(e);
     },
     committed: (_point, gameId) => {
       if (halted) return;
-      asyncPlay.arm(gameId);
+      void asyncPlay.arm(gameId);
       deliverer.kick();
     },
     onStorageError: (gameId, e) => void notices.storageFailed(gameId, e, config.defaultLocale),
@@ -365,20 +373,14 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     suspended: (gameId) => lifecycle.isSuspended(gameId),
     // An annulled game: a tournament it belonged to follows (it no longer counts there), and so do the ratings.
     onAnnulled: (gameId) => {
-      try {
-        tournaments.gameChanged(gameId);
-      } catch (e) {
-        log.error(`tournament: could not follow annulled game ${gameId}`, e);
-      }
+      tournaments
+        .gameChanged(gameId)
+        .catch((e: unknown) => log.error(`tournament: could not follow annulled game ${gameId}`, e));
       // Its points and ratings no longer count: the rule set's ratings are rebuilt in the background.
-      try {
-        onGameAnnulled(store.stats, gameId, {
-          log: (msg, e) => log.error(msg, e),
-          firstDelayMs: config.storageRetryMs ?? 30_000,
-        });
-      } catch (e) {
-        log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e);
-      }
+      onGameAnnulled(store.stats, gameId, {
+        log: (msg, e) => log.error(msg, e),
+        firstDelayMs: config.storageRetryMs ?? 30_000,
+      }).catch((e: unknown) => log.error(`stats: could not rebuild the ratings after annulling game ${gameId}`, e));
       config.onAnnulled?.(gameId);
     },
   });
@@ -406,6 +408,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         backlog: () => outbox.backlog(),
         deliveryCounts: () => deliverer.counts,
         gatewayReady: () => gatewayProblem(client) === null,
+        longestTransactionMs: () => db.connection.longestTransactionMs,
         now,
       })
     : null;
@@ -422,7 +425,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const relay = new ShardRelay(
     client,
     db.ownership,
-    (gameId) => store.getGame(gameId)?.guildId ?? null,
+    async (gameId) => (await store.getGame(gameId))?.guildId ?? null,
     // The ShardingManager's IPC, or else the database (issue 23: several machines, SHARD_IDS by hand).
     config.relay
       ? (m) => config.relay!.send(m)
@@ -450,15 +453,19 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // no longer be answered and is let go, so a backlog is not made worse by clicks Discord failed.
   const intake = new Intake<Interaction>(
     (i) => {
-      if (halted || relay.handedAway(i.id)) return;
-      const work = router.handle(i);
+      if (halted) return;
+      // A DM click of a game whose guild is being looked up waits for the answer (issue 22).
+      const away = relay.handedAway(i.id);
+      if (away === true) return;
+      const work =
+        away === false ? router.handle(i) : away.then((gone) => (gone || halted ? undefined : router.handle(i)));
       handling.add(work);
       void work.finally(() => handling.delete(work));
     },
     {
       maxWaitMs: 3_000,
       madeAt: (i) => i.createdTimestamp,
-      acknowledge: (i) => !halted && !relay.handedAway(i.id) && acknowledgeNow(i),
+      acknowledge: (i) => !halted && !relay.mayBeAway(i.id) && acknowledgeNow(i),
       acknowledgeAfterMs: config.acknowledgeClicksAfterMs ?? 1_000,
       // A few milliseconds a click: behind a hundred, it would start half a second late or more.
       acknowledgeBehind: 100,
@@ -468,15 +475,13 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   client.on(Events.Error, (e) => log.error('discord client error', e));
   // A deleted table or lobby is posted again (and pinned); a deleted stage message is let go.
   const deleted = (messageId: string) => {
-    try {
-      const slot = outbox.slotByMessage(messageId);
+    void (async () => {
+      const slot = await outbox.slotByMessage(messageId);
       if (slot) {
-        outbox.slotGone(slot, now());
+        await outbox.slotGone(slot, now());
         deliverer.kick();
       }
-    } catch (e) {
-      log.error('delivery: could not handle a deleted message', e);
-    }
+    })().catch((e: unknown) => log.error('delivery: could not handle a deleted message', e));
   };
   // Read from the raw gateway events: the bot keeps no message cache, so discord.js would not
   // emit its MessageDelete for them.
@@ -499,7 +504,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       health: {
         gateway: () => (halted ? 'stopped' : gatewayProblem(client)),
         database: () => ops.probeWritable(),
-        outboxOldestAt: () => outbox.backlog().oldestAt,
+        outboxOldestAt: async () => (await outbox.backlog()).oldestAt,
         now,
         maxOutboxLagSeconds: maxLag,
       },
@@ -530,18 +535,18 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // every open table and lobby is refreshed (one deleted while the bot was down is posted again).
   // First, what the gateway says of each game's channel now that the guilds are ready (one deleted
   // while the bot was down, the bot removed, the access back), so nothing runs for a game out of reach.
-  watch.reviewAll(kick);
-  const suspended = lifecycle.recover();
-  outbox.wakeStale();
-  outbox.touchKept(now());
-  tournamentStore.touchMessages(now());
+  await watch.reviewAll(kick);
+  const suspended = await lifecycle.recover();
+  await outbox.wakeStale();
+  await outbox.touchKept(now());
+  await tournamentStore.touchMessages(now());
   deliverer.kick();
   mark('repairQueued');
   const recovered = await service.recover();
-  asyncPlay.recover();
+  await asyncPlay.recover();
   service.startCron();
   mark('recovered');
-  const pending = outbox.pendingCount();
+  const pending = await outbox.pendingCount();
   const tag = client.user?.tag ?? '?';
   log.info(
     `mafia-bot: ready as ${tag}; ${recovered.fired} overdue timers fired, ${recovered.rearmed} re-armed, ${pending} messages to deliver, ${suspended} games suspended`,
@@ -591,7 +596,12 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         await deliverer.idle();
         await service.idle();
         if (halted) return;
-        if (outbox.nextDue() === null && outbox.nextDirty() === null && intake.length === 0 && handling.size === 0)
+        if (
+          (await outbox.nextDue()) === null &&
+          (await outbox.nextDirty()) === null &&
+          intake.length === 0 &&
+          handling.size === 0
+        )
           return;
       }
     },

@@ -21,7 +21,7 @@ export class ChannelAccess {
   ) {}
 
   /** M-2: a private thread for the black players who know each other (G-4), open on night 0. */
-  mafiaThread(ctx: GameCtx): void {
+  async mafiaThread(ctx: GameCtx): Promise<void> {
     const s = ctx.state!;
     if (this.caps(ctx.game.channelId)?.threads !== true) return;
     const members = s.players.filter((p) => inMafiaCircle(s, p.role));
@@ -35,7 +35,7 @@ export class ChannelAccess {
     const now = this.now();
     // The thread is made once; who is in it is the slot's desired state (threadLock), which the
     // deliverer applies as soon as the thread exists.
-    this.outbox.add(
+    await this.outbox.add(
       ctx.game.id,
       threadOpsDest(ctx.game.channelId),
       'thread',
@@ -44,8 +44,8 @@ export class ChannelAccess {
       { meta: { what: 'thread' } },
     );
     const payload = { locked: false, members: mafiaThreadMembers(s, ctx) };
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, payload, now);
-    this.outbox.sentSlot(ctx.game.id, 'thread', 1);
+    await this.outbox.setSlot(ctx.game.id, 'thread', 'thread', `th:${ctx.game.id}`, payload, now);
+    await this.outbox.sentSlot(ctx.game.id, 'thread', 1);
   }
 
   /**
@@ -53,11 +53,11 @@ export class ChannelAccess {
    * only takes away (a Send Messages deny) and never allows: a player writes when the channel's own
    * settings let him and the bot does not deny him, so a mute role or a moderator's deny still holds.
    */
-  permissions(ctx: GameCtx, finished = false): void {
+  async permissions(ctx: GameCtx, finished = false): Promise<void> {
     const caps = this.caps(ctx.game.channelId);
     if (!caps?.manageRoles) {
       if (caps && !finished) {
-        this.outbox.add(
+        await this.outbox.add(
           ctx.game.id,
           channelDest(ctx.game.channelId),
           'notice',
@@ -88,7 +88,7 @@ export class ChannelAccess {
         members[seat.userId] = p.alive || allowed.has(seat.seat) ? null : 'deny';
       } else members[seat.userId] = allowed.has(seat.seat) ? null : 'deny';
     }
-    this.outbox.setSlot(
+    await this.outbox.setSlot(
       ctx.game.id,
       'perms',
       'perms',
@@ -104,13 +104,13 @@ export class ChannelAccess {
    * mafia's seats (see mafiaThreadMembers). Called after every change of the game (an action, an
    * undo, a substitution, a transfer, its end): the slot changes only when this does.
    */
-  threadLock(ctx: GameCtx, forceLocked = false): void {
+  async threadLock(ctx: GameCtx, forceLocked = false): Promise<void> {
     const s = ctx.state;
-    const slot = this.outbox.slot(ctx.game.id, 'thread');
+    const slot = await this.outbox.slot(ctx.game.id, 'thread');
     if (!slot || !s) return;
     const locked = forceLocked || !mafiaTalkOpen(s);
     const payload = { locked, members: mafiaThreadMembers(s, ctx) };
-    this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, payload, this.now());
+    await this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, payload, this.now());
   }
 }
 

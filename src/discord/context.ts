@@ -23,31 +23,35 @@ export class Contexts {
   ) {}
 
   /** The public language for a new game in a server (server setting, guild locale, default). */
-  publicLocale(guildId: string, guildLocale: string | null | undefined): Locale {
-    const server = this.store.getServer(guildId);
+  async publicLocale(guildId: string, guildLocale: string | null | undefined): Promise<Locale> {
+    const server = await this.store.getServer(guildId);
     return toLocale(server?.locale) ?? toLocale(guildLocale) ?? this.defaultLocale;
   }
 
-  row(gameId: number): GameRow | null {
+  row(gameId: number): Promise<GameRow | null> {
     return this.store.getGame(gameId);
   }
 
-  build(gameId: number): GameCtx | null {
-    const game = this.store.getGame(gameId);
+  async build(gameId: number): Promise<GameCtx | null> {
+    const game = await this.store.getGame(gameId);
     if (!game) return null;
     return this.fromRow(game);
   }
 
-  fromRow(game: GameRow): GameCtx {
-    const state = game.status === 'lobby' ? null : (this.service.state(game.id) ?? this.store.getState(game.id));
+  async fromRow(game: GameRow): Promise<GameCtx> {
+    const state =
+      game.status === 'lobby' ? null : ((await this.service.state(game.id)) ?? (await this.store.getState(game.id)));
     const locales = game.lobby.locales ?? {};
-    const seats: SeatInfo[] = this.store.players(game.id).map((p) => ({ ...p, locale: toLocale(locales[p.userId]) }));
+    const seats: SeatInfo[] = (await this.store.players(game.id)).map((p) => ({
+      ...p,
+      locale: toLocale(locales[p.userId]),
+    }));
     const names = new Map(Object.entries(game.lobby.names ?? {}));
     return { game, state, seats, pub: uiOf(game).locale ?? this.defaultLocale, names };
   }
 
   /** The stored end of the game's current timer (later than the engine's if its message was seen late). */
-  deadline(gameId: number): { stageSeq: number; dueAt: number } | null {
+  deadline(gameId: number): Promise<{ stageSeq: number; dueAt: number } | null> {
     return this.store.deadlineOf(gameId);
   }
 }

@@ -19,20 +19,20 @@ export function gameSettings(ctx: { game: { ui: Record<string, unknown> } }): Pa
   return typeof s === 'object' && s !== null ? (s as Partial<ServerSettings>) : {};
 }
 
-export function planHostNews(
+export async function planHostNews(
   outbox: OutboxStore,
   contexts: Contexts,
   e: Extract<GameEffect, { kind: 'annulled' | 'transferred' }>,
   now: number,
-): void {
-  const ctx = contexts.fromRow(e.game);
+): Promise<void> {
+  const ctx = await contexts.fromRow(e.game);
   const loc = ctx.pub;
   if (e.kind === 'annulled') {
     // Announced where its result was posted: the game's channel and the server's results channel.
     const why = e.reason ? `\n${t(loc, 'audit.reason', { reason: e.reason })}` : '';
     const by = e.by.startsWith('host:') ? `<@${e.by.slice(5)}>` : t(loc, 'audit.system');
     const here = t(loc, 'event.annulled', { id: e.game.id, by });
-    outbox.add(
+    await outbox.add(
       e.game.id,
       ch(e.game.channelId),
       'post',
@@ -41,10 +41,10 @@ export function planHostNews(
       { meta: { what: 'annulled' } },
     );
     const there = t(loc, 'event.annulledResults', { id: e.game.id, by, channel: `<#${e.game.channelId}>` });
-    resultsElsewhere(outbox, ctx, { content: `${there}${why}`, allowed_mentions: mentions() }, now, 'annulled');
+    await resultsElsewhere(outbox, ctx, { content: `${there}${why}`, allowed_mentions: mentions() }, now, 'annulled');
     return;
   }
-  outbox.add(
+  await outbox.add(
     e.game.id,
     ch(e.game.channelId),
     'post',
@@ -60,23 +60,23 @@ export function planHostNews(
  * channel is also told that the host took an action back. At night nothing public changes (N-13):
  * only the actor's own panel shows his choice gone, so he may choose again.
  */
-export function undoNews(
+export async function undoNews(
   outbox: OutboxStore,
   ctx: GameCtx,
   prev: GameState,
   undone: Action,
   lines: string[],
   now: number,
-): void {
+): Promise<void> {
   if (prev.stage.kind !== 'night') {
     lines.push(t(ctx.pub, 'event.undone'));
     return;
   }
   if (!('seat' in undone)) return;
-  const slot = outbox.slot(ctx.game.id, `panel:${prev.seq}:${undone.seat}`);
+  const slot = await outbox.slot(ctx.game.id, `panel:${prev.seq}:${undone.seat}`);
   const u = userOf(ctx, undone.seat);
   if (slot && u)
-    outbox.setSlot(
+    await outbox.setSlot(
       ctx.game.id,
       slot.key,
       'message',
@@ -85,16 +85,16 @@ export function undoNews(
       now,
     );
   // A shot's "gesture" went to the teammates (the planner's tellMafia): they are told it is void.
-  if (undone.kind === 'shoot') tellShotUndone(outbox, ctx, undone.seat, now);
+  if (undone.kind === 'shoot') await tellShotUndone(outbox, ctx, undone.seat, now);
 }
 
 /** The same audience as a shot's gesture: the open mafia thread, else the teammates still to shoot. */
-function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: number): void {
+async function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: number): Promise<void> {
   const s = ctx.state!;
   const tag = seatTag(ctx, seat);
-  const thread = outbox.slot(ctx.game.id, 'thread');
+  const thread = await outbox.slot(ctx.game.id, 'thread');
   if (thread?.messageId && mafiaTalkOpen(s)) {
-    outbox.add(
+    await outbox.add(
       ctx.game.id,
       `th:${ctx.game.id}`,
       'post',
@@ -110,7 +110,7 @@ function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: nu
       continue;
     const to = userOf(ctx, p.seat);
     if (to)
-      outbox.add(
+      await outbox.add(
         ctx.game.id,
         `dm:${to}`,
         'post',
@@ -122,14 +122,14 @@ function tellShotUndone(outbox: OutboxStore, ctx: GameCtx, seat: number, now: nu
 }
 
 /** The server's results channel (as the game was created) gets the points too, and their annulment. */
-export function resultsElsewhere(
+export async function resultsElsewhere(
   outbox: OutboxStore,
   ctx: GameCtx,
   payload: Payload,
   now: number,
   what: 'results' | 'annulled' = 'results',
-): void {
+): Promise<void> {
   const channel = gameSettings(ctx).resultsChannel;
   if (!channel || channel === ctx.game.channelId) return;
-  outbox.add(ctx.game.id, ch(channel), 'post', payload, now, { meta: { what } });
+  await outbox.add(ctx.game.id, ch(channel), 'post', payload, now, { meta: { what } });
 }

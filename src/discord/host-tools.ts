@@ -131,15 +131,15 @@ export class HostTools {
   ) {}
 
   /** G-7: the creator (or whoever it was handed to), Manage Server, or the server's host role. */
-  isHost(i: Interaction, game: GameRow): boolean {
-    return hostRight(memberOf(i), game, readSettings(this.store, game.guildId).hostRole) !== null;
+  async isHost(i: Interaction, game: GameRow): Promise<boolean> {
+    return hostRight(memberOf(i), game, (await readSettings(this.store, game.guildId)).hostRole) !== null;
   }
 
   /**
    * Whether this user sits or sat at the game's table (the seats' current holders, those
    * substituted out, the open lobby): then he sees only what his seat may see.
    */
-  plays(game: GameRow, userId: string): boolean {
+  plays(game: GameRow, userId: string): Promise<boolean> {
     return playsIn(this.store, game, userId);
   }
 
@@ -147,8 +147,8 @@ export class HostTools {
    * Fair hosting: the refusal of `deed` to a host who plays in the game (app/hosts.ts
    * `playingHostMay`), or null. Every host entry point asks this after `isHost`.
    */
-  fairRefusal(i: Interaction, game: GameRow, deed: HostDeed): RefusalCode | null {
-    const v = this.fairCheck(i, game, deed);
+  async fairRefusal(i: Interaction, game: GameRow, deed: HostDeed): Promise<RefusalCode | null> {
+    const v = await this.fairCheck(i, game, deed);
     return 'code' in v ? v.code : null;
   }
 
@@ -157,26 +157,26 @@ export class HostTools {
    * carries it (`seq`), so that a stage that moves on meanwhile (a night begins while his skip
    * waits in the game's queue) refuses it as stale.
    */
-  fairCheck(i: Interaction, game: GameRow, deed: HostDeed): { code: RefusalCode } | { seq?: number } {
-    const fresh = this.store.getGame(game.id) ?? game;
-    if (!this.plays(fresh, i.user.id)) return {};
-    const state = fresh.status === 'lobby' ? null : this.service.state(game.id);
+  async fairCheck(i: Interaction, game: GameRow, deed: HostDeed): Promise<{ code: RefusalCode } | { seq?: number }> {
+    const fresh = (await this.store.getGame(game.id)) ?? game;
+    if (!(await this.plays(fresh, i.user.id))) return {};
+    const state = fresh.status === 'lobby' ? null : await this.service.state(game.id);
     const v = playingHostMay(deed, { status: fresh.status, stage: state?.stage.kind ?? null });
     if (!v.ok) return { code: v.code };
     return state && PLAYING_HOST[deed] === 'talk' ? { seq: state.seq } : {};
   }
 
   /** The game a host command is about: `game:` (of this server), else the channel's game; or a refusal code. */
-  resolve(i: ChatInputCommandInteraction, sub: string): GameRow | RefusalCode {
+  async resolve(i: ChatInputCommandInteraction, sub: string): Promise<GameRow | RefusalCode> {
     const id = i.options.getInteger('game');
     if (id !== null) {
-      const g = this.store.getGame(id);
+      const g = await this.store.getGame(id);
       return g && g.guildId === i.guildId ? g : 'game/other-server';
     }
-    const active = this.store.activeGamesInChannel(i.channelId)[0];
+    const active = (await this.store.activeGamesInChannel(i.channelId))[0];
     if (active) return active;
     const finishedOk = (FINISHED_OK as readonly string[]).includes(sub);
-    if (finishedOk) return this.store.latestGameInChannel(i.channelId) ?? 'game/none-here';
+    if (finishedOk) return (await this.store.latestGameInChannel(i.channelId)) ?? 'game/none-here';
     return 'game/none-here';
   }
 
@@ -209,13 +209,13 @@ export class HostTools {
         return true;
       case 'annul': {
         // Who may annul and how long after the end (app/hosts.ts ANNUL_WINDOW).
-        const settings = readSettings(this.store, game.guildId);
+        const settings = await readSettings(this.store, game.guildId);
         const ended = game.finishedAt ?? (game.status === 'over' || game.status === 'archived' ? game.updatedAt : null);
         const may = mayAnnul(
           memberOf(i),
           { hostId: game.hostId, ended },
           settings.hostRole,
-          this.plays(game, i.user.id),
+          await this.plays(game, i.user.id),
           this.service.now(),
         );
         if (!may.ok) await this.refuse(i, loc, may.code);
@@ -277,18 +277,18 @@ export class HostTools {
 
   /** The host panel, only to a host who does not play (he would see what his seat may not). */
   private async panel(i: Replyable, loc: Locale, game: GameRow): Promise<void> {
-    const unfair = this.fairRefusal(i, game, 'panel');
+    const unfair = await this.fairRefusal(i, game, 'panel');
     if (unfair) return this.refuse(i, loc, unfair);
-    const payload = this.panelPayload(game, loc);
+    const payload = await this.panelPayload(game, loc);
     if (!payload) return this.refuse(i, loc, 'game/not-started');
     await i.reply({ ...toReply(payload), flags: MessageFlags.Ephemeral });
   }
 
-  private panelPayload(game: GameRow, loc: Locale): Payload | null {
-    const ctx = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
+  private async panelPayload(game: GameRow, loc: Locale): Promise<Payload | null> {
+    const ctx = await this.contexts.fromRow((await this.store.getGame(game.id)) ?? game);
     const s = ctx.state;
     if (!s) return null;
-    const d = this.contexts.deadline(game.id);
+    const d = await this.contexts.deadline(game.id);
     const shown = s.deadline === null ? null : d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
     return hostPanel(ctx, loc, shown);
   }
@@ -296,7 +296,7 @@ export class HostTools {
   /** A click on the host panel or on a page of the log: the clicking user must host the game. */
   async component(i: Component, loc: Locale, game: GameRow, id: Extract<CustomId, { kind: 'host' }>): Promise<void> {
     if (!i.inGuild() || i.guildId !== game.guildId) return this.refuse(i, loc, 'input/forged');
-    if (!this.isHost(i, game)) return this.refuse(i, loc, 'host/not-host');
+    if (!(await this.isHost(i, game))) return this.refuse(i, loc, 'host/not-host');
     if (id.op === 'log') {
       // The panel's button opens the log; the log's own buttons turn its pages.
       if (id.page === undefined) return this.log(i, loc, game, 0, false);
@@ -305,11 +305,11 @@ export class HostTools {
     // The panel shows the night; each button is also a deed of its own (a panel left open before
     // its user took a seat, or a forged click, is refused here).
     for (const deed of ['panel', PANEL_DEED[id.op]] as const) {
-      const unfair = this.fairRefusal(i, game, deed);
+      const unfair = await this.fairRefusal(i, game, deed);
       if (unfair) return this.refuse(i, loc, unfair);
     }
     const actor = `host:${i.user.id}` as const;
-    const state = this.service.state(game.id);
+    const state = await this.service.state(game.id);
     if (id.op !== 'refresh') {
       if (!state || (game.status !== 'running' && game.status !== 'post-game'))
         return this.refuse(i, loc, 'game/not-running');
@@ -340,19 +340,19 @@ export class HostTools {
       }
       if (!r.ok) return this.refuse(i, loc, r.code);
     }
-    const fresh = this.store.getGame(game.id) ?? game;
-    const payload = this.panelPayload(fresh, loc);
+    const fresh = (await this.store.getGame(game.id)) ?? game;
+    const payload = await this.panelPayload(fresh, loc);
     if (!payload) return this.refuse(i, loc, 'game/not-started');
     await i.update(toReply(payload));
   }
 
   /** /host log: the audit trail in words (who, when, what, why), a page at a time. */
   async log(i: Replyable, loc: Locale, game: GameRow, page: number, update: boolean): Promise<void> {
-    const rows = this.store.auditLog(game.id);
-    const fresh = this.store.getGame(game.id) ?? game;
+    const rows = await this.store.auditLog(game.id);
+    const fresh = (await this.store.getGame(game.id)) ?? game;
     // While the game runs, a host who plays is not told what a taken-back night action was.
     const secretsOk =
-      !this.plays(fresh, i.user.id) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
+      !(await this.plays(fresh, i.user.id)) || ['over', 'archived', 'cancelled', 'expired'].includes(fresh.status);
     const lines = rows.map((r) => auditText(loc, r, secretsOk));
     const head = [
       t(loc, 'host.logTitle', { id: game.id }),

@@ -48,25 +48,25 @@ export class LifecycleMessages implements LifecycleView {
     private readonly contexts: Contexts,
   ) {}
 
-  private hostLocale(game: GameRow) {
-    return userLocale(this.contexts.fromRow(game), game.hostId);
+  private async hostLocale(game: GameRow) {
+    return userLocale(await this.contexts.fromRow(game), game.hostId);
   }
 
-  suspended(game: GameRow, s: Suspension, now: number): void {
-    const loc = this.hostLocale(game);
+  async suspended(game: GameRow, s: Suspension, now: number): Promise<void> {
+    const loc = await this.hostLocale(game);
     const when = `<t:${Math.floor(s.voidAt / 1000)}:R>`;
     const content = `${t(loc, `life.paused.${s.reason}`, { id: game.id, channel: game.channelId })}\n${t(loc, 'life.paused.tail', { when })}`;
     // Sent even though the game's other messages wait (free): the channel is out of reach, his DMs are not.
-    this.outbox.add(game.id, dmDest(game.hostId), 'notice', { content, allowed_mentions: mentions() }, now, {
+    await this.outbox.add(game.id, dmDest(game.hostId), 'notice', { content, allowed_mentions: mentions() }, now, {
       key: `life:paused:${s.since}`,
       meta: { what: 'notice' },
       free: true,
     });
   }
 
-  resumed(game: GameRow, s: Suspension, now: number): void {
-    const ctx = this.contexts.fromRow(game);
-    this.outbox.add(
+  async resumed(game: GameRow, s: Suspension, now: number): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
+    await this.outbox.add(
       game.id,
       channelDest(game.channelId),
       'notice',
@@ -75,7 +75,7 @@ export class LifecycleMessages implements LifecycleView {
       { key: `life:resumed:${s.since}`, meta: { what: 'notice' }, free: true },
     );
     const loc = userLocale(ctx, game.hostId);
-    this.outbox.add(
+    await this.outbox.add(
       game.id,
       dmDest(game.hostId),
       'notice',
@@ -85,10 +85,10 @@ export class LifecycleMessages implements LifecycleView {
     );
   }
 
-  voided(game: GameRow, s: Suspension, now: number): void {
-    const loc = this.hostLocale(game);
+  async voided(game: GameRow, s: Suspension, now: number): Promise<void> {
+    const loc = await this.hostLocale(game);
     const period = durationText(loc, (now - s.since) / 1000);
-    this.outbox.add(
+    await this.outbox.add(
       game.id,
       dmDest(game.hostId),
       'notice',
@@ -101,8 +101,8 @@ export class LifecycleMessages implements LifecycleView {
     );
   }
 
-  restorePerms(game: GameRow, now: number): boolean {
-    const cur = this.outbox.slot(game.id, 'perms');
+  async restorePerms(game: GameRow, now: number): Promise<boolean> {
+    const cur = await this.outbox.slot(game.id, 'perms');
     if (cur && cur.state !== 'gone' && cur.sentVersion < cur.version) return false;
     // The wish of a game that has ended: nothing (the deliverer gives back every deny it holds).
     // `again` makes it a new version even when the last one was the same wish, tried and failed.
@@ -136,14 +136,14 @@ export class LifecycleWatch {
    * game that still holds Send Messages denies (`ended`) has them given back once its channel is in
    * reach and the bot may manage its permissions there.
    */
-  review(places: readonly GamePlace[], kick: () => void, ended: readonly GamePlace[] = []): void {
+  async review(places: readonly GamePlace[], kick: () => void, ended: readonly GamePlace[] = []): Promise<void> {
     for (const g of places) {
       try {
         const access = accessOf(this.client, g.guildId, g.channelId);
         if (access === 'unknown') continue;
         if (access === 'ok') {
-          if (this.lifecycle.isSuspended(g.id)) this.lifecycle.resume(g.id);
-        } else this.lifecycle.suspend(g.id, access);
+          if (await this.lifecycle.isSuspended(g.id)) await this.lifecycle.resume(g.id);
+        } else await this.lifecycle.suspend(g.id, access);
       } catch (e) {
         this.log.error(`lifecycle: could not review game ${g.id}`, e);
       }
@@ -153,7 +153,7 @@ export class LifecycleWatch {
       try {
         if (accessOf(this.client, g.guildId, g.channelId) !== 'ok') continue;
         if (channelCaps(this.client, g.channelId)?.manageRoles !== true) continue;
-        if (this.lifecycle.restorePerms(g.id)) restored = true;
+        if (await this.lifecycle.restorePerms(g.id)) restored = true;
       } catch (e) {
         this.log.error(`lifecycle: could not give back the denies of game ${g.id}`, e);
       }
@@ -162,8 +162,8 @@ export class LifecycleWatch {
   }
 
   /** Every game still going, and every ended game still holding denies (at start-up, once the guilds are ready). */
-  reviewAll(kick: () => void): void {
-    this.review(this.lstore.activeGames(), kick, this.lstore.endedWithHolds());
+  async reviewAll(kick: () => void): Promise<void> {
+    await this.review(await this.lstore.activeGames(), kick, await this.lstore.endedWithHolds());
   }
 
   /**
@@ -171,9 +171,9 @@ export class LifecycleWatch {
    * Only the game channel's own queue counts (a deleted thread or message is not the channel). A
    * missing permission suspends the game only when the cache says it is one the game needs.
    */
-  lost(gameId: number, dest: Dest, how: LostAccess, game: GameRow | null): boolean {
+  async lost(gameId: number, dest: Dest, how: LostAccess, game: GameRow | null): Promise<boolean> {
     if (!game || dest !== channelDest(game.channelId)) return false;
-    if (this.lifecycle.isSuspended(gameId)) return true;
+    if (await this.lifecycle.isSuspended(gameId)) return true;
     const access = accessOf(this.client, game.guildId, game.channelId);
     let reason: LostReason;
     if (how === 'permission') {
@@ -187,19 +187,16 @@ export class LifecycleWatch {
   /** The gateway events that change whether the bot can reach a game's channel. */
   listen(alive: () => boolean, kick: () => void): void {
     const c = this.client;
-    const review = (places: () => [GamePlace[], GamePlace[]]) => {
+    const review = (places: () => Promise<[GamePlace[], GamePlace[]]>) => {
       if (!alive()) return;
-      try {
-        const [active, ended] = places();
-        this.review(active, kick, ended);
-      } catch (e) {
-        this.log.error('lifecycle: a gateway event could not be handled', e);
-      }
+      void places()
+        .then(([active, ended]) => this.review(active, kick, ended))
+        .catch((e: unknown) => this.log.error('lifecycle: a gateway event could not be handled', e));
     };
     const channel = (id: string) =>
-      review(() => [this.lstore.activeGamesIn(id), this.lstore.endedWithHolds({ channelId: id })]);
+      review(async () => [await this.lstore.activeGamesIn(id), await this.lstore.endedWithHolds({ channelId: id })]);
     const guild = (id: string) =>
-      review(() => [this.lstore.activeGames(id), this.lstore.endedWithHolds({ guildId: id })]);
+      review(async () => [await this.lstore.activeGames(id), await this.lstore.endedWithHolds({ guildId: id })]);
     c.on(Events.ChannelDelete, (ch) => channel(ch.id));
     c.on(Events.ChannelUpdate, (_old, ch) => channel(ch.id));
     // The bot was removed (discord.js emits guildDelete only then; an outage is guildUnavailable).

@@ -34,14 +34,14 @@ export class Notices {
     private readonly service: GameService,
     private readonly log: NoticeLogger,
     /** Whether a game is suspended (issue 20: its channel is gone or out of the bot's reach). */
-    private readonly suspended: (gameId: number) => boolean = () => false,
+    private readonly suspended: (gameId: number) => boolean | Promise<boolean> = () => false,
   ) {}
 
-  permanent(row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure): void {
+  async permanent(row: { gameId: number; dest: Dest; meta: PostMeta }, failure: Failure): Promise<void> {
     try {
-      const game = this.store.getGame(row.gameId);
+      const game = await this.store.getGame(row.gameId);
       if (!game || !['lobby', 'running', 'post-game'].includes(game.status)) return;
-      const ctx = this.contexts.fromRow(game);
+      const ctx = await this.contexts.fromRow(game);
       const now = this.service.now();
       if (failure === 'dm-closed' && row.dest.startsWith('dm:')) {
         if (!UNIFORM_DM_KINDS.has(row.meta.what ?? '')) {
@@ -49,7 +49,7 @@ export class Notices {
           return;
         }
         const userId = row.dest.slice(3);
-        this.outbox.add(
+        await this.outbox.add(
           game.id,
           channelDest(game.channelId),
           'notice',
@@ -62,7 +62,7 @@ export class Notices {
         );
       } else if (failure === 'forbidden' && (row.dest.startsWith('ch:') || row.dest.startsWith('tm:'))) {
         const channel = row.dest.slice(3).split(':')[0]!;
-        this.outbox.add(
+        await this.outbox.add(
           game.id,
           dmDest(game.hostId),
           'notice',
@@ -89,7 +89,7 @@ export class Notices {
   async storageFailed(gameId: number, e: unknown, defaultLocale: Locale): Promise<void> {
     let game: GameRow | null;
     try {
-      game = this.store.getGame(gameId);
+      game = await this.store.getGame(gameId);
     } catch {
       return;
     }
@@ -97,7 +97,7 @@ export class Notices {
     const why = String((e as { code?: string }).code ?? (e as Error).message ?? 'error').slice(0, 80);
     let suspended = false;
     try {
-      suspended = this.suspended(gameId);
+      suspended = await this.suspended(gameId);
     } catch {
       // Not known (the database fails under this too): the post is tried; a channel out of reach refuses it.
     }

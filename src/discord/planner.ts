@@ -40,37 +40,38 @@ export class Planner {
     this.stages = new StageMessages(outbox, contexts, now);
   }
 
-  plan(e: GameEffect): void {
+  /** Inside the change's transaction: awaits nothing but storage. */
+  async plan(e: GameEffect): Promise<void> {
     switch (e.kind) {
       case 'lobby':
-        this.lobby(e.game);
+        await this.lobby(e.game);
         return;
       case 'started':
-        this.started(e.game, e.state);
+        await this.started(e.game, e.state);
         return;
       case 'action':
-        this.action(e.game, e.prev, e.state, e.events, e.action, e.undone, e.actor === 'system');
+        await this.action(e.game, e.prev, e.state, e.events, e.action, e.undone, e.actor === 'system');
         return;
       case 'annulled':
       case 'transferred':
-        planHostNews(this.outbox, this.contexts, e, this.now());
-        if (e.kind === 'transferred' && e.game.status === 'lobby') this.lobby(e.game);
-        else if (e.kind === 'transferred') this.access.threadLock(this.contexts.fromRow(e.game));
+        await planHostNews(this.outbox, this.contexts, e, this.now());
+        if (e.kind === 'transferred' && e.game.status === 'lobby') await this.lobby(e.game);
+        else if (e.kind === 'transferred') await this.access.threadLock(await this.contexts.fromRow(e.game));
         return;
       case 'expired':
       case 'cancelled':
-        this.closed(e.game, e.kind);
+        await this.closed(e.game, e.kind);
         return;
       case 'substituted':
-        this.substituted(e.game, e.seat, e.from, e.to);
+        await this.substituted(e.game, e.seat, e.from, e.to);
         return;
     }
   }
 
   // -------------------------------------------------------------------------------------------
 
-  private lobby(game: GameRow): void {
-    const ctx = this.contexts.fromRow(game);
+  private async lobby(game: GameRow): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
     const status =
       game.status === 'lobby'
         ? undefined
@@ -83,14 +84,14 @@ export class Planner {
       unreachable: game.lobby.unreachable ?? [],
       ...(status ? { status } : {}),
     });
-    this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), payload, this.now(), {
+    await this.outbox.setSlot(game.id, 'lobby', 'message', channelDest(game.channelId), payload, this.now(), {
       repost: game.status === 'lobby',
     });
   }
 
   /** The table: a pinned message, posted again if it is deleted. */
-  private table(ctx: GameCtx): void {
-    this.outbox.setSlot(
+  private async table(ctx: GameCtx): Promise<void> {
+    await this.outbox.setSlot(
       ctx.game.id,
       'table',
       'message',
@@ -101,16 +102,16 @@ export class Planner {
     );
   }
 
-  private started(game: GameRow, state: GameState): void {
-    const ctx = this.contexts.fromRow(game);
+  private async started(game: GameRow, state: GameState): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();
-    this.lobby(game);
-    this.table(ctx);
+    await this.lobby(game);
+    await this.table(ctx);
     // Role cards by DM (G-4: the black players learn each other as the rules say).
     for (const seat of ctx.seats) {
       if ((game.lobby.fallback ?? []).includes(seat.userId)) continue;
-      this.outbox.add(
+      await this.outbox.add(
         game.id,
         dmDest(seat.userId),
         'post',
@@ -119,12 +120,12 @@ export class Planner {
         { meta: { seat: seat.seat, what: 'card' } },
       );
     }
-    this.access.mafiaThread(ctx);
-    this.stages.stage(ctx, []);
-    this.access.permissions(ctx);
+    await this.access.mafiaThread(ctx);
+    await this.stages.stage(ctx, []);
+    await this.access.permissions(ctx);
   }
 
-  private action(
+  private async action(
     game: GameRow,
     prev: GameState,
     state: GameState,
@@ -132,8 +133,8 @@ export class Planner {
     action: Action,
     undone?: Action,
     system = false,
-  ): void {
-    const ctx = this.contexts.fromRow(game);
+  ): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();
     const stageChanged = state.seq !== prev.seq;
@@ -163,7 +164,7 @@ export class Planner {
         const loc = userLocale(ctx, u);
         const own = 'seat' in action && action.seat === ev.to.seat;
         if (ev.body.type === 'check-result' && !own) {
-          this.outbox.add(
+          await this.outbox.add(
             game.id,
             dmDest(u),
             'post',
@@ -172,7 +173,7 @@ export class Planner {
             { meta: { seat: ev.to.seat, what: 'check' } },
           );
         } else if (ev.body.type === 'frozen') {
-          this.outbox.add(
+          await this.outbox.add(
             game.id,
             dmDest(u),
             'post',
@@ -182,16 +183,16 @@ export class Planner {
           );
         }
       } else if (ev.to.kind === 'mafia' && ev.body.type === 'shot-picked') {
-        this.tellMafia(ctx, ev.body.seat, ev.body.target);
+        await this.tellMafia(ctx, ev.body.seat, ev.body.target);
       }
     }
     // G-7: what players were told is corrected: a day's undo is said in public (the stage's message
     // is re-rendered below); a night's only in the actor's own panel (N-13).
-    if (undone) undoNews(this.outbox, ctx, prev, undone, lines, now);
+    if (undone) await undoNews(this.outbox, ctx, prev, undone, lines, now);
     // The actor's own night panel shows what he did (and a check's answer).
     if ('seat' in action && prev.stage.kind === 'night') {
       const u = userOf(ctx, action.seat);
-      const slot = this.outbox.slot(game.id, `panel:${prev.seq}:${action.seat}`);
+      const slot = await this.outbox.slot(game.id, `panel:${prev.seq}:${action.seat}`);
       // Only the seat's holder's own panel: one the seat had before a substitution is not his.
       if (u && slot && slot.dest === dmDest(u)) {
         const loc = userLocale(ctx, u);
@@ -199,7 +200,7 @@ export class Planner {
         const payload = stageChanged
           ? closedPanel(ctx, loc, action.seat, prev, note)
           : panelPayload(ctx, action.seat, loc, note);
-        this.outbox.setSlot(
+        await this.outbox.setSlot(
           game.id,
           slot.key,
           'message',
@@ -211,18 +212,18 @@ export class Planner {
       }
     }
     if (stageChanged) {
-      this.stages.closeStage(ctx, prev, action);
-      this.stages.stage(ctx, lines, embeds);
+      await this.stages.closeStage(ctx, prev, action);
+      await this.stages.stage(ctx, lines, embeds);
     } else {
       // Same stage: its own message shows what changed (a nomination, who has voted, who is done).
       // A night message never changes (N-13), so a night action writes nothing public.
-      this.stages.refreshStage(ctx, lines, action);
+      await this.stages.refreshStage(ctx, lines, action);
     }
     if (points) {
-      this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, {
+      await this.outbox.add(game.id, channelDest(game.channelId), 'post', pointsPayload(ctx), now, {
         meta: { what: 'points' },
       });
-      resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
+      await resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
     }
     // The pinned table is the round's register: it is brought up to date each morning and when the
     // game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
@@ -232,21 +233,21 @@ export class Planner {
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
     // G-7: the table says when the host has stopped the clock.
     const pause = !!state.paused !== !!prev.paused;
-    if (morning || over || pause) this.table(ctx);
+    if (morning || over || pause) await this.table(ctx);
     // M-1, M-3: who may write, whenever it changes (a new stage, a player who leaves or comes back
     // mid-stage, a window's pass, a foul that takes a right away); never because of a night action.
-    if (stageChanged || writersKey(prev) !== writersKey(state)) this.access.permissions(ctx);
+    if (stageChanged || writersKey(prev) !== writersKey(state)) await this.access.permissions(ctx);
     // M-2, G-5, G-7: the mafia thread's lock, and its members after any change of who is at the table.
-    this.access.threadLock(ctx);
+    await this.access.threadLock(ctx);
   }
 
   /** The other living shooters see a teammate's pick (the table's "gestures"). */
-  private tellMafia(ctx: GameCtx, seat: Seat, target: Seat): void {
+  private async tellMafia(ctx: GameCtx, seat: Seat, target: Seat): Promise<void> {
     const s = ctx.state!;
     const now = this.now();
-    const thread = this.outbox.slot(ctx.game.id, 'thread');
+    const thread = await this.outbox.slot(ctx.game.id, 'thread');
     if (thread?.messageId && mafiaTalkOpen(s)) {
-      this.outbox.add(
+      await this.outbox.add(
         ctx.game.id,
         `th:${ctx.game.id}`,
         'post',
@@ -266,7 +267,7 @@ export class Planner {
       if ((shots[p.seat - 1] ?? 0) !== 0) continue;
       const u = userOf(ctx, p.seat);
       if (u)
-        this.outbox.add(
+        await this.outbox.add(
           ctx.game.id,
           dmDest(u),
           'post',
@@ -280,16 +281,16 @@ export class Planner {
     }
   }
 
-  private closed(game: GameRow, kind: 'expired' | 'cancelled'): void {
-    const ctx = this.contexts.fromRow(game);
+  private async closed(game: GameRow, kind: 'expired' | 'cancelled'): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
     const now = this.now();
-    this.lobby(game);
+    await this.lobby(game);
     if (!ctx.state) return;
-    for (const slot of this.outbox.liveSlots(game.id))
-      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot, ctx.pub), now, {
+    for (const slot of await this.outbox.liveSlots(game.id))
+      await this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closedMessage(slot, ctx.pub), now, {
         state: 'closed',
       });
-    this.outbox.add(
+    await this.outbox.add(
       game.id,
       channelDest(game.channelId),
       'post',
@@ -300,29 +301,29 @@ export class Planner {
       now,
       { meta: { what: kind } },
     );
-    this.table(ctx);
-    this.access.permissions(ctx, true);
-    this.access.threadLock(ctx, true);
+    await this.table(ctx);
+    await this.access.permissions(ctx, true);
+    await this.access.threadLock(ctx, true);
   }
 
-  private substituted(game: GameRow, seat: Seat, from: string, to: string): void {
-    const ctx = this.contexts.fromRow(game);
+  private async substituted(game: GameRow, seat: Seat, from: string, to: string): Promise<void> {
+    const ctx = await this.contexts.fromRow(game);
     const now = this.now();
     // The seat's open night panel in the old holder's DMs is closed for good: what the seat does
     // from now on is the newcomer's (he plays it from "My actions"), never shown to the old holder.
-    for (const slot of this.outbox.liveSlots(game.id)) {
+    for (const slot of await this.outbox.liveSlots(game.id)) {
       if (!slot.key.startsWith('panel:') || !slot.key.endsWith(`:${seat}`) || slot.dest !== dmDest(from)) continue;
       const closed = {
         content: t(userLocale(ctx, from), 'sub.leftYou', { seat, id: game.id }),
         components: [],
         allowed_mentions: mentions(),
       };
-      this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closed, now, {
+      await this.outbox.setSlot(game.id, slot.key, 'message', slot.dest, closed, now, {
         state: 'closed',
         meta: { what: 'closed' },
       });
     }
-    this.outbox.add(
+    await this.outbox.add(
       game.id,
       channelDest(game.channelId),
       'post',
@@ -334,12 +335,12 @@ export class Planner {
       { meta: { what: 'substitute' } },
     );
     if (!ctx.state) return;
-    this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, {
+    await this.outbox.add(game.id, dmDest(to), 'post', roleCard(ctx, seat, userLocale(ctx, to)), now, {
       meta: { seat, what: 'card' },
     });
-    this.access.permissions(ctx);
-    this.access.threadLock(ctx); // M-2: the newcomer takes the seat's place in the mafia thread
-    this.table(ctx);
+    await this.access.permissions(ctx);
+    await this.access.threadLock(ctx); // M-2: the newcomer takes the seat's place in the mafia thread
+    await this.table(ctx);
   }
 }
 

@@ -60,15 +60,16 @@ export async function timely<T>(
   work: () => Promise<T>,
   now: () => number = Date.now,
 ): Promise<T> {
-  let deferring: Promise<unknown> | null = null;
+  // (A holder: the compiler does not see the timer's callback set it.)
+  const deferring: { ack: Promise<unknown> | null } = { ack: null };
   const defer = () => {
     const ack = update && !i.isChatInputCommand() ? i.deferUpdate() : i.deferReply({ flags: MessageFlags.Ephemeral });
-    deferring = ack.catch(() => undefined);
+    deferring.ack = ack.catch(() => undefined);
   };
   const waited = Math.max(0, now() - i.createdTimestamp);
   if (waited >= ACK_FIRST_AFTER_MS) {
     defer();
-    await deferring;
+    await deferring.ack;
     return work();
   }
   const timer = setTimeout(defer, Math.min(DEFER_AFTER_MS, ACK_BY_MS - waited));
@@ -77,7 +78,7 @@ export async function timely<T>(
   } finally {
     clearTimeout(timer);
     // A deferral already on its way must land before the answer, or Discord sees two.
-    if (deferring) await deferring;
+    if (deferring.ack) await deferring.ack;
   }
 }
 

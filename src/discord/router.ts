@@ -36,7 +36,7 @@ export function gameComponents(
   const wrap =
     <K extends GameComponentKind>(kind: K, anyChannel = false) =>
     async (i: Component, loc: Locale, id: IdOf<K>): Promise<void> => {
-      const game = store.getGame(id.game);
+      const game = await store.getGame(id.game);
       if (!game) return refuse(i, t(loc, 'refusal.game/unknown'));
       if (!anyChannel && i.inGuild() && i.channelId !== game.channelId)
         return refuse(i, t(loc, 'refusal.input/forged'));

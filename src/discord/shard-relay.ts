@@ -32,14 +32,17 @@ export function isRelayMessage(m: unknown): m is RelayMessage {
 }
 
 export class ShardRelay {
-  /** Interactions handed to another process: this one must not handle them. */
-  private readonly away = new Set<string>();
+  /**
+   * DM clicks of a game whose guild is looked up (storage is asynchronous): whether each was handed
+   * to another process, kept until the router asks (handedAway).
+   */
+  private readonly deciding = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly client: Client,
     private readonly ownership: Ownership,
     /** The guild of a game (or of a tournament's game), from storage. */
-    private readonly guildOfGame: (gameId: number) => string | null,
+    private readonly guildOfGame: (gameId: number) => Promise<string | null>,
     /** Hands a message to the owner (IPC, or a row in the database). */
     private readonly send: ((m: RelayMessage) => void | Promise<void>) | null,
     private readonly log: { warn(m: string): void; debug?(m: string, fields?: Record<string, unknown>): void },
@@ -47,35 +50,56 @@ export class ShardRelay {
 
   /**
    * A raw gateway packet, before discord.js handles it (`Events.Raw` comes first): a DM click of
-   * a game whose guild this process does not own is sent to its owner. True when sent away.
+   * a game whose guild this process does not own is sent to its owner. False when it is surely
+   * this process's; else whether it was sent away, once its game's guild is known.
    */
-  intercept(packet: { t?: string | null; d?: unknown }): boolean {
+  intercept(packet: { t?: string | null; d?: unknown }): false | Promise<boolean> {
     if (packet.t !== 'INTERACTION_CREATE' || this.ownership.all || !this.send) return false;
     const d = packet.d as RelayMessage['d'];
     if (d.guild_id) return false; // a guild's events reach only its owner's shard
     const id = decodeId(d.data?.custom_id);
     const gameId = id && 'game' in id ? id.game : null;
-    const guildId = gameId === null ? null : this.guildOfGame(gameId);
-    if (!guildId || this.ownership.owns(guildId)) return false;
-    this.away.add(d.id);
-    const failed = (e: unknown) =>
-      this.log.warn(`shards: could not hand a DM click to the owner of guild ${guildId}: ${(e as Error).message}`);
+    if (gameId === null) return false;
+    const decided = this.handOver(d, gameId);
+    this.deciding.set(d.id, decided);
+    // One the router never asks about (let go unanswered) is forgotten a while later.
+    void decided.then(() => setTimeout(() => this.deciding.delete(d.id), 60_000).unref());
+    return decided;
+  }
+
+  private async handOver(d: RelayMessage['d'], gameId: number): Promise<boolean> {
+    let guildId: string | null;
     try {
-      const sent = this.send({ t: 'mafia:interaction', guildId, d });
-      // Written to the database: a failure is known only later; the click is lost then, as a
-      // click is when the process dies (the player sees it fail and clicks again).
-      if (sent) sent.catch(failed);
+      guildId = await this.guildOfGame(gameId);
     } catch (e) {
-      this.away.delete(d.id);
-      failed(e);
+      this.log.warn(`shards: could not look up the guild of game ${gameId}: ${(e as Error).message}`);
+      return false;
+    }
+    if (!guildId || this.ownership.owns(guildId)) return false;
+    try {
+      // Over IPC, or written to the database (awaited: a click that could not be written stays here).
+      await this.send!({ t: 'mafia:interaction', guildId, d });
+    } catch (e) {
+      this.log.warn(`shards: could not hand a DM click to the owner of guild ${guildId}: ${(e as Error).message}`);
       return false;
     }
     return true;
   }
 
-  /** Whether an interaction was handed to another process (the router skips it). */
-  handedAway(interactionId: string): boolean {
-    return this.away.delete(interactionId);
+  /**
+   * Whether an interaction was handed to another process (the router skips it): false at once
+   * for one that surely is this process's, else once its game's guild is known.
+   */
+  handedAway(interactionId: string): boolean | Promise<boolean> {
+    const decided = this.deciding.get(interactionId);
+    if (!decided) return false;
+    this.deciding.delete(interactionId);
+    return decided;
+  }
+
+  /** Whether an interaction may yet be handed away (its game's guild is being looked up). */
+  mayBeAway(interactionId: string): boolean {
+    return this.deciding.has(interactionId);
   }
 
   /** A click another process handed over: handled as if this process's gateway had received it. */

@@ -29,12 +29,12 @@ export class StageMessages {
    * the post-game vote (it ends on its timer or by the host, S-4), and a stage message whose stage
    * ended on its timer or by the host. A message with no controls left is not edited.
    */
-  closeStage(ctx: GameCtx, prev: GameState, action: Action): void {
+  async closeStage(ctx: GameCtx, prev: GameState, action: Action): Promise<void> {
     const now = this.now();
     // The players' own clicks on a stage's message (a turn's "Thank you", the last vote) answer
     // with its newest version: that stage message is closed for free.
     const byClick = 'seat' in action && !('system' in action);
-    for (const slot of this.outbox.liveSlots(ctx.game.id)) {
+    for (const slot of await this.outbox.liveSlots(ctx.game.id)) {
       const had = (JSON.parse(slot.payload) as Payload).components ?? [];
       if (had.length === 0) {
         // No controls to turn off. A night's or a discussion's own message still shows its end
@@ -43,10 +43,10 @@ export class StageMessages {
         const ended = timed ? stagePayload({ ...ctx, state: prev }, null, true) : null;
         if (ended) {
           const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
-          this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, ended), now, {
+          await this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, ended), now, {
             state: 'closed',
           });
-        } else this.outbox.setState(ctx.game.id, slot.key, 'closed');
+        } else await this.outbox.setState(ctx.game.id, slot.key, 'closed');
         continue;
       }
       if (slot.key.startsWith('panel:')) {
@@ -57,9 +57,17 @@ export class StageMessages {
         const loc = userLocale(ctx, u);
         // A panel of a night that just ended is edited: its player did not finish acting, and no
         // click of his will come to close it ("night N is over", controls off).
-        this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, closedPanel(ctx, loc, seat, prev, null), now, {
-          state: slot.key.startsWith(`panel:${prev.seq}:`) ? 'closed' : 'stale',
-        });
+        await this.outbox.setSlot(
+          ctx.game.id,
+          slot.key,
+          'message',
+          slot.dest,
+          closedPanel(ctx, loc, seat, prev, null),
+          now,
+          {
+            state: slot.key.startsWith(`panel:${prev.seq}:`) ? 'closed' : 'stale',
+          },
+        );
         continue;
       }
       const own = slot.key === `stage:${prev.seq}`;
@@ -68,7 +76,7 @@ export class StageMessages {
         ? compose(slot.head ? (JSON.parse(slot.head) as Head) : null, ended)
         : closedMessage(slot, ctx.pub);
       const free = own && byClick && prev.stage.kind !== 'postGame';
-      this.outbox.setSlot(
+      await this.outbox.setSlot(
         ctx.game.id,
         slot.key,
         'message',
@@ -83,25 +91,29 @@ export class StageMessages {
    * The message of the current stage or turn (with the news since the last one), and the night's
    * panels by DM. Its clock starts when it is delivered.
    */
-  stage(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']> = []): void {
+  async stage(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']> = []): Promise<void> {
     const s = ctx.state!;
     const now = this.now();
     const dest = channelDest(ctx.game.channelId);
-    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    const deadline = await this.effectiveDeadline(ctx);
+    const msg = stagePayload(ctx, deadline);
     if (!msg) {
-      this.news(ctx, lines, embeds);
+      await this.news(ctx, lines, embeds);
       return;
     }
     let head: Head = { content: lines.join('\n\n'), embeds: [...embeds] };
     if (compose(head, msg).content!.length > MAX_CONTENT || embeds.length + (msg.embeds?.length ?? 0) > 10) {
-      this.news(ctx, lines, embeds);
+      await this.news(ctx, lines, embeds);
       head = { content: '', embeds: [] };
     }
     const meta =
       s.deadline !== null
-        ? { clock: { seq: s.seq, deadline: this.effectiveDeadline(ctx) ?? s.deadline }, what: s.stage.kind }
+        ? { clock: { seq: s.seq, deadline: deadline ?? s.deadline }, what: s.stage.kind }
         : { what: s.stage.kind };
-    this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, { meta, head });
+    await this.outbox.setSlot(ctx.game.id, `stage:${s.seq}`, 'message', dest, compose(head, msg), now, {
+      meta,
+      head,
+    });
     if (s.stage.kind === 'night') {
       // Issue 20: when anyone acts tonight, every living player gets a DM at the same moment (the
       // panel, or "nothing to do tonight"), so a DM, and a DM that cannot be delivered, marks nobody.
@@ -111,7 +123,7 @@ export class StageMessages {
         if (acting.length === 0 || !s.players[seat.seat - 1]!.alive) continue;
         if (!acting.includes(seat)) {
           const loc = userLocale(ctx, seat.userId);
-          this.outbox.add(
+          await this.outbox.add(
             ctx.game.id,
             dmDest(seat.userId),
             'post',
@@ -122,31 +134,39 @@ export class StageMessages {
           continue;
         }
         const panel = panelPayload(ctx, seat.seat, userLocale(ctx, seat.userId));
-        this.outbox.setSlot(ctx.game.id, `panel:${s.seq}:${seat.seat}`, 'message', dmDest(seat.userId), panel, now, {
-          meta: { seat: seat.seat, what: 'panel' },
-        });
+        await this.outbox.setSlot(
+          ctx.game.id,
+          `panel:${s.seq}:${seat.seat}`,
+          'message',
+          dmDest(seat.userId),
+          panel,
+          now,
+          {
+            meta: { seat: seat.seat, what: 'panel' },
+          },
+        );
       }
     }
   }
   /** News that does not fit a stage message: its own posts, split at line boundaries. */
-  news(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']>): void {
+  async news(ctx: GameCtx, lines: string[], embeds: NonNullable<Payload['embeds']>): Promise<void> {
     const now = this.now();
     const dest = channelDest(ctx.game.channelId);
     let chunk = '';
-    const flush = () => {
+    const flush = async () => {
       if (chunk)
-        this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, {
+        await this.outbox.add(ctx.game.id, dest, 'post', { content: chunk, allowed_mentions: mentions() }, now, {
           meta: { what: 'news' },
         });
       chunk = '';
     };
     for (const line of lines.splice(0)) {
-      if (chunk && chunk.length + line.length + 2 > MAX_CONTENT) flush();
+      if (chunk && chunk.length + line.length + 2 > MAX_CONTENT) await flush();
       chunk = chunk ? `${chunk}\n\n${line}` : line.slice(0, MAX_CONTENT);
     }
-    flush();
+    await flush();
     for (let i = 0; i < embeds.length; i += 10)
-      this.outbox.add(
+      await this.outbox.add(
         ctx.game.id,
         dest,
         'post',
@@ -160,23 +180,23 @@ export class StageMessages {
    * The current stage's message, re-rendered. A nomination made on the turn's own message is
    * shown there; other news of the same stage gets its own post.
    */
-  refreshStage(ctx: GameCtx, lines: string[], action: Action): void {
+  async refreshStage(ctx: GameCtx, lines: string[], action: Action): Promise<void> {
     const s = ctx.state!;
     const inline = action.kind === 'nominate' && (s.stage.kind === 'turns' || s.stage.kind === 'window');
-    if (!inline) this.news(ctx, lines, []);
+    if (!inline) await this.news(ctx, lines, []);
     // A night's message never changes until the morning (N-13): nothing shows who acted.
     if (s.stage.kind === 'night' || s.stage.kind === 'night0') return;
-    const slot = this.outbox.slot(ctx.game.id, `stage:${s.seq}`);
-    const msg = stagePayload(ctx, this.effectiveDeadline(ctx));
+    const slot = await this.outbox.slot(ctx.game.id, `stage:${s.seq}`);
+    const msg = stagePayload(ctx, await this.effectiveDeadline(ctx));
     if (!slot || !msg) return;
     const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
-    this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now());
+    await this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now());
   }
   /** The stage's deadline as players see it: moved by the delay before its message was seen. */
-  effectiveDeadline(ctx: GameCtx): number | null {
+  async effectiveDeadline(ctx: GameCtx): Promise<number | null> {
     const s = ctx.state!;
     if (s.deadline === null) return null;
-    const d = this.contexts.deadline(ctx.game.id);
+    const d = await this.contexts.deadline(ctx.game.id);
     return d && d.stageSeq === s.seq ? Math.max(d.dueAt, s.deadline) : s.deadline;
   }
 }

@@ -11,34 +11,34 @@ import { boardPayload, finalPayload, resultPayload, roundPayload } from './tourn
 export class TournamentMessages implements TournamentView {
   constructor(private readonly outbox: OutboxStore) {}
 
-  refresh(tour: TournamentRow, s: TournamentSnapshot, now: number): void {
+  async refresh(tour: TournamentRow, s: TournamentSnapshot, now: number): Promise<void> {
     const dest = channelDest(tour.channelId);
     const board = boardPayload(tour, s.players, s.phase, s.winners);
     const holder = tour.holderGameId;
-    this.outbox.setSlot(holder, 'board', 'message', dest, board, now, { repost: tour.status !== 'cancelled' });
+    await this.outbox.setSlot(holder, 'board', 'message', dest, board, now, { repost: tour.status !== 'cancelled' });
     const rounds = [...new Set(s.tables.map((x) => x.round))];
     for (const round of rounds) {
       const payload = roundPayload(tour, round, s.tables, s.phase);
       const repost = tour.status === 'running';
-      this.outbox.setSlot(holder, `round:${round}`, 'message', dest, payload, now, { repost });
+      await this.outbox.setSlot(holder, `round:${round}`, 'message', dest, payload, now, { repost });
     }
   }
 
-  result(tour: TournamentRow, standings: readonly StandingRow[], now: number): void {
+  async result(tour: TournamentRow, standings: readonly StandingRow[], now: number): Promise<void> {
     const payload = resultPayload(tour, standings);
     const opts = { meta: { what: 'tournament-result' as const }, key: 'result' };
-    this.outbox.add(tour.holderGameId, channelDest(tour.channelId), 'post', payload, now, opts);
+    await this.outbox.add(tour.holderGameId, channelDest(tour.channelId), 'post', payload, now, opts);
   }
 
-  finalists(
+  async finalists(
     tour: TournamentRow,
     standings: readonly StandingRow[],
     finalists: readonly string[],
     lot: TournamentRow['finalLot'],
     now: number,
-  ): void {
+  ): Promise<void> {
     const payload = finalPayload(tour, standings, finalists, lot);
     const opts = { meta: { what: 'tournament-final' as const }, key: 'finalists' };
-    this.outbox.add(tour.holderGameId, channelDest(tour.channelId), 'post', payload, now, opts);
+    await this.outbox.add(tour.holderGameId, channelDest(tour.channelId), 'post', payload, now, opts);
   }
 }

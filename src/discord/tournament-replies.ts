@@ -47,14 +47,14 @@ export async function standingsReply(
   tour: TournamentRow,
   { page, csv, ephemeral }: { page: number; csv: boolean; ephemeral: boolean },
 ): Promise<void> {
-  const { table, tables, counted, total } = rules.standings(tour);
+  const { table, tables, counted, total } = await rules.standings(tour);
   // A public message speaks the tournament's language; one only the clicker sees, his own.
   const ephemeralMessage = !i.isChatInputCommand() && (i as Component).message.flags.has(MessageFlags.Ephemeral);
   const isPublic = i.isChatInputCommand() ? true : !ephemeral && !ephemeralMessage;
   const finished = tour.status === 'finished';
   const speak = isPublic ? (tour.locale as Locale) : loc;
   const payload = standingsPayload(tour, speak, table, counted, total, page, finished);
-  const files = csv ? [csvFile(rules, client, tour, tables)] : [];
+  const files = csv ? [await csvFile(rules, client, tour, tables)] : [];
   const flags = ephemeral ? { flags: MessageFlags.Ephemeral as const } : {};
   const view = { embeds: payload.embeds!, components: payload.components!, allowedMentions: { parse: [] as [] } };
   if (i.isChatInputCommand() || ephemeral) await i.reply({ ...view, files, ...flags });
@@ -62,13 +62,13 @@ export async function standingsReply(
 }
 
 /** The tables as a CSV file (names: registered, else the user's on Discord). */
-export function csvFile(
+export async function csvFile(
   rules: TournamentRules,
   client: Client,
   tour: TournamentRow,
   tables: TableView[],
-): AttachmentBuilder {
-  const csv = rules.csv(tour, tables, (u) => client.users.cache.get(u)?.username);
+): Promise<AttachmentBuilder> {
+  const csv = await rules.csv(tour, tables, (u) => client.users.cache.get(u)?.username);
   const file = { name: `tournament-${tour.id}.csv`, description: tour.name };
   return new AttachmentBuilder(Buffer.from(csv, 'utf8'), file);
 }

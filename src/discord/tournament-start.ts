@@ -42,7 +42,7 @@ export class TournamentStart {
     refusal: (loc: Locale, r: TourRefusal) => string,
   ): Promise<StartAnswer> {
     const refuse = (r: TourRefusal): StartAnswer => ({ ok: false, text: (l) => refusal(l, r) });
-    const plan = this.d.rules.checkStart(id, round, tableNo, subs);
+    const plan = await this.d.rules.checkStart(id, round, tableNo, subs);
     if (!plan.ok) return refuse(plan);
     const { tour, tv, members } = plan;
     const absent = await this.absent(tour.guildId, members);
@@ -57,7 +57,7 @@ export class TournamentStart {
       const user = this.d.client.users.cache.get(u);
       return user?.displayName ?? user?.username;
     };
-    const opened = this.d.rules.openTable(plan, channel.id, subs, hostId, nameOf);
+    const opened = await this.d.rules.openTable(plan, channel.id, subs, hostId, nameOf);
     if (!opened.ok) return refuse(opened);
     const { game, locales } = opened;
     // Before dealing: who can get DMs; those who cannot play from the channel's private panels.
@@ -107,7 +107,7 @@ export class TournamentStart {
       if (!perms?.has([PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages])) {
         return { ok: false, text: (l) => t(l, 'refusal.tournament/channel-forbidden', { channel: `<#${named}>` }) };
       }
-      this.d.rules.setTableChannel(tour, tv, named);
+      await this.d.rules.setTableChannel(tour, tv, named);
       return { ok: true, id: named };
     }
     if (tv.channelId && (await this.exists(tv.channelId))) return { ok: true, id: tv.channelId };
@@ -122,7 +122,7 @@ export class TournamentStart {
         const body = { name: t(loc, 'tour.category', { name: tour.name }).slice(0, 100), type: 4 };
         const cat = (await this.d.client.rest.post(Routes.guildChannels(tour.guildId), { body })) as { id: string };
         category = cat.id;
-        this.d.rules.setCategory(tour, category);
+        await this.d.rules.setCategory(tour, category);
       }
       const name =
         tv.round === FINAL_ROUND
@@ -130,7 +130,7 @@ export class TournamentStart {
           : t(loc, 'tour.channel.table', { round: tv.round, table: tv.table });
       const body = { name, type: 0, parent_id: category };
       const ch = (await this.d.client.rest.post(Routes.guildChannels(tour.guildId), { body })) as { id: string };
-      this.d.rules.setTableChannel(tour, tv, ch.id);
+      await this.d.rules.setTableChannel(tour, tv, ch.id);
       await this.cached(ch.id);
       return { ok: true, id: ch.id };
     } catch (e) {

@@ -74,13 +74,13 @@ export class Tournaments {
   }
 
   /** Inside a game's own transaction (the planner's hook): the tournament's messages follow its games. */
-  plan(e: GameEffect): void {
-    this.rules.plan(e);
+  plan(e: GameEffect): Promise<void> {
+    return this.rules.plan(e);
   }
 
   /** A tournament game changed outside the game service's effects (annulled): its tournament follows. */
-  gameChanged(gameId: number): void {
-    this.rules.gameChanged(gameId);
+  gameChanged(gameId: number): Promise<void> {
+    return this.rules.gameChanged(gameId);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -98,13 +98,13 @@ export class Tournaments {
     return standingsReply(i, loc, this.rules, this.d.client, tour, { page, csv, ephemeral });
   }
 
-  private canRun(i: Any, tour: TournamentRow): boolean {
-    return i.user.id === tour.hostId || this.canManage(i);
+  private async canRun(i: Any, tour: TournamentRow): Promise<boolean> {
+    return i.user.id === tour.hostId || (await this.canManage(i));
   }
 
   /** Manage Server, or the server's host role (`/mafia settings host_role`). */
-  private canManage(i: Any): boolean {
-    const hostRole = readSettings(this.d.store, i.guildId!).hostRole;
+  private async canManage(i: Any): Promise<boolean> {
+    const hostRole = (await readSettings(this.d.store, i.guildId!)).hostRole;
     return canManageTournaments(i.memberPermissions, memberOf(i).roles, hostRole);
   }
 
@@ -121,13 +121,13 @@ export class Tournaments {
       case 'start':
       case 'remove':
       case 'standings': {
-        const tour = this.rules.pick(i.guildId!, i.options.getInteger('tournament'));
+        const tour = await this.rules.pick(i.guildId!, i.options.getInteger('tournament'));
         if (!tour) return this.refuse(i, t(loc, 'refusal.tournament/none'));
         if (sub === 'standings') {
           const page = i.options.getInteger('page') ?? 1;
           return this.standings(i, loc, tour, page, i.options.getBoolean('csv') === true, false);
         }
-        if (!this.canRun(i, tour)) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
+        if (!(await this.canRun(i, tour))) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
         if (sub === 'draw') return this.rules.serial(tour.id, () => this.draw(i, loc, tour.id));
         if (sub === 'final') return this.rules.serial(tour.id, () => this.final(i, loc, tour.id));
         if (sub === 'remove') {
@@ -142,23 +142,23 @@ export class Tournaments {
   }
 
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    if (!this.canManage(i)) return this.refuse(i, t(loc, 'refusal.tournament/permission'));
+    if (!(await this.canManage(i))) return this.refuse(i, t(loc, 'refusal.tournament/permission'));
     const name = i.options.getString('name', true);
     const ruleset = i.options.getString('ruleset', true);
     const checked = this.rules.checkCreate(name, ruleset);
     if (!checked.ok) return this.refuse(i, refusalLine(loc, checked));
     const timers = timerOptions(i);
     if ('bad' in timers) return this.refuse(i, t(loc, 'refusal.create/timer', timers.bad));
-    const pub = this.d.contexts.publicLocale(i.guildId!, i.guildLocale);
+    const pub = await this.d.contexts.publicLocale(i.guildId!, i.guildLocale);
     const where = { guildId: i.guildId!, channelId: i.channelId, hostId: i.user.id };
-    const r = this.rules.create({ ...where, name, ruleset, timers, locale: pub });
+    const r = await this.rules.create({ ...where, name, ruleset, timers, locale: pub });
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     await this.say(i, t(loc, 'tour.created', { id: r.tour.id, name: r.name }));
   }
 
   /** T-1: the qualifying draw, shown as one message per round and stored. */
   private async draw(i: Any, loc: Locale, id: number): Promise<void> {
-    const r = this.rules.draw(id);
+    const r = await this.rules.draw(id);
     if (!r.ok) {
       return this.refuse(i, 'fit' in r ? fitLine(loc, r.fit.players, r.fit.add, r.fit.remove) : refusalLine(loc, r));
     }
@@ -167,7 +167,7 @@ export class Tournaments {
 
   /** T-2: the 10 best after the qualifiers play the final (ties by S-5, then by lot). */
   private async final(i: Any, loc: Locale, id: number): Promise<void> {
-    const r = this.rules.final(id);
+    const r = await this.rules.final(id);
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     await this.say(i, t(loc, 'tour.finalReady'));
   }
@@ -209,7 +209,7 @@ export class Tournaments {
 
   async component(i: Component, id: TourId): Promise<void> {
     const loc = toLocale(i.locale) ?? 'en';
-    const tour = this.rules.get(id.tournament);
+    const tour = await this.rules.get(id.tournament);
     if (!tour || !i.inGuild() || tour.guildId !== i.guildId) return this.refuse(i, t(loc, 'refusal.input/forged'));
     switch (id.op) {
       case 'page':
@@ -217,7 +217,7 @@ export class Tournaments {
       case 'mine':
         return this.standings(i, loc, tour, 1, false, true);
       case 'csv': {
-        const file = csvFile(this.rules, this.d.client, tour, this.rules.views(tour));
+        const file = await csvFile(this.rules, this.d.client, tour, await this.rules.views(tour));
         return this.say(i, t(loc, 'tour.standings.csvReady'), { files: [file] });
       }
       default:
@@ -230,13 +230,13 @@ export class Tournaments {
       case 'leave':
         return this.rules.serial(tour.id, () => this.register(i, loc, tour.id, id.op === 'join'));
       case 'draw':
-        if (!this.canRun(i, tour)) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
+        if (!(await this.canRun(i, tour))) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
         return this.rules.serial(tour.id, () => this.draw(i, loc, tour.id));
       case 'final':
-        if (!this.canRun(i, tour)) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
+        if (!(await this.canRun(i, tour))) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
         return this.rules.serial(tour.id, () => this.final(i, loc, tour.id));
       case 'start': {
-        if (!this.canRun(i, tour)) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
+        if (!(await this.canRun(i, tour))) return this.refuse(i, t(loc, 'refusal.tournament/not-host'));
         if (id.a === undefined || id.b === undefined) return this.refuse(i, t(loc, 'refusal.input/forged'));
         await i.deferReply({ flags: MessageFlags.Ephemeral });
         return this.rules.serial(tour.id, () => this.start(i, loc, tour.id, id.a!, id.b!, null, {}));
@@ -246,7 +246,7 @@ export class Tournaments {
 
   /** T-1: the head host takes a player off the list before the draw (a count that does not fit, a no-show). */
   private async removePlayer(i: ChatInputCommandInteraction, loc: Locale, id: number, userId: string): Promise<void> {
-    const r = this.rules.removePlayer(id, userId);
+    const r = await this.rules.removePlayer(id, userId);
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     await this.say(i, t(loc, 'tour.removed', { user: `<@${userId}>`, count: r.count }));
   }
@@ -256,7 +256,7 @@ export class Tournaments {
     const member = i.member && 'displayName' in i.member ? i.member.displayName : null;
     const name = (member ?? i.user.displayName ?? i.user.username).slice(0, 60);
     const user = { userId: i.user.id, name, locale: i.locale, bot: i.user.bot };
-    const r = this.rules.register(id, join, user);
+    const r = await this.rules.register(id, join, user);
     if (!r.ok) return this.refuse(i, refusalLine(loc, r));
     const tour = r.tour;
     if (!(await this.d.answers.showSlot(i, tour.holderGameId, 'board'))) this.d.deliverer.kick();

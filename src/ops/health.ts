@@ -5,9 +5,9 @@ export interface HealthProbes {
   /** null when every gateway shard is ready, else what is wrong ("shard 0: Reconnecting"). */
   gateway(): string | null;
   /** null when the database takes a write, else why not. */
-  database(): string | null;
+  database(): string | null | Promise<string | null>;
   /** When the oldest message still to send was written (ms since epoch), null when none waits. */
-  outboxOldestAt(): number | null;
+  outboxOldestAt(): number | null | Promise<number | null>;
   now(): number;
   /** Above this many seconds of outbox lag the bot is unhealthy. */
   maxOutboxLagSeconds: number;
@@ -27,23 +27,23 @@ export interface Health {
   body: HealthBody;
 }
 
-function attempt<T>(f: () => T): { value: T } | { error: string } {
+async function attempt<T>(f: () => T | Promise<T>): Promise<{ value: T } | { error: string }> {
   try {
-    return { value: f() };
+    return { value: await f() };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }
 }
 
-export function checkHealth(p: HealthProbes): Health {
+export async function checkHealth(p: HealthProbes): Promise<Health> {
   const problems: string[] = [];
-  const g = attempt(() => p.gateway());
+  const g = await attempt(() => p.gateway());
   const gatewayWrong = 'error' in g ? g.error : g.value;
   if (gatewayWrong !== null) problems.push(`gateway not ready: ${gatewayWrong}`);
-  const d = attempt(() => p.database());
+  const d = await attempt(() => p.database());
   const dbWrong = 'error' in d ? d.error : d.value;
   if (dbWrong !== null) problems.push(`database not writable: ${dbWrong}`);
-  const o = attempt(() => p.outboxOldestAt());
+  const o = await attempt(() => p.outboxOldestAt());
   let lag = -1;
   if ('error' in o) problems.push(`outbox unreadable: ${o.error}`);
   else {

@@ -6,13 +6,18 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 export interface MetricSources {
   /** Games by status, running ones by stage (src/db/ops-queries.ts). */
-  games(): { status: string; stage: string; n: number }[];
+  games(): Promise<{ status: string; stage: string; n: number }[]>;
   /** Outbox rows still to send and when the oldest was written. */
-  backlog(): { pending: number; oldestAt: number | null };
+  backlog(): Promise<{ pending: number; oldestAt: number | null }>;
   /** What the deliverer counted (calls by purpose, by budget level, waits). */
   deliveryCounts(): ReadonlyMap<string, number>;
   /** Whether every gateway shard is ready. */
   gatewayReady(): boolean;
+  /**
+   * The longest a storage transaction stayed open since the start, in ms (issue 23: on SQLite the
+   * other flows' queries wait for it; one that awaits anything but storage shows here).
+   */
+  longestTransactionMs?(): number;
   now(): number;
 }
 
@@ -55,28 +60,40 @@ export class OpsMetrics {
       help: 'Games in the database by status, running games by stage (read at each scrape)',
       labelNames: ['status', 'stage'],
       registers: [r],
-      collect() {
+      async collect() {
+        const games = await sources.games();
         this.reset();
-        for (const g of sources.games()) this.set({ status: g.status, stage: g.stage }, g.n);
+        for (const g of games) this.set({ status: g.status, stage: g.stage }, g.n);
       },
     });
     new Gauge({
       name: 'mafia_outbox_pending',
       help: 'Outbox rows (posts, DMs, follow-ups) still to send',
       registers: [r],
-      collect() {
-        this.set(sources.backlog().pending);
+      async collect() {
+        this.set((await sources.backlog()).pending);
       },
     });
     new Gauge({
       name: 'mafia_outbox_oldest_pending_age_seconds',
       help: 'How long the oldest outbox row still to send has waited (0 when none waits)',
       registers: [r],
-      collect() {
-        const b = sources.backlog();
+      async collect() {
+        const b = await sources.backlog();
         this.set(b.oldestAt === null ? 0 : Math.max(0, (sources.now() - b.oldestAt) / 1000));
       },
     });
+    if (sources.longestTransactionMs) {
+      const longest = sources.longestTransactionMs;
+      new Gauge({
+        name: 'mafia_db_longest_transaction_seconds',
+        help: 'The longest a storage transaction stayed open since the start (other queries wait for it on SQLite)',
+        registers: [r],
+        collect() {
+          this.set(longest() / 1000);
+        },
+      });
+    }
     new Gauge({
       name: 'mafia_gateway_ready',
       help: '1 when every gateway shard is ready, 0 otherwise',

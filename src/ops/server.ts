@@ -28,10 +28,11 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       return;
     }
     if (path === '/healthz') {
-      const h = checkHealth(o.health);
-      res
-        .writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
-        .end(`${JSON.stringify(h.body)}\n`);
+      void checkHealth(o.health).then((h) =>
+        res
+          .writeHead(h.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end(`${JSON.stringify(h.body)}\n`),
+      );
       return;
     }
     if (path === '/metrics') {

@@ -29,14 +29,14 @@ export interface GameRecordView {
 }
 
 /** The record, or null when there is no finished game with this id on this server. */
-export function gameRecord(db: StatsStore, guildId: string, gameId: number): GameRecordView | null {
-  const g = db.recordGame(guildId, gameId);
+export async function gameRecord(db: StatsStore, guildId: string, gameId: number): Promise<GameRecordView | null> {
+  const g = await db.recordGame(guildId, gameId);
   // Only finished games: a running game's record would reveal roles (N-13).
   if (!g || g.finished_at === null || !g.deal || g.started_at === null) return null;
   if (g.status !== 'over' && g.status !== 'archived') return null;
-  const results = db.recordResults(gameId);
+  const results = await db.recordResults(gameId);
   if (results.length === 0) return null;
-  const log = db.loggedActions(gameId);
+  const log = await db.loggedActions(gameId);
   let state: GameState = createGame(
     g.ruleset as RulesetId,
     { roles: JSON.parse(g.deal) as Role[] },
@@ -72,7 +72,7 @@ export function gameRecord(db: StatsStore, guildId: string, gameId: number): Gam
     }
     state = r.state;
   }
-  const settings = ratingSettings(db, guildId);
+  const settings = await ratingSettings(db, guildId);
   const first = results[0]!;
   return {
     id: g.id,

@@ -57,12 +57,18 @@ function range(f: StatsFilter): { from: number; to: number } {
 }
 
 /** `/stats top`: one page of the standings (S-5 tie-breaks; level players share the place) and the caller's row. */
-export function top(db: StatsStore, f: StatsFilter, by: RankBy, page: number, caller: string | null): TopPage {
+export async function top(
+  db: StatsStore,
+  f: StatsFilter,
+  by: RankBy,
+  page: number,
+  caller: string | null,
+): Promise<TopPage> {
   const system = RULESETS[f.ruleset].scoring;
   const { from, to } = range(f);
   const q = { guildId: f.guildId, ruleset: f.ruleset, period: f.period, from, to, tournament: f.tournament ?? null };
   const first = Math.max(0, page) * PAGE_SIZE;
-  const rows = db.rankedPage(q, by, system, first, first + PAGE_SIZE, caller ?? '');
+  const rows = await db.rankedPage(q, by, system, first, first + PAGE_SIZE, caller ?? '');
   const total = rows[0]?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const toRow = (r: RankedRow): TopRow => ({
@@ -107,27 +113,27 @@ export interface PlayerProfile {
 }
 
 /** The rule set the player played last on this server (when `/stats player` names none). */
-export function latestRuleset(db: StatsStore, guildId: string, userId: string): RulesetId | null {
-  return db.latestRuleset(guildId, userId) as RulesetId | null;
+export async function latestRuleset(db: StatsStore, guildId: string, userId: string): Promise<RulesetId | null> {
+  return (await db.latestRuleset(guildId, userId)) as RulesetId | null;
 }
 
 /** `/stats player`: a player's record in one rule set and period; all reads on (guild, user, date) indexes. */
-export function profile(db: StatsStore, f: StatsFilter, userId: string): PlayerProfile {
+export async function profile(db: StatsStore, f: StatsFilter, userId: string): Promise<PlayerProfile> {
   const { from, to } = range(f);
   const tournament = f.tournament ?? null;
   const q = { guildId: f.guildId, ruleset: f.ruleset, userId, from, to, tournament };
-  const sum = db.profileTotals(q);
-  const byRole = db.profileByRole(q);
-  const recent = db.recentOutcomes(q, 500);
+  const sum = await db.profileTotals(q);
+  const byRole = await db.profileByRole(q);
+  const recent = await db.recentOutcomes(q, 500);
   let streak: PlayerProfile['streak'] = null;
   if (recent.length > 0) {
     let n = 0;
     while (n < recent.length && recent[n] === recent[0]) n++;
     streak = { outcome: recent[0]!, length: n };
   }
-  const last = db.lastGames(q, 5);
-  const hist = db.ratingChanges(q, 200).reverse();
-  const rating = db.rating(f.guildId, f.ruleset, userId);
+  const last = await db.lastGames(q, 5);
+  const hist = (await db.ratingChanges(q, 200)).reverse();
+  const rating = await db.rating(f.guildId, f.ruleset, userId);
   let trend: number | null = null;
   if (hist.length > 0) {
     const window = f.period.kind === 'all' && tournament === null ? hist.slice(-10) : hist;

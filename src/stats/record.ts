@@ -12,14 +12,19 @@ export interface RatingSettings {
   minMoves: number;
 }
 
-export function ratingSettings(db: StatsStore, guildId: string): RatingSettings {
-  const r = db.ratingSettings(guildId);
+export async function ratingSettings(db: StatsStore, guildId: string): Promise<RatingSettings> {
+  const r = await db.ratingSettings(guildId);
   if (!r) return { elo: { ...DEFAULT_ELO }, minMoves: 0 };
   return { elo: { win: r.win, loss: r.loss, start: r.start }, minMoves: r.minMoves };
 }
 
-export function saveRatingSettings(db: StatsStore, guildId: string, s: RatingSettings, now: number): void {
-  db.saveRatingSettings(guildId, { ...s.elo, minMoves: s.minMoves }, now);
+export async function saveRatingSettings(
+  db: StatsStore,
+  guildId: string,
+  s: RatingSettings,
+  now: number,
+): Promise<void> {
+  await db.saveRatingSettings(guildId, { ...s.elo, minMoves: s.minMoves }, now);
 }
 
 function standingDelta(r: StoredResult, scope: string): StandingDelta {
@@ -81,50 +86,57 @@ function rateGame(rows: readonly StoredResult[], elo: EloSettings, current: (u: 
  * counts, and if it does, updates the Elo of everyone who played in it and the standings of all
  * time and of each season it belongs to. A handful of indexed reads and writes per game.
  */
-export function recordGame(db: StatsStore, gameId: number): void {
-  const rows = db.gameResults(gameId);
+export async function recordGame(db: StatsStore, gameId: number): Promise<void> {
+  const rows = await db.gameResults(gameId);
   if (rows.length === 0) return;
   const first = rows[0]!;
-  const settings = ratingSettings(db, first.guildId);
-  const facts = { annulled: db.isAnnulled(gameId), noDayVote: first.noDayVote, moves: first.moves };
+  const settings = await ratingSettings(db, first.guildId);
+  const facts = { annulled: await db.isAnnulled(gameId), noDayVote: first.noDayVote, moves: first.moves };
   const why = voidReason(facts, settings.minMoves);
-  db.setCounts(gameId, why === null);
+  await db.setCounts(gameId, why === null);
   if (why !== null) return;
   // A rebuild of this rule set is under way: its replay reaches this game (the newest) by itself.
   if (isRebuilding(db, first.guildId, first.ruleset)) return;
-  rateAndTally(db, gameId, rows);
+  await rateAndTally(db, gameId, rows);
 }
 
 /** Elo, standings and running totals of one counted game (closing, or replayed in a rebuild). */
-function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult[]): void {
-  const rows = given ?? db.gameResults(gameId);
+async function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult[]): Promise<void> {
+  const rows = given ?? (await db.gameResults(gameId));
   if (rows.length === 0) return;
   const first = rows[0]!;
   const { guildId, ruleset, finishedAt } = first;
-  const settings = ratingSettings(db, guildId);
-  const rated = (u: string) => db.rating(guildId, ruleset, u);
+  const settings = await ratingSettings(db, guildId);
+  // The Elo of everyone who held a seat, read before the game's changes (the engine's rule is synchronous).
+  const before = new Map<string, number>();
+  for (const r of rows)
+    for (const h of holdersOf(r))
+      if (!before.has(h.userId))
+        before.set(h.userId, (await db.rating(guildId, ruleset, h.userId))?.elo ?? settings.elo.start);
+  const writes: Parameters<Write>[] = [];
   rateGame(
     rows,
     settings.elo,
-    (u) => rated(u)?.elo ?? settings.elo.start,
-    (u, before, after, share, seat) => {
-      const n = (rated(u)?.games ?? 0) + 1;
-      db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before, after, n, finishedAt });
-      db.addRatedGame(guildId, ruleset, u, after, finishedAt);
-    },
+    (u) => before.get(u) ?? settings.elo.start,
+    (...w) => void writes.push(w),
   );
-  const scopes = ['all', ...db.seasonIdsAt(guildId, finishedAt).map((id) => `s${id}`)];
+  for (const [u, was, after, share, seat] of writes) {
+    const n = ((await db.rating(guildId, ruleset, u))?.games ?? 0) + 1;
+    await db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before: was, after, n, finishedAt });
+    await db.addRatedGame(guildId, ruleset, u, after, finishedAt);
+  }
+  const scopes = ['all', ...(await db.seasonIdsAt(guildId, finishedAt)).map((id) => `s${id}`)];
   for (const r of rows) {
-    for (const scope of scopes) db.addToStanding(standingDelta(r, scope));
-    db.logRunningTotals(r.guildId, r.ruleset, r.userId, r.finishedAt, r.gameId);
+    for (const scope of scopes) await db.addToStanding(standingDelta(r, scope));
+    await db.logRunningTotals(r.guildId, r.ruleset, r.userId, r.finishedAt, r.gameId);
   }
 }
 
 /** A season defined (or ended): its standings from the stored results. */
-export function rebuildSeason(db: StatsStore, guildId: string, seasonId: number): void {
-  const s = db.seasonById(guildId, seasonId);
+export async function rebuildSeason(db: StatsStore, guildId: string, seasonId: number): Promise<void> {
+  const s = await db.seasonById(guildId, seasonId);
   if (!s) return;
-  db.rebuildStandingsScope(guildId, `s${seasonId}`, s.startsAt, s.endsAt);
+  await db.rebuildStandingsScope(guildId, `s${seasonId}`, s.startsAt, s.endsAt);
 }
 
 /** Rebuilds in progress, by connection: `<guild>\u0000<ruleset>`. */
@@ -144,48 +156,52 @@ const STEP_DELETE = 400;
  * server): which games count is decided again, everything derived is deleted, and the counted
  * games are replayed in the order they finished through the same per-game code as a closing game.
  */
-function* rebuildSteps(db: StatsStore, guildId: string, ruleset: string): Generator<'counts' | 'delete' | 'replay'> {
-  const settings = ratingSettings(db, guildId);
+async function* rebuildSteps(
+  db: StatsStore,
+  guildId: string,
+  ruleset: string,
+): AsyncGenerator<'counts' | 'delete' | 'replay'> {
+  // (Each step runs in the flow that asks for it, `next()`, inside that flow's transaction.)
+  const settings = await ratingSettings(db, guildId);
   // Game ids up to the newest (a rowid: no scan); ranges without this server's games cost nothing.
-  const maxId = db.maxGameId();
+  const maxId = await db.maxGameId();
   for (let lo = 0; lo < maxId; lo += STEP_IDS) {
-    db.recountResults(guildId, ruleset, settings.minMoves, lo, lo + STEP_IDS);
+    await db.recountResults(guildId, ruleset, settings.minMoves, lo, lo + STEP_IDS);
     yield 'counts';
   }
-  db.clearStandingsAndRatings(guildId, ruleset);
+  await db.clearStandingsAndRatings(guildId, ruleset);
   for (const table of ['rating_history', 'standings_log'] as const) {
-    while (db.deleteDerivedRows(table, guildId, ruleset, STEP_DELETE) > 0) yield 'delete';
+    while ((await db.deleteDerivedRows(table, guildId, ruleset, STEP_DELETE)) > 0) yield 'delete';
   }
   let cursor = { at: -1, game: 0 };
   for (;;) {
-    const games = db.countedGamesAfter(guildId, ruleset, cursor.at, cursor.game, STEP_GAMES);
+    const games = await db.countedGamesAfter(guildId, ruleset, cursor.at, cursor.game, STEP_GAMES);
     if (games.length === 0) return;
-    for (const g of games) rateAndTally(db, g.gameId);
+    for (const g of games) await rateAndTally(db, g.gameId);
     const end = games[games.length - 1]!;
     cursor = { at: end.finishedAt, game: end.gameId };
     yield 'replay';
   }
 }
 
-function rulesetsOf(db: StatsStore, guildId: string, ruleset: string | null): string[] {
+async function rulesetsOf(db: StatsStore, guildId: string, ruleset: string | null): Promise<string[]> {
   if (ruleset !== null) return [ruleset];
-  return db
-    .rulesetsWithStandings(guildId)
+  return (await db.rulesetsWithStandings(guildId))
     .concat(['chnu-2016', 'classic-10', 'kiev-12'])
     .filter((r, i, xs) => xs.indexOf(r) === i);
 }
 
-function setFlag(db: StatsStore, guildId: string, ruleset: string, on: boolean): void {
+async function setFlag(db: StatsStore, guildId: string, ruleset: string, on: boolean): Promise<void> {
   let set = rebuilding.get(db);
   if (!set) rebuilding.set(db, (set = new Set()));
   const key = `${guildId}\u0000${ruleset}`;
   if (on) set.add(key);
   else set.delete(key);
   // Kept in the database too: a rebuild cut short by a crash is finished at the next start.
-  const flags = new Set(db.rebuildingRulesets(guildId));
+  const flags = new Set(await db.rebuildingRulesets(guildId));
   if (on) flags.add(ruleset);
   else flags.delete(ruleset);
-  db.setRebuildingRulesets(guildId, [...flags]);
+  await db.setRebuildingRulesets(guildId, [...flags]);
 }
 
 /**
@@ -194,13 +210,13 @@ function setFlag(db: StatsStore, guildId: string, ruleset: string, on: boolean):
  * order they finished. Used at start-up (before any game runs) and by tests; a running bot uses
  * recomputeInBackground, which does the same in small steps.
  */
-export function recomputeRatings(db: StatsStore, guildId: string, ruleset: string | null = null): void {
-  db.transaction(() => {
-    for (const rs of rulesetsOf(db, guildId, ruleset)) {
-      for (const _ of rebuildSteps(db, guildId, rs)) {
+export async function recomputeRatings(db: StatsStore, guildId: string, ruleset: string | null = null): Promise<void> {
+  await db.transaction(async () => {
+    for (const rs of await rulesetsOf(db, guildId, ruleset)) {
+      for await (const _ of rebuildSteps(db, guildId, rs)) {
         // all steps in this one transaction
       }
-      setFlag(db, guildId, rs, false);
+      await setFlag(db, guildId, rs, false);
     }
   });
 }
@@ -213,7 +229,7 @@ const running = new WeakMap<StatsStore, Map<string, Promise<void>>>();
  * rule set only records whether it counts (the replay reaches it), and /stats says the ratings are
  * being recomputed. Rebuilds of the same server and rule set run one after another.
  */
-export function recomputeInBackground(
+export async function recomputeInBackground(
   db: StatsStore,
   guildId: string,
   ruleset: string | null = null,
@@ -221,20 +237,20 @@ export function recomputeInBackground(
 ): Promise<void> {
   let byKey = running.get(db);
   if (!byKey) running.set(db, (byKey = new Map()));
-  const jobs = rulesetsOf(db, guildId, ruleset).map((rs) => {
+  const jobs = (await rulesetsOf(db, guildId, ruleset)).map((rs) => {
     const key = `${guildId}\u0000${rs}`;
     const prev = byKey.get(key) ?? Promise.resolve();
     const job = prev.then(async () => {
-      db.transaction(() => setFlag(db, guildId, rs, true));
+      await db.transaction(() => setFlag(db, guildId, rs, true));
       const steps = rebuildSteps(db, guildId, rs);
       for (;;) {
         const t0 = performance.now();
-        const step = db.transaction(() => steps.next());
+        const step = await db.transaction(() => steps.next());
         if (step.done) break;
         observe?.(performance.now() - t0, step.value);
         await new Promise((r) => setImmediate(r));
       }
-      db.transaction(() => setFlag(db, guildId, rs, false));
+      await db.transaction(() => setFlag(db, guildId, rs, false));
     });
     const tail = job.catch(() => undefined);
     byKey.set(key, tail);
@@ -243,22 +259,23 @@ export function recomputeInBackground(
     });
     return job;
   });
-  return Promise.all(jobs).then(() => undefined);
+  await Promise.all(jobs);
 }
 
 /** Rebuilds a crash interrupted (flags left in the database): finished at start-up. */
-export function interruptedRebuilds(db: StatsStore): { guildId: string; ruleset: string }[] {
+export function interruptedRebuilds(db: StatsStore): Promise<{ guildId: string; ruleset: string }[]> {
   return db.interruptedRebuilds();
 }
 
 /** Rule sets (with results) of servers whose ratings were never built (results older than them). */
-export function unbuilt(db: StatsStore): { guildId: string; ruleset: string }[] {
+export async function unbuilt(db: StatsStore): Promise<{ guildId: string; ruleset: string }[]> {
   // Index seeks per server and rule set, not a scan of the results.
   const out: { guildId: string; ruleset: string }[] = [];
-  for (const guildId of db.serverIds()) {
+  for (const guildId of await db.serverIds()) {
     for (const ruleset of ['chnu-2016', 'classic-10', 'kiev-12']) {
-      if (!db.hasResults(guildId, ruleset)) continue;
-      if (!db.hasStandings(guildId, ruleset) && !db.hasRatingHistory(guildId, ruleset)) out.push({ guildId, ruleset });
+      if (!(await db.hasResults(guildId, ruleset))) continue;
+      if (!(await db.hasStandings(guildId, ruleset)) && !(await db.hasRatingHistory(guildId, ruleset)))
+        out.push({ guildId, ruleset });
     }
   }
   return out;
@@ -278,8 +295,8 @@ export interface RebuildRetry {
  * rebuild the database fails is logged and tried again later (the flag it left in the database
  * also has it finished at the next start-up).
  */
-export function onGameAnnulled(db: StatsStore, gameId: number, retry?: RebuildRetry): void {
-  const g = db.gameServerAndRuleset(gameId);
+export async function onGameAnnulled(db: StatsStore, gameId: number, retry?: RebuildRetry): Promise<void> {
+  const g = await db.gameServerAndRuleset(gameId);
   if (!g) return;
   const max = retry?.maxDelayMs ?? 300_000;
   const later = retry?.setTimer ?? ((fn: () => void, ms: number) => void setTimeout(fn, ms).unref());

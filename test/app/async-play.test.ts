@@ -45,29 +45,35 @@ class RecordingView implements AsyncView {
   thread: string[] | null = null;
   welcomed: { seat: Seat; from: string; to: string }[] = [];
 
-  absent(_g: unknown, _s: GameState, seat: Seat, count: number, key: string): void {
+  async absent(_g: unknown, _s: GameState, seat: Seat, count: number, key: string): Promise<void> {
     this.absents.push({ seat, count, key });
   }
-  overdue(_g: unknown, _s: GameState, owed: readonly Seat[], key: string): void {
+  async overdue(_g: unknown, _s: GameState, owed: readonly Seat[], key: string): Promise<void> {
     this.overdues.push({ owed, key });
   }
-  reminders(_g: unknown, state: GameState, to: readonly ReminderTo[], end: number | null): void {
+  async reminders(_g: unknown, state: GameState, to: readonly ReminderTo[], end: number | null): Promise<void> {
     this.reminded.push({ to, end, stage: state.stage.kind });
   }
-  call(_g: unknown, call: SubstituteCall, filledBy: string | null, _now: number, created: boolean): void {
+  async call(
+    _g: unknown,
+    call: SubstituteCall,
+    filledBy: string | null,
+    _now: number,
+    created: boolean,
+  ): Promise<void> {
     this.calls.push({ call, filledBy, created });
   }
-  spectatorsThread(game: { id: number }): void {
+  async spectatorsThread(game: { id: number }): Promise<void> {
     this.threads.push(game.id);
   }
-  watchers(): string[] | null {
+  async watchers(): Promise<string[] | null> {
     return this.thread;
   }
-  spectators(_g: unknown, members: string[], watchers: string[]): void {
+  async spectators(_g: unknown, members: string[], watchers: string[]): Promise<void> {
     this.memberships.push({ members, watchers });
     this.thread = watchers;
   }
-  substituted(_g: unknown, _s: GameState, seat: Seat, from: string, to: string): void {
+  async substituted(_g: unknown, _s: GameState, seat: Seat, from: string, to: string): Promise<void> {
     this.welcomed.push({ seat, from, to });
   }
 }
@@ -80,8 +86,8 @@ afterEach(() => {
 function setup() {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-async-')), 'db.sqlite'));
   opened.push(db);
-  const store = new Store(db.db);
-  const astore = new AsyncStore(db.db);
+  const store = new Store(db.connection);
+  const astore = new AsyncStore(db.connection);
   const now = { t: Date.UTC(2024, 0, 10, 12, 0) };
   const view = new RecordingView();
   let kicks = 0;
@@ -89,11 +95,11 @@ function setup() {
   const service = new GameService(store, {
     now: () => now.t,
     timers: new ManualTimers(),
-    plan: (e) => {
-      box.rules!.before(e);
-      box.rules!.after(e);
+    plan: async (e) => {
+      await box.rules!.before(e);
+      await box.rules!.after(e);
     },
-    committed: (_point, id) => box.rules!.arm(id),
+    committed: (_point, id) => void box.rules!.arm(id),
     holdTimeout: (id, seq) => box.rules!.holdTimeout(id, seq),
   });
   const timers = new ManualTimers();

@@ -69,18 +69,18 @@ class LoopTimers implements TimerHost {
 /** Reminders only: what the rules ask the view to show. */
 class View implements AsyncView {
   reminded: { to: readonly ReminderTo[]; stage: string }[] = [];
-  absent(): void {}
-  overdue(): void {}
-  reminders(_g: unknown, state: GameState, to: readonly ReminderTo[]): void {
+  async absent(): Promise<void> {}
+  async overdue(): Promise<void> {}
+  async reminders(_g: unknown, state: GameState, to: readonly ReminderTo[]): Promise<void> {
     this.reminded.push({ to, stage: state.stage.kind });
   }
-  call(): void {}
-  spectatorsThread(): void {}
-  watchers(): string[] | null {
+  async call(): Promise<void> {}
+  async spectatorsThread(): Promise<void> {}
+  async watchers(): Promise<string[] | null> {
     return null;
   }
-  spectators(): void {}
-  substituted(): void {}
+  async spectators(): Promise<void> {}
+  async substituted(): Promise<void> {}
 }
 
 const opened: OpenDb[] = [];
@@ -100,8 +100,8 @@ afterEach(() => {
 function setup() {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-faults-')), 'db.sqlite'));
   opened.push(db);
-  const store = new Store(db.db);
-  const astore = new AsyncStore(db.db);
+  const store = new Store(db.connection);
+  const astore = new AsyncStore(db.connection);
   const now = { t: Date.UTC(2024, 0, 10, 12, 0) };
   const view = new View();
   const errors: string[] = [];
@@ -116,11 +116,11 @@ function setup() {
     storageRetryMs: RETRY,
     logger: { error: (m) => void errors.push(m) },
     lobbyTtlMs: 24 * H,
-    plan: (e) => {
-      box.rules!.before(e);
-      box.rules!.after(e);
+    plan: async (e) => {
+      await box.rules!.before(e);
+      await box.rules!.after(e);
     },
-    committed: (_point, id) => box.rules!.arm(id),
+    committed: (_point, id) => void box.rules!.arm(id),
     onStorageError: (id) => void told.push(id),
   });
   const rules = new AsyncPlayRules({
@@ -250,6 +250,7 @@ describe('timers survive storage failures (issue 20)', () => {
     expect(t.rules.scheduler.armed(id)!.dueAt).toBe(t.now.t + RETRY);
     t.now.t += RETRY;
     t.reminderTimers.fireAll();
+    await t.settle();
     expectAlive(t);
     expect(t.errors).toHaveLength(2);
     expect(t.told).toEqual([id]);
@@ -257,6 +258,7 @@ describe('timers survive storage failures (issue 20)', () => {
     // The disk is back: the reminder goes out, once, and the next one is armed.
     t.now.t += 2 * RETRY;
     t.reminderTimers.fireAll();
+    await t.settle();
     expectAlive(t);
     expect(t.view.reminded).toHaveLength(1);
     expect(t.view.reminded[0]!.to.map((r) => r.key)).toEqual(
@@ -271,6 +273,7 @@ describe('timers survive storage failures (issue 20)', () => {
     });
     t.now.t = next.dueAt;
     t.reminderTimers.fireAll();
+    await t.settle();
     expectAlive(t);
     expect(t.told).toEqual([id, id]);
   });
@@ -290,6 +293,7 @@ describe('timers survive storage failures (issue 20)', () => {
     // The retry finds nothing due yet and arms the first pending reminder.
     t.now.t += RETRY;
     t.reminderTimers.fireAll();
+    await t.settle();
     expectAlive(t);
     expect(t.view.reminded).toEqual([]);
     const first = (await t.astore.allReminders(id)).find((r) => r.doneAt === null)!;
@@ -308,7 +312,7 @@ describe('timers survive storage failures (issue 20)', () => {
     commit.mockImplementationOnce(() => {
       throw ioError();
     });
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect((await t.service.state(id))!.seq).toBe(s.seq);
@@ -343,7 +347,7 @@ describe('timers survive storage failures (issue 20)', () => {
     expire.mockImplementationOnce(() => {
       throw ioError('SQLITE_BUSY');
     });
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect(t.errors).toEqual([
@@ -353,22 +357,22 @@ describe('timers survive storage failures (issue 20)', () => {
     // Housekeeping holds up no game: no host is told.
     expect(t.told).toEqual([]);
     // Cron's next ticks within the delay are skipped.
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expect(expire).toHaveBeenCalledTimes(1);
     t.now.t += RETRY;
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect(expire).toHaveBeenCalledTimes(2);
     expect(t.errors[1]).toMatch(/the sweep failed \(SQLITE_BUSY, 2 in a row\); trying again in 2 s/);
     t.now.t += RETRY;
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expect(expire).toHaveBeenCalledTimes(2);
     // The database is back: the lobby expires.
     t.now.t += RETRY;
-    await t.service.sweepTick();
+    t.service.sweepTick();
     await t.settle();
     expectAlive(t);
     expect((await t.store.getGame(lobby.id))!.status).toBe('expired');
@@ -382,16 +386,16 @@ describe('timers survive storage failures (issue 20)', () => {
     const voidTimers = new LoopTimers();
     const voided: number[] = [];
     const view: LifecycleView = {
-      suspended: () => {},
-      resumed: () => {},
-      voided: (game) => void voided.push(game.id),
-      restorePerms: () => false,
+      suspended: async () => {},
+      resumed: async () => {},
+      voided: async (game) => void voided.push(game.id),
+      restorePerms: async () => false,
     };
     const logged: string[] = [];
     const lifecycle = new Lifecycle({
       store: t.store,
-      lstore: new LifecycleStore(t.db.db),
-      outbox: new OutboxStore(t.db.db),
+      lstore: new LifecycleStore(t.db.connection),
+      outbox: new OutboxStore(t.db.connection),
       service: t.service,
       view,
       now: () => t.now.t,

@@ -19,13 +19,18 @@ class RecordingView implements TournamentView {
   refreshed: { status: string; snapshot: TournamentSnapshot }[] = [];
   results: StandingRow[][] = [];
   finals: { finalists: readonly string[]; lot: TournamentRow['finalLot'] }[] = [];
-  refresh(tour: TournamentRow, snapshot: TournamentSnapshot): void {
+  async refresh(tour: TournamentRow, snapshot: TournamentSnapshot): Promise<void> {
     this.refreshed.push({ status: tour.status, snapshot });
   }
-  result(_t: TournamentRow, standings: readonly StandingRow[]): void {
+  async result(_t: TournamentRow, standings: readonly StandingRow[]): Promise<void> {
     this.results.push([...standings]);
   }
-  finalists(_t: TournamentRow, _s: unknown, finalists: readonly string[], lot: TournamentRow['finalLot']): void {
+  async finalists(
+    _t: TournamentRow,
+    _s: unknown,
+    finalists: readonly string[],
+    lot: TournamentRow['finalLot'],
+  ): Promise<void> {
     this.finals.push({ finalists, lot });
   }
 }
@@ -38,8 +43,8 @@ afterEach(() => {
 async function setup() {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-rules-')), 'db.sqlite'));
   opened.push(db);
-  const store = new Store(db.db);
-  const tstore = new TournamentStore(db.db);
+  const store = new Store(db.connection);
+  const tstore = new TournamentStore(db.connection);
   const now = { t: 1_000 };
   const service = new GameService(store, { now: () => now.t });
   const view = new RecordingView();

@@ -5,7 +5,7 @@
 // has PostgreSQL's own cases: isolation, row locks, savepoints, opening and migrating).
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import type { Connection } from '../../src/db/connection';
+import { SqliteConnection, type Connection } from '../../src/db/connection';
 import { ShardOwnership } from '../../src/db/ownership';
 import { postgresAvailable, postgresOrSkip } from '../../testkit/postgres';
 import { connectionSubjects as subjects, type Opened } from '../../testkit/connections';
@@ -187,6 +187,19 @@ describe.each(subjects)('$name connection', ({ name, open }) => {
     hold();
     await expect(second).rejects.toThrow('undone');
     expect(await later).toEqual(['1']);
+  });
+
+  it.runIf(name === 'sqlite')('keeps the longest a transaction stayed open (its own clock: no wall time)', async () => {
+    let now = 0;
+    const timed = new SqliteConnection(c.db as SqliteConnection['db'], o.sqlite!, c.ownership, () => now);
+    await timed.transaction(async () => {
+      now += 40;
+      await timed.run(timed.db.insert(timed.t.servers).values({ guildId: 'a', createdAt: 1, updatedAt: 1 }));
+    });
+    await timed.transaction(async () => {
+      now += 15;
+    });
+    expect(timed.longestTransactionMs).toBe(40);
   });
 
   it('runs a statement with placeholders, and says in SQL which guilds are owned and the larger of two numbers', async () => {

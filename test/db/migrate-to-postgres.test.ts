@@ -98,7 +98,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
   }
 
   const open = openDatabase(w.dbPath);
-  const store = new Store(open.db);
+  const store = new Store(open.connection);
   let clock = (await store.lastActionTime()) + 1000;
   const service = new GameService(store, {
     now: () => clock,
@@ -145,7 +145,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
   });
   await service.close();
 
-  const tstore = new TournamentStore(open.db);
+  const tstore = new TournamentStore(open.connection);
   const t = await tstore.create({
     guildId: 'sim',
     channelId: 'sim-cup',
@@ -162,7 +162,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
   await store.stats.addSeason('sim', 'Весна', clock - 86_400_000, null, clock);
   await store.stats.saveRatingSettings('sim', { win: 25, loss: 12.5, start: 1000, minMoves: 3 }, clock);
   const lobby = (await store.gamesWithStatus(['lobby'])).at(-1)!;
-  await new LifecycleStore(open.db).add({
+  await new LifecycleStore(open.connection).add({
     gameId: lobby.id,
     reason: 'channel-deleted',
     since: clock,
@@ -171,7 +171,7 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     extraMs: 0,
     clockStopped: true,
   });
-  const astore = new AsyncStore(open.db);
+  const astore = new AsyncStore(open.connection);
   await astore.createCall(runningId, 3, clock);
   // Its stage owes nothing yet (night 0): the reminders a later stage would get.
   const seq = (await store.getState(runningId))!.seq;
@@ -348,7 +348,7 @@ describe('db:migrate-to-postgres on a real PostgreSQL', () => {
     const open = openDatabase(file, { readonly: true });
     const client = await connect(pgdb.url);
     try {
-      const lite = storeReader(new Store(open.db));
+      const lite = storeReader(new Store(open.connection));
       const pgr = pgGameReader(client);
       const ids = await lite.allGameIds();
       expect(await pgr.allGameIds()).toEqual(ids);

@@ -73,10 +73,10 @@ describe('two processes on one SQLite file pick only their own guilds’ work', 
       db.ownership.set(new ShardOwnership([shard], 2));
       return {
         db,
-        store: new Store(db.db),
-        outbox: new OutboxStore(db.db),
-        lstore: new LifecycleStore(db.db),
-        astore: new AsyncStore(db.db),
+        store: new Store(db.connection),
+        outbox: new OutboxStore(db.connection),
+        lstore: new LifecycleStore(db.connection),
+        astore: new AsyncStore(db.connection),
       };
     };
     return [open(0), open(1)] as const;

@@ -37,8 +37,8 @@ function recordingRest() {
 async function setUp(rate: number, concurrency = 8) {
   const db = openDatabase(':memory:');
   opened.push(db);
-  const store = new Store(db.db);
-  const outbox = new OutboxStore(db.db);
+  const store = new Store(db.connection);
+  const outbox = new OutboxStore(db.connection);
   const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: '100000000000000002',
@@ -290,8 +290,8 @@ describe('the request budget', () => {
       const channels = Array.from({ length: 60 }, (_, i) => fake.addChannel(guild.id, { name: `t${i}` }).id);
       const db = openDatabase(':memory:');
       opened.push(db);
-      const store = new Store(db.db);
-      const outbox = new OutboxStore(db.db);
+      const store = new Store(db.connection);
+      const outbox = new OutboxStore(db.connection);
       const now = Date.now();
       const game = await store.createLobby({
         guildId: guild.id,

@@ -20,8 +20,8 @@ const MESSAGE = '400000000000000001';
 async function setUp(rate = 50) {
   const db = openDatabase(':memory:');
   opened.push(db);
-  const store = new Store(db.db);
-  const outbox = new OutboxStore(db.db);
+  const store = new Store(db.connection);
+  const outbox = new OutboxStore(db.connection);
   const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,

@@ -35,8 +35,8 @@ afterEach(() => {
 async function setUp() {
   const db = openDatabase(':memory:');
   opened.push(db);
-  const store = new Store(db.db);
-  const outbox = new OutboxStore(db.db);
+  const store = new Store(db.connection);
+  const outbox = new OutboxStore(db.connection);
   const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,

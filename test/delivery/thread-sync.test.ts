@@ -19,8 +19,8 @@ const THREAD = '700000000000000001';
 async function setUp() {
   const db = openDatabase(':memory:');
   opened.push(db);
-  const store = new Store(db.db);
-  const outbox = new OutboxStore(db.db);
+  const store = new Store(db.connection);
+  const outbox = new OutboxStore(db.connection);
   const game = await store.createLobby({
     guildId: '100000000000000001',
     channelId: CHANNEL,
@@ -46,7 +46,7 @@ async function setUp() {
     log: { warn: () => {}, error: () => {} },
     debounceMs: 0,
     postWindowMs: 1,
-    threadOf: (gameId, slot = 'thread') => outbox.slot(gameId, slot)?.messageId ?? null,
+    threadOf: async (gameId, slot = 'thread') => (await outbox.slot(gameId, slot))?.messageId ?? null,
   });
   const gameId = game.id;
   const want = async (locked: boolean, members: string[]) =>

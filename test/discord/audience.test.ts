@@ -42,19 +42,19 @@ const write = (w: Partial<OutboxWrite>): OutboxWrite => ({
 
 describe('the audience of a write follows from where it goes', () => {
   const ctx = ctxOf(night());
-  it('channel → public, thread → team or spectators, DM → seat, host or member', () => {
-    const c = () => ctx;
-    expect(audienceOf(write({ dest: 'ch:c1' }), c).kind).toBe('public');
-    expect(audienceOf(write({ dest: 'th:1' }), c).kind).toBe('team');
-    expect(audienceOf(write({ dest: 'tm:c1:thread' }), c).kind).toBe('team');
-    expect(audienceOf(write({ dest: 'tm:c1:spectators' }), c).kind).toBe('spectators');
-    expect(audienceOf(write({ dest: 'th:1', op: 'slot', slot: { key: 'spectators', kind: 'thread' } }), c).kind).toBe(
-      'spectators',
-    );
-    expect(audienceOf(write({ dest: 'dm:u4', meta: { seat: 4 } }), c)).toMatchObject({ kind: 'seat', seat: 4 });
-    expect(audienceOf(write({ dest: 'dm:u4' }), c)).toMatchObject({ kind: 'seat', seat: 4 });
-    expect(audienceOf(write({ dest: 'dm:host', meta: { what: 'overdue' } }), c).kind).toBe('host');
-    expect(audienceOf(write({ dest: 'dm:stranger' }), c).kind).toBe('member');
+  it('channel → public, thread → team or spectators, DM → seat, host or member', async () => {
+    const c = async () => ctx;
+    expect((await audienceOf(write({ dest: 'ch:c1' }), c)).kind).toBe('public');
+    expect((await audienceOf(write({ dest: 'th:1' }), c)).kind).toBe('team');
+    expect((await audienceOf(write({ dest: 'tm:c1:thread' }), c)).kind).toBe('team');
+    expect((await audienceOf(write({ dest: 'tm:c1:spectators' }), c)).kind).toBe('spectators');
+    expect(
+      (await audienceOf(write({ dest: 'th:1', op: 'slot', slot: { key: 'spectators', kind: 'thread' } }), c)).kind,
+    ).toBe('spectators');
+    expect(await audienceOf(write({ dest: 'dm:u4', meta: { seat: 4 } }), c)).toMatchObject({ kind: 'seat', seat: 4 });
+    expect(await audienceOf(write({ dest: 'dm:u4' }), c)).toMatchObject({ kind: 'seat', seat: 4 });
+    expect((await audienceOf(write({ dest: 'dm:host', meta: { what: 'overdue' } }), c)).kind).toBe('host');
+    expect((await audienceOf(write({ dest: 'dm:stranger' }), c)).kind).toBe('member');
   });
 });
 
@@ -65,72 +65,74 @@ describe('what each audience may be sent (issue 20)', () => {
     return () => g.guard(w);
   };
 
-  it('a private kind (card, panel, check, gesture, reminder) never goes to the channel', () => {
+  it('a private kind (card, panel, check, gesture, reminder) never goes to the channel', async () => {
     for (const what of ['card', 'panel', 'check', 'gesture', 'reminder', 'sleep', 'frozen'])
-      expect(refused(write({ meta: { what } }))).toThrow(AudienceError);
-    expect(refused(write({ meta: { what: 'news' } }))()).toEqual({ what: 'news' });
+      await expect(refused(write({ meta: { what } }))()).rejects.toThrow(AudienceError);
+    expect(await refused(write({ meta: { what: 'news' } }))()).toEqual({ what: 'news' });
   });
 
-  it('a DM for a seat goes only to whoever holds that seat now', () => {
-    expect(refused(write({ dest: 'dm:u5', meta: { seat: 4, what: 'card' } }))).toThrow(/not held/);
-    expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'card' } }))()).toBeTruthy();
+  it('a DM for a seat goes only to whoever holds that seat now', async () => {
+    await expect(refused(write({ dest: 'dm:u5', meta: { seat: 4, what: 'card' } }))()).rejects.toThrow(/not held/);
+    expect(await refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'card' } }))()).toBeTruthy();
   });
 
-  it("a night panel's later versions (no meta) are checked by its key: never to one who no longer holds the seat", () => {
+  it("a night panel's later versions (no meta) are checked by its key: never to one who no longer holds the seat", async () => {
     const edit = (dest: `dm:${string}`) =>
       write({ dest, op: 'slot', slot: { key: 'panel:7:4', kind: 'message' }, meta: {} });
-    expect(refused(edit('dm:u5'))).toThrow(/not held/);
-    expect(refused(edit('dm:u4'))()).toEqual({});
+    await expect(refused(edit('dm:u5'))()).rejects.toThrow(/not held/);
+    expect(await refused(edit('dm:u4'))()).toEqual({});
   });
 
-  it("a check's answer goes only to a checker, a gesture only to the mafia", () => {
+  it("a check's answer goes only to a checker, a gesture only to the mafia", async () => {
     // TEN: mafia 3 and 8, Don 6, Sheriff 4.
-    expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'check' } }))()).toBeTruthy();
-    expect(refused(write({ dest: 'dm:u6', meta: { seat: 6, what: 'check' } }))()).toBeTruthy();
-    expect(refused(write({ dest: 'dm:u1', meta: { seat: 1, what: 'check' } }))).toThrow(/check/);
-    expect(refused(write({ dest: 'dm:u3', meta: { seat: 3, what: 'gesture' } }))()).toBeTruthy();
-    expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'gesture' } }))).toThrow(/gesture/);
+    expect(await refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'check' } }))()).toBeTruthy();
+    expect(await refused(write({ dest: 'dm:u6', meta: { seat: 6, what: 'check' } }))()).toBeTruthy();
+    await expect(refused(write({ dest: 'dm:u1', meta: { seat: 1, what: 'check' } }))()).rejects.toThrow(/check/);
+    expect(await refused(write({ dest: 'dm:u3', meta: { seat: 3, what: 'gesture' } }))()).toBeTruthy();
+    await expect(refused(write({ dest: 'dm:u4', meta: { seat: 4, what: 'gesture' } }))()).rejects.toThrow(/gesture/);
   });
 
-  it('a private kind never goes to someone not at the table', () => {
-    expect(refused(write({ dest: 'dm:stranger', meta: { what: 'card' } }))).toThrow(/not at the table/);
-    expect(refused(write({ dest: 'dm:stranger', meta: { what: 'substitute' } }))()).toBeTruthy();
+  it('a private kind never goes to someone not at the table', async () => {
+    await expect(refused(write({ dest: 'dm:stranger', meta: { what: 'card' } }))()).rejects.toThrow(/not at the table/);
+    expect(await refused(write({ dest: 'dm:stranger', meta: { what: 'substitute' } }))()).toBeTruthy();
   });
 
-  it('who owes a night action is never told to a host who plays (N-13)', () => {
+  it('who owes a night action is never told to a host who plays (N-13)', async () => {
     const playing = ctxOf(night(), true);
     // u1 holds seat 1 and hosts: the notice is for the host, not the seat.
     const w = write({ dest: 'dm:u1', meta: { what: 'overdue' } });
-    expect(refused(w, playing)).toThrow(/host who plays/);
-    expect(refused(write({ dest: 'dm:host', meta: { what: 'overdue' } }))()).toBeTruthy();
+    await expect(refused(w, playing)()).rejects.toThrow(/host who plays/);
+    expect(await refused(write({ dest: 'dm:host', meta: { what: 'overdue' } }))()).toBeTruthy();
     // A host who sat at the table and was replaced still knows his seat's side: he plays.
     const contexts = { fromRow: () => ctx, build: () => ctx } as unknown as Contexts;
     const replaced = new AudienceGate(contexts, { error: () => undefined }, true, (_c, u) => u === HOST);
-    expect(() => replaced.guard(write({ dest: 'dm:host', meta: { what: 'absent' } }))).toThrow(/host who plays/);
+    await expect(replaced.guard(write({ dest: 'dm:host', meta: { what: 'absent' } }))).rejects.toThrow(
+      /host who plays/,
+    );
   });
 
-  it('the mafia thread takes only living black players who know each other (G-4, M-2, G-5)', () => {
+  it('the mafia thread takes only living black players who know each other (G-4, M-2, G-5)', async () => {
     const add = (members: string[]) => write({ dest: 'tm:c1:thread', op: 'thread', payload: { members } });
-    expect(refused(add(['u3', 'u6', 'u8']))()).toBeTruthy();
-    expect(refused(add(['u3', 'u4']))).toThrow(/u4/);
+    expect(await refused(add(['u3', 'u6', 'u8']))()).toBeTruthy();
+    await expect(refused(add(['u3', 'u4']))()).rejects.toThrow(/u4/);
     const s = night();
     const dead = { ...s, players: s.players.map((p) => (p.seat === 8 ? { ...p, alive: false } : p)) };
-    expect(refused(add(['u3', 'u8']), ctxOf(dead))).toThrow(/u8/);
+    await expect(refused(add(['u3', 'u8']), ctxOf(dead))()).rejects.toThrow(/u8/);
     // Taking members out is always allowed.
     expect(
-      refused(write({ dest: 'tm:c1:thread', op: 'thread', payload: { members: ['u4'], remove: true } }))(),
+      await refused(write({ dest: 'tm:c1:thread', op: 'thread', payload: { members: ['u4'], remove: true } }))(),
     ).toBeTruthy();
   });
 
-  it('the spectators never include a living player (M-3)', () => {
+  it('the spectators never include a living player (M-3)', async () => {
     const add = (members: string[]) => write({ dest: 'tm:c1:spectators', op: 'thread', payload: { members } });
-    expect(refused(add(['stranger']))()).toBeTruthy();
-    expect(refused(add(['u2']))).toThrow(/u2/);
+    expect(await refused(add(['stranger']))()).toBeTruthy();
+    await expect(refused(add(['u2']))()).rejects.toThrow(/u2/);
   });
 
-  it('outside tests a refused write is dropped and logged, not thrown', () => {
+  it('outside tests a refused write is dropped and logged, not thrown', async () => {
     const { g, errors } = gate(ctx, false);
-    expect(g.guard(write({ meta: { what: 'card' } }))).toBe(false);
+    expect(await g.guard(write({ meta: { what: 'card' } }))).toBe(false);
     expect(errors).toHaveLength(1);
   });
 });
@@ -148,21 +150,30 @@ describe('what a night action causes (N-13, issue 20)', () => {
       action: { kind: 'shoot', seat: 3, target: 1, seq: s.seq },
     }) as unknown as GameEffect;
 
-  it('a night action that does not end the night writes nothing public', () => {
+  it('a night action that does not end the night writes nothing public', async () => {
     const { g } = gate(ctx);
-    expect(() => g.around(effect(s), () => g.guard(write({ meta: { what: 'news' } })))).toThrow(/night action/);
+    await expect(
+      g.around(effect(s), async () => void (await g.guard(write({ meta: { what: 'news' } })))),
+    ).rejects.toThrow(/night action/);
     // ...but the actor's own panel, by DM, is fine.
-    g.around(effect(s), () => g.guard(write({ dest: 'dm:u3', meta: { seat: 3, what: 'panel' } })));
+    await g.around(
+      effect(s),
+      async () => void (await g.guard(write({ dest: 'dm:u3', meta: { seat: 3, what: 'panel' } }))),
+    );
   });
 
-  it('the morning it causes is public, marked so that no click takes it as a follow-up', () => {
+  it('the morning it causes is public, marked so that no click takes it as a follow-up', async () => {
     const { g } = gate(ctx);
     let meta: unknown;
-    g.around(effect({ ...s, seq: s.seq + 1 }), () => (meta = g.guard(write({ meta: { what: 'day' } }))));
+    await g.around(effect({ ...s, seq: s.seq + 1 }), async () => {
+      meta = await g.guard(write({ meta: { what: 'day' } }));
+    });
     expect(meta).toEqual({ what: 'day', origin: 'secret' });
     // A host's ruling is not secret.
     const host = { ...effect({ ...s, seq: s.seq + 1 }), action: { kind: 'host-skip', seq: s.seq } } as GameEffect;
-    g.around(host, () => (meta = g.guard(write({ meta: { what: 'day' } }))));
+    await g.around(host, async () => {
+      meta = await g.guard(write({ meta: { what: 'day' } }));
+    });
     expect(meta).toEqual({ what: 'day' });
   });
 });

@@ -24,9 +24,9 @@ afterEach(() => {
 function setup() {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-notices-')), 'db.sqlite'));
   opened.push(db);
-  const store = new Store(db.db);
+  const store = new Store(db.connection);
   const service = new GameService(store, { now: () => Date.UTC(2027, 2, 1, 10) });
-  const lstore = new LifecycleStore(db.db);
+  const lstore = new LifecycleStore(db.connection);
   const posts: { route: string; body: unknown }[] = [];
   const rest = {
     post: (route: string, o: { body: unknown }) => {
@@ -38,12 +38,12 @@ function setup() {
   const log = { warn: (m: string) => void logged.push(m), error: (m: string) => void logged.push(m) };
   const notices = new Notices(
     rest,
-    new OutboxStore(db.db),
+    new OutboxStore(db.connection),
     store,
     new Contexts(store, service, 'en'),
     service,
     log,
-    (id) => lstore.get(id) !== null,
+    async (id) => (await lstore.get(id)) !== null,
   );
   const game = async (channelId: string) =>
     await service.createLobby({

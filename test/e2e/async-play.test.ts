@@ -75,7 +75,7 @@ describe('asynchronous play over days', () => {
       });
       const world = w!;
       const idle = () => world.bot.idle();
-      const astore = new AsyncStore(world.bot.db.db);
+      const astore = new AsyncStore(world.bot.db.connection);
       // Every reminder DM with the fake time its timer fired at.
       const reminders: { at: number; user: string; content: string; message: StoredMessage }[] = [];
       const seen = new Set<string>();
@@ -386,7 +386,7 @@ describe('asynchronous play over days', () => {
       const idle = () => world.bot.idle();
       await d.createAndStart('classic-10', 'async', { night: '1h', discussion: '2h', vote: '2h' });
       const g = d.gameId;
-      const astore = new AsyncStore(world.bot.db.db);
+      const astore = new AsyncStore(world.bot.db.connection);
       // Night 0, then a window and no vote in which nobody acts: everybody misses twice? Only the window
       // owes; with no nominations there is no vote, so night 1 follows and its actors miss too.
       await clock.advanceTo(clock.now() + 1 * H + MIN, idle);

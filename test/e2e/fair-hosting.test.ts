@@ -297,7 +297,7 @@ describe('who may take a seat when it changes hands (N-13; issue 20)', () => {
       w!.fake.publicMessages(w!.channel.id).filter((m) => m.content.includes('Seat #5 needs a substitute'));
     expect(calls()).toEqual([]);
     // Seat 5 is flagged as absent (the bot's own count of owed actions let pass): he may call.
-    const astore = new AsyncStore(w!.bot.db.db);
+    const astore = new AsyncStore(w!.bot.db.connection);
     await astore.flag(id, 5, Date.now());
     expect(text(await press(w!, host.id, d.tableMessage(), `v1:y:${id}:call:5`))).toMatch(/^✅/);
     const call = calls()[0]!;

@@ -88,7 +88,7 @@ describe('a game follows its channel and server (issue 20)', () => {
     world.fake.deleteChannel(world.channel.id);
     await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    const s = (await new LifecycleStore(world.bot.db.db).get(g))!;
+    const s = (await new LifecycleStore(world.bot.db.connection).get(g))!;
     expect(s.reason).toBe('channel-deleted');
     expect(s.voidAt - s.since).toBe(VOID_AFTER_MS.live);
     // The host, by DM, once: why, and when the game is voided.
@@ -166,7 +166,7 @@ describe('a game follows its channel and server (issue 20)', () => {
     world.fake.setOverwrite(ch, { id: bot, type: 1, allow: 0n, deny: Perm.ViewChannel });
     await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    const s = (await new LifecycleStore(world.bot.db.db).get(g))!;
+    const s = (await new LifecycleStore(world.bot.db.connection).get(g))!;
     expect(s.reason).toBe('no-access');
     await clock.advanceTo(s.voidAt + MIN, idle);
     expect((await world.bot.store.getGame(g))!.status).toBe('cancelled');
@@ -280,7 +280,7 @@ describe('a game follows its channel and server (issue 20)', () => {
     world.fake.removeBot(world.guild.id);
     await until(async () => await world.bot.lifecycle.isSuspended(g));
     await idle();
-    expect((await new LifecycleStore(world.bot.db.db).get(g))!.reason).toBe('bot-removed');
+    expect((await new LifecycleStore(world.bot.db.connection).get(g))!.reason).toBe('bot-removed');
     expect(hostDms(world).filter((c) => c.startsWith('⏸️'))).toHaveLength(1);
     expect(hostDms(world).find((c) => c.startsWith('⏸️'))).toContain(
       t('en', 'life.paused.bot-removed', { id: g, channel: world.channel.id }),

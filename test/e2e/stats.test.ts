@@ -1,6 +1,7 @@
 // /stats through Discord (issue 12): a real game's results in /stats top, player and game; the
 // Elo chart as a PNG attachment of the right size; pages that still turn after a restart; "show
 // to the channel"; refusals; seasons and rating settings; Ukrainian and Russian answers.
+import { rawSqlite } from '../../testkit/raw-sqlite';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBot } from '../../src/discord/bot';
@@ -135,9 +136,11 @@ describe('/stats through Discord', () => {
         options: {},
         now: Date.now(),
       });
-      store.sqlite.prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(Date.now(), game.id);
+      rawSqlite(store)
+        .prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?")
+        .run(Date.now(), game.id);
       const user = g === 34 ? me.id : `10000000000000${String(g).padStart(4, '0')}`;
-      store.sqlite
+      rawSqlite(store)
         .prepare(
           `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, moves)
            VALUES (?, 1, ?, ?, 'classic-10', 'civilian', 'red', 'win', ?, '{}', 0, 0, ?, 100)`,

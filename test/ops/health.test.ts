@@ -81,20 +81,20 @@ describe('probeWritable', () => {
     const db = openDatabase(path);
     const other = new Database(path);
     try {
-      expect(await probeWritable(db.sqlite)).toBeNull();
+      expect(await probeWritable(db.connection)).toBeNull();
       expect(db.sqlite.inTransaction).toBe(false);
       other.exec('BEGIN IMMEDIATE');
-      expect(await probeWritable(db.sqlite, 0)).toMatch(/database is locked/);
+      expect(await probeWritable(db.connection, 0)).toMatch(/database is locked/);
       // The bot's own busy timeout is put back, and no transaction is left open.
       expect(db.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
       expect(db.sqlite.inTransaction).toBe(false);
       other.exec('ROLLBACK');
-      expect(await probeWritable(db.sqlite)).toBeNull();
+      expect(await probeWritable(db.connection)).toBeNull();
     } finally {
       other.close();
       db.close();
     }
-    expect(await probeWritable(db.sqlite)).toBe('the database is closed');
+    expect(await probeWritable(db.connection)).toBe('the database is closed');
   });
 
   it('a read-only connection is not writable', async () => {
@@ -102,7 +102,7 @@ describe('probeWritable', () => {
     openDatabase(path).close();
     const ro = openDatabase(path, { readonly: true });
     try {
-      expect(await probeWritable(ro.sqlite)).toBe('the database is open read-only');
+      expect(await probeWritable(ro.connection)).toBe('the database is open read-only');
     } finally {
       ro.close();
     }

@@ -13,8 +13,8 @@ function sample(text: string, series: string): number | null {
 
 function sources(o: Partial<MetricSources> = {}): MetricSources {
   return {
-    games: () => [],
-    backlog: () => ({ pending: 0, oldestAt: null }),
+    games: async () => [],
+    backlog: async () => ({ pending: 0, oldestAt: null }),
     deliveryCounts: () => new Map(),
     gatewayReady: () => true,
     now: () => 1_000_000,
@@ -50,10 +50,11 @@ describe('OpsMetrics', () => {
     let ready = true;
     const m = new OpsMetrics(
       sources({
-        games: () => games,
-        backlog: () => ({ pending: 4, oldestAt: 1_000_000 - 7_500 }),
+        games: async () => games,
+        backlog: async () => ({ pending: 4, oldestAt: 1_000_000 - 7_500 }),
         deliveryCounts: () => new Map([['POST /channels/:id/messages', 9]]),
         gatewayReady: () => ready,
+        longestTransactionMs: () => 1250,
       }),
     );
     let t = await m.text();
@@ -62,6 +63,7 @@ describe('OpsMetrics', () => {
     expect(sample(t, 'mafia_outbox_pending')).toBe(4);
     expect(sample(t, 'mafia_outbox_oldest_pending_age_seconds')).toBe(7.5);
     expect(sample(t, 'mafia_gateway_ready')).toBe(1);
+    expect(sample(t, 'mafia_db_longest_transaction_seconds')).toBe(1.25);
     expect(sample(t, 'mafia_delivery_total{what="POST /channels/:id/messages"}')).toBe(9);
     expect(t).toContain('nodejs_eventloop_lag_p99_seconds');
     // A game that left a stage is gone from it at the next scrape (no stale series).
@@ -159,7 +161,7 @@ describe('gamesByStage', () => {
       add.run('running', JSON.stringify({ stage: { kind: 'night' } }));
       add.run('running', JSON.stringify({ stage: { kind: 'vote' } }));
       add.run('over', JSON.stringify({ stage: { kind: 'over' } }));
-      const rows = (await gamesByStage(db.sqlite)).sort((x, y) =>
+      const rows = (await gamesByStage(db.connection)).sort((x, y) =>
         `${x.status}${x.stage}`.localeCompare(`${y.status}${y.stage}`),
       );
       expect(rows).toEqual([

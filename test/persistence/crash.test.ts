@@ -79,7 +79,7 @@ describe('crash safety: SIGKILL at random moments, then --resume', () => {
         expect(kills).toBeGreaterThanOrEqual(KILLS_PER_RULESET);
 
         const open = openDatabase(db);
-        const store = new Store(open.db);
+        const store = new Store(open.connection);
         // Every acknowledged action is in the log, with the same kind.
         const logs = new Map<number, Map<number, string>>();
         for (const id of await store.allGameIds())

@@ -35,7 +35,7 @@ afterEach(() => {
 function open(path: string, now: { t: number }) {
   const db = openDatabase(path);
   opened.push(db);
-  const store = new Store(db.db);
+  const store = new Store(db.connection);
   return { db, store, service: new GameService(store, { now: () => now.t, timers: noTimers }) };
 }
 

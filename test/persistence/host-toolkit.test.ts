@@ -54,7 +54,7 @@ function setup(
 ) {
   const open = openDatabase(path);
   opened.push(open);
-  const store = new Store(open.db);
+  const store = new Store(open.connection);
   const timers = new ManualTimers();
   const service = new GameService(store, { now: () => now.t, timers, onAnnulled: (id) => annulled.push(id) });
   return { path, store, service, timers, now, annulled };

@@ -37,7 +37,7 @@ describe('migration 0008: the denies of a game running across the upgrade are th
   it('a running game’s denies become holds (taken back at its end); a finished game’s and other wishes do not', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-up-')), 'mafia.sqlite');
     const old = openDatabase(path, { migrationsFolder: migrationsBefore('0008_perm_holds') });
-    const store = new Store(old.db);
+    const store = new Store(old.connection);
     const lobby = async (channelId: string) =>
       await store.createLobby({
         guildId: '100000000000000001',
@@ -63,7 +63,7 @@ describe('migration 0008: the denies of a game running across the upgrade are th
 
     const now = openDatabase(path);
     opened.push(now);
-    const holds = new OutboxStore(now.db);
+    const holds = new OutboxStore(now.connection);
     expect(await holds.permHolds(CH)).toEqual([
       { channelId: CH, userId: B, gameId: running.id, hadAllow: false, hadDeny: false, existed: false },
     ]);

@@ -53,7 +53,7 @@ function setup(file?: string, now = { t: 1_000_000 }) {
   const path = file ?? join(mkdtempSync(join(tmpdir(), 'mafia-svc-')), 'db.sqlite');
   const open = openDatabase(path);
   opened.push(open);
-  const store = new Store(open.db);
+  const store = new Store(open.connection);
   const effects: GameEffect[] = [];
   const timers = new ManualTimers();
   const service = new GameService(store, { now: () => now.t, timers, onEffect: (e) => void effects.push(e) });

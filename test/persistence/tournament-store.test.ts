@@ -21,9 +21,9 @@ afterEach(() => {
 function open() {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'mafia-tour-')), 'db.sqlite'));
   return {
-    store: new Store(db.db),
-    tstore: new TournamentStore(db.db),
-    outbox: new OutboxStore(db.db),
+    store: new Store(db.connection),
+    tstore: new TournamentStore(db.connection),
+    outbox: new OutboxStore(db.connection),
     sqlite: db.sqlite,
   };
 }

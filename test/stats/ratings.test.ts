@@ -26,13 +26,14 @@ import {
   unbuilt,
 } from '../../src/stats/record';
 import { readJson, OWN_DIR } from '../../testkit/scenario-files';
+import { rawSqlite } from '../../testkit/raw-sqlite';
 import { join } from 'node:path';
 
 const G = 'g1';
 
 function fresh() {
   const o = openDatabase(':memory:');
-  const store = new Store(o.db);
+  const store = new Store(o.connection);
   return { o, store, db: store.stats };
 }
 
@@ -62,11 +63,11 @@ async function putGame(
     options: {},
     now: finishedAt,
   });
-  const ins = store.sqlite.prepare(
+  const ins = rawSqlite(store).prepare(
     `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, no_day_vote, moves, removed, holders)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?)`,
   );
-  await store.transaction(() => {
+  await store.transaction(async () => {
     seats.forEach((s, i) => {
       const team = ['mafia', 'don', 'prostitute'].includes(s.role) ? 'black' : 'red';
       ins.run(
@@ -88,8 +89,8 @@ async function putGame(
         s.holders ? JSON.stringify(s.holders) : null,
       );
     });
-    store.sqlite.prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(finishedAt, game.id);
-    recordGame(store.stats, game.id);
+    rawSqlite(store).prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(finishedAt, game.id);
+    await recordGame(store.stats, game.id);
   });
   return game.id;
 }
@@ -329,7 +330,7 @@ describe('S-5 standings in SQL', () => {
     );
     expect(recent.rows.map((r) => r.userId)).toEqual(['p29', 'p28', 'p27', 'p26', 'p25', 'me']);
     // A season defined afterwards gets its standings from the stored results.
-    const s = store.sqlite
+    const s = rawSqlite(store)
       .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, ?, 0)')
       .run(G, 'Autumn', 10 * day, 20 * day);
     await rebuildSeason(db, G, Number(s.lastInsertRowid));
@@ -346,7 +347,7 @@ describe('S-5 standings in SQL', () => {
     expect(season.rows[0]!.userId).toBe('p19');
     // A game closing inside the open season is added to it at once.
     const open = Number(
-      store.sqlite
+      rawSqlite(store)
         .prepare('INSERT INTO seasons (guild_id, name, starts_at, ends_at, created_at) VALUES (?, ?, ?, NULL, 0)')
         .run(G, 'Now', 40 * day).lastInsertRowid,
     );
@@ -408,7 +409,7 @@ describe('S-5 standings in SQL', () => {
         new Map(got.map((r) => [r.userId, [r.place, r.points, r.games, r.wins, r.bestPlayer]])),
         `${days} days`,
       ).toEqual(new Map(want.map((r) => [r.player, [r.place, r.points, r.games, r.wins, r.bestPlayer]])));
-      const hist = store.sqlite
+      const hist = rawSqlite(store)
         .prepare('SELECT user_id, after, finished_at FROM rating_history WHERE finished_at >= ? ORDER BY finished_at')
         .all(cutoff) as { user_id: string; after: number }[];
       const last = new Map<string, { elo: number; games: number }>();
@@ -441,7 +442,7 @@ describe('S-5 standings in SQL', () => {
       ['b', -1],
     ]);
     await saveRatingSettings(db, G, { elo: { win: 20, loss: 15, start: 1000 }, minMoves: 0 }, 0);
-    store.sqlite.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(short);
+    rawSqlite(store).prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(short);
     await recomputeRatings(db, G, 'classic-10');
     expect((await allRows(db, filter('classic-10'))).map((r) => [r.userId, r.points])).toEqual([
       ['a', 3],
@@ -544,7 +545,7 @@ describe('an upgrade', () => {
       options: {},
       now: 1,
     });
-    store.sqlite
+    rawSqlite(store)
       .prepare(
         `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at)
        VALUES (?, 1, ?, 'old', 'kiev-12', 'civilian', 'red', 'win', 3, '{}', 1, 0, 5)`,
@@ -561,7 +562,7 @@ describe('through the game service (the game-closing transaction)', () => {
   function play(file: string) {
     const sc = parseScenario(readJson(join(OWN_DIR, file)));
     const o = openDatabase(':memory:');
-    const store = new Store(o.db);
+    const store = new Store(o.connection);
     let now = 1_000_000;
     const service = new GameService(store, { now: () => now });
     return {
@@ -626,7 +627,7 @@ describe('through the game service (the game-closing transaction)', () => {
     const db = w.store.stats;
     const holders = JSON.parse(
       (
-        w.store.sqlite.prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as {
+        rawSqlite(w.store).prepare('SELECT holders FROM results WHERE game_id = ? AND seat = 4').get(game) as {
           holders: string;
         }
       ).holders,
@@ -634,7 +635,7 @@ describe('through the game service (the game-closing transaction)', () => {
     expect(holders.map((h) => h.userId)).toEqual(['u4', 'sub']);
     expect(holders[0]!.share + holders[1]!.share).toBeCloseTo(1, 9);
     expect(holders[0]!.share).toBeGreaterThan(0);
-    const hist = w.store.sqlite
+    const hist = rawSqlite(w.store)
       .prepare(
         'SELECT user_id, share, before, after FROM rating_history WHERE game_id = ? AND seat = 4 ORDER BY user_id',
       )
@@ -662,7 +663,7 @@ describe('a rebuild after an annul that the database fails (issue 20)', () => {
       { user: 'a', role: 'mafia', points: 4, outcome: 'win' },
       { user: 'b', role: 'civilian', points: 0, outcome: 'loss' },
     ]);
-    store.sqlite.prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(id);
+    rawSqlite(store).prepare('UPDATE games SET annulled_at = 5 WHERE id = ?').run(id);
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => void unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
@@ -670,7 +671,7 @@ describe('a rebuild after an annul that the database fails (issue 20)', () => {
       // The disk fails twice, then comes back.
       let failures = 2;
       const tx = db.transaction.bind(db);
-      db.transaction = (<T>(fn: () => T): T => {
+      db.transaction = (<T>(fn: () => Promise<T>): Promise<T> => {
         if (failures > 0) {
           failures--;
           throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });

@@ -89,14 +89,14 @@ export class HostCommand {
   async run(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const sub = i.options.getSubcommand(false) ?? '';
     // The channel's game, or `game:`; the log and annul also read a finished one.
-    const game = this.tools.resolve(i, sub);
+    const game = await this.tools.resolve(i, sub);
     if (typeof game === 'string') return refuse(i, refusalText(loc, game));
-    if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+    if (!(await this.tools.isHost(i, game))) return refuse(i, t(loc, 'refusal.host/not-host'));
     const actor = `host:${i.user.id}` as const;
     const reason = i.options.getString('reason')?.slice(0, 200) ?? null;
     if (!isHostSubcommand(sub)) return refuse(i, t(loc, 'refusal.input/unknown'));
     // Fair hosting: a host who plays keeps the day's clock but does not rule on results or see the night.
-    const fair = this.tools.fairCheck(i, game, sub);
+    const fair = await this.tools.fairCheck(i, game, sub);
     if ('code' in fair) return refuse(i, refusalText(loc, fair.code));
     // A host who plays acts on the stage he was allowed in (skip: a night begun meanwhile refuses it).
     const at = fair.seq === undefined ? {} : { seq: fair.seq };
@@ -161,8 +161,10 @@ export class HostCommand {
     const r = await this.service.substitute(game.id, seat, user.id, actor, reason);
     if (!r.ok) return refuse(i, refusalText(loc, r.code));
     const names = { ...(game.lobby.names ?? {}), [user.id]: user.displayName ?? user.username };
-    const fresh = this.store.getGame(game.id)!;
-    this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
+    await this.store.gameTransaction(game.id, async () => {
+      const fresh = (await this.store.getGame(game.id))!;
+      await this.store.setLobby(game.id, { ...fresh.lobby, names }, this.service.now());
+    });
     return this.answer(i, loc, r);
   }
 }

@@ -107,13 +107,13 @@ export class MafiaCommand {
     }
   }
 
-  private activeGame(channelId: string): GameRow | null {
-    return this.store.activeGamesInChannel(channelId)[0] ?? null;
+  private async activeGame(channelId: string): Promise<GameRow | null> {
+    return (await this.store.activeGamesInChannel(channelId))[0] ?? null;
   }
 
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     // A game keeps the server's settings it was created with (a snapshot in the game's row).
-    const settings = readSettings(this.store, i.guildId!);
+    const settings = await readSettings(this.store, i.guildId!);
     const ruleset = i.options.getString('ruleset') ?? settings.ruleset;
     if (ruleset === null) return refuse(i, t(loc, 'refusal.create/ruleset-needed'));
     if (!(RULESET_IDS as string[]).includes(ruleset)) return refuse(i, t(loc, 'refusal.create/ruleset'));
@@ -121,36 +121,42 @@ export class MafiaCommand {
     if (pace !== 'live' && pace !== 'async') return refuse(i, t(loc, 'refusal.create/pace'));
     const timers = timerOptions(i, { ...settings.timers[pace] });
     if ('bad' in timers) return refuse(i, t(loc, 'refusal.create/timer', timers.bad));
-    if (this.activeGame(i.channelId)) return refuse(i, t(loc, 'refusal.create/busy'));
+    if (await this.activeGame(i.channelId)) return refuse(i, t(loc, 'refusal.create/busy'));
     const options: OptionOverrides = {};
     if (Object.keys(timers).length > 0) options.timers = timers;
     if (settings.mafiaTalk === 'every-night') options.mafiaTalk = 'every-night';
     const parsed = optionOverridesSchema.safeParse(options);
     if (!parsed.success) return refuse(i, t(loc, 'refusal.create/options'));
-    const pub = this.contexts.publicLocale(i.guildId!, i.guildLocale);
-    const game = this.service.createLobby({
-      guildId: i.guildId!,
-      channelId: i.channelId,
-      hostId: i.user.id,
-      ruleset: ruleset as RulesetId,
-      pace,
-      options: parsed.data as OptionOverrides,
-      lobby: {
-        members: [],
-        names: {},
-        // The host's language too: what he alone is told by DM (issue 20: his game paused) is in it.
-        locales: { [i.user.id]: i.locale },
-        ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}),
-      },
-      ui: { locale: pub, settings },
-    });
+    const pub = await this.contexts.publicLocale(i.guildId!, i.guildLocale);
+    // The channel asked again in the lobby's own transaction: two creates at once make one lobby.
+    const game = await this.store.transaction(async () =>
+      (await this.activeGame(i.channelId))
+        ? null
+        : this.service.createLobby({
+            guildId: i.guildId!,
+            channelId: i.channelId,
+            hostId: i.user.id,
+            ruleset: ruleset as RulesetId,
+            pace,
+            options: parsed.data as OptionOverrides,
+            lobby: {
+              members: [],
+              names: {},
+              // The host's language too: what he alone is told by DM (issue 20: his game paused) is in it.
+              locales: { [i.user.id]: i.locale },
+              ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}),
+            },
+            ui: { locale: pub, settings },
+          }),
+    );
+    if (!game) return refuse(i, t(loc, 'refusal.create/busy'));
     const need = RULESETS[ruleset as RulesetId].players;
     await say(i, t(loc, 'create.done', { id: game.id, ruleset: rulesetName(loc, ruleset), need }));
   }
 
   private async myRole(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    const game = this.activeGame(i.channelId);
-    const ctx = game && game.status !== 'lobby' ? this.contexts.fromRow(game) : null;
+    const game = await this.activeGame(i.channelId);
+    const ctx = game && game.status !== 'lobby' ? await this.contexts.fromRow(game) : null;
     const seat = ctx ? seatOfUser(ctx, i.user.id) : null;
     if (!ctx || seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
     await i.reply({ ...toReply(roleCard(ctx, seat, loc)), flags: MessageFlags.Ephemeral });
@@ -165,12 +171,12 @@ export class MafiaCommand {
     const asked = i.options.getString('ruleset');
     if (asked !== null && !(RULESET_IDS as string[]).includes(asked))
       return refuse(i, t(loc, 'refusal.create/ruleset'));
-    const game = this.activeGame(i.channelId);
+    const game = await this.activeGame(i.channelId);
     if (game && (asked === null || asked === game.ruleset)) {
       const options = resolveOptions(game.ruleset, game.pace, game.options);
       return reply(i, rulesPayload(loc, game.ruleset, game.pace, options));
     }
-    const settings = readSettings(this.store, i.guildId!);
+    const settings = await readSettings(this.store, i.guildId!);
     const ruleset = (asked ?? settings.ruleset) as RulesetId | null;
     if (ruleset === null) return refuse(i, t(loc, 'refusal.create/ruleset-needed'));
     const pace = settings.pace === 'async' ? 'async' : 'live';
@@ -185,16 +191,16 @@ export class MafiaCommand {
    * else is shown where the table is.
    */
   private async repostTable(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
-    const game = this.activeGame(i.channelId);
+    const game = await this.activeGame(i.channelId);
     if (!game || game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/none-here'));
-    const slot = this.outbox.slot(game.id, 'table');
+    const slot = await this.outbox.slot(game.id, 'table');
     // The table is in place while the bot knows its message (a deleted one is forgotten and posted
     // again by itself, see the deliverer); its edits come on their own.
     const link =
       slot?.messageId && slot.channelId && slot.state !== 'gone'
         ? `https://discord.com/channels/${game.guildId}/${slot.channelId}/${slot.messageId}`
         : null;
-    const hosts = hostRight(memberOf(i), game, readSettings(this.store, game.guildId).hostRole) !== null;
+    const hosts = hostRight(memberOf(i), game, (await readSettings(this.store, game.guildId)).hostRole) !== null;
     if (!hosts) return link ? say(i, t(loc, 'table.here', { link })) : refuse(i, t(loc, 'table.hostOnly'));
     if (link) return say(i, t(loc, 'table.inPlace', { link }));
     const now = this.service.now();
@@ -205,7 +211,7 @@ export class MafiaCommand {
       return refuse(i, t(loc, 'table.cooldown', { when }));
     }
     this.reposted.set(game.id, now);
-    this.store.transaction(() => this.outbox.repostSlot(game.id, 'table', now));
+    await this.store.gameTransaction(game.id, () => this.outbox.repostSlot(game.id, 'table', now));
     this.deliverer.kick();
     await say(i, t(loc, 'table.reposted'));
   }

@@ -36,7 +36,7 @@ export class RatingSettingsCommand {
     const say = (content: string) =>
       i.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     if (sub === 'rating') {
-      const cur = ratingSettings(this.db, guildId);
+      const cur = await ratingSettings(this.db, guildId);
       const win = i.options.getNumber('win_factor');
       const loss = i.options.getNumber('loss_factor');
       const start = i.options.getNumber('start_rating');
@@ -51,7 +51,7 @@ export class RatingSettingsCommand {
       const changed = win !== null || loss !== null || start !== null || min !== null;
       let finished = true;
       if (changed) {
-        saveRatingSettings(this.db, guildId, next, this.now());
+        await saveRatingSettings(this.db, guildId, next, this.now());
         // Rebuilt in small steps (games go on meanwhile); the answer waits a little for a small server.
         const job = recomputeInBackground(this.db, guildId).then(() => this.onRecomputed(guildId));
         finished = await Promise.race([
@@ -71,7 +71,7 @@ export class RatingSettingsCommand {
     const name = (i.options.getString('name') ?? '').trim();
     const dayText = (ms: number) => `<t:${Math.floor(ms / 1000)}:D>`;
     if (action === 'list') {
-      const list = seasonsOf(this.db, guildId);
+      const list = await seasonsOf(this.db, guildId);
       if (list.length === 0) return void (await say(t(loc, 'st.season.none')));
       const lines = list.map((s) =>
         t(loc, 'st.season.line', {
@@ -104,12 +104,14 @@ export class RatingSettingsCommand {
       const from = start ?? now - (now % DAY);
       const to = end === null ? null : end + DAY; // the end day is included
       if (to !== null && to <= from) return void (await this.refuse(i, t(loc, 'st.season.order')));
-      if (seasonByName(this.db, guildId, name))
-        return void (await this.refuse(i, t(loc, 'st.season.exists', { name })));
-      this.store.transaction(() => {
-        const id = this.db.addSeason(guildId, name, from, to, now);
-        rebuildSeason(this.db, guildId, id);
+      // Checked and defined in one transaction: the same name given twice at once makes one season.
+      const defined = await this.store.transaction(async () => {
+        if (await seasonByName(this.db, guildId, name)) return false;
+        const id = await this.db.addSeason(guildId, name, from, to, now);
+        await rebuildSeason(this.db, guildId, id);
+        return true;
       });
+      if (!defined) return void (await this.refuse(i, t(loc, 'st.season.exists', { name })));
       return void (await say(
         t(loc, 'st.season.defined', {
           name,
@@ -119,14 +121,14 @@ export class RatingSettingsCommand {
       ));
     }
     if (action === 'end') {
-      const s = seasonByName(this.db, guildId, name);
+      const s = await seasonByName(this.db, guildId, name);
       if (!s) return void (await this.refuse(i, t(loc, 'st.refusal.noSeason', { name })));
       const now = this.now();
       if (s.endsAt !== null && s.endsAt <= now)
         return void (await this.refuse(i, t(loc, 'st.season.alreadyEnded', { name: s.name })));
-      this.store.transaction(() => {
-        this.db.endSeason(s.id, Math.max(now, s.startsAt + 1));
-        rebuildSeason(this.db, guildId, s.id);
+      await this.store.transaction(async () => {
+        await this.db.endSeason(s.id, Math.max(now, s.startsAt + 1));
+        await rebuildSeason(this.db, guildId, s.id);
       });
       return void (await say(t(loc, 'st.season.ended', { name: s.name, end: dayText(now) })));
     }

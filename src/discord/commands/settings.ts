@@ -119,10 +119,11 @@ export class SettingsCommand {
 
   async handle(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
     const guildId = i.guildId!;
-    if (sub === 'show') return this.reply(i, '', readSettings(this.store, guildId), loc);
+    if (sub === 'show') return this.reply(i, '', await readSettings(this.store, guildId), loc);
     if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild))
       return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
-    let patch: Partial<Record<SettingKey, unknown>>;
+    let patch:
+      Partial<Record<SettingKey, unknown>> | ((current: ServerSettings) => Partial<Record<SettingKey, unknown>>);
     switch (sub) {
       case 'language':
         patch = { language: i.options.getString('language', true) };
@@ -152,22 +153,30 @@ export class SettingsCommand {
       case 'timers': {
         const pace = i.options.getString('pace', true);
         if (pace !== 'live' && pace !== 'async') return this.reply(i, `⛔ ${t(loc, 'refusal.create/pace')}`);
-        const current = readSettings(this.store, guildId).timers;
-        const next: Partial<Timers> = { ...current[pace] };
+        // What each timer option says: a number of seconds, or `default` (back to the rule set).
+        const given = new Map<(typeof TIMER_OPTIONS)[number], number | 'default'>();
         for (const opt of TIMER_OPTIONS) {
           const raw = i.options.getString(opt);
           if (raw === null) continue;
-          // `default` gives the timer back to the rule set.
           if (raw.trim().toLowerCase() === 'default') {
-            for (const key of TIMER_KEYS[opt]) delete next[key];
+            given.set(opt, 'default');
             continue;
           }
           const secs = parseDuration(raw);
           if (secs === null || secs < 5 || secs > 30 * 86_400)
             return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: raw.slice(0, 20) })}`);
-          for (const key of TIMER_KEYS[opt]) next[key] = secs;
+          given.set(opt, secs);
         }
-        patch = { timers: { ...current, [pace]: next } };
+        // Applied to the timers as they are when the change is written.
+        patch = (cur) => {
+          const next: Partial<Timers> = { ...cur.timers[pace] };
+          for (const [opt, v] of given)
+            for (const key of TIMER_KEYS[opt]) {
+              if (v === 'default') delete next[key];
+              else next[key] = v;
+            }
+          return { timers: { ...cur.timers, [pace]: next } };
+        };
         break;
       }
       case 'pings':
@@ -203,7 +212,7 @@ export class SettingsCommand {
       default:
         return this.reply(i, `⛔ ${t(loc, 'refusal.input/unknown')}`);
     }
-    const r = writeSettings(this.store, guildId, patch, this.now());
+    const r = await writeSettings(this.store, guildId, patch, this.now());
     if (!r.ok)
       return this.reply(
         i,

@@ -46,30 +46,30 @@ export class StatsCommands {
   // Periods
 
   /** A period option as typed: `all` (in any of the three languages), `30`, `30d`, or a season's name. */
-  private parsePeriod(
+  private async parsePeriod(
     guildId: string,
     raw: string | null,
-  ): { code: StatsPeriodCode } | { error: string; value: string } {
+  ): Promise<{ code: StatsPeriodCode } | { error: string; value: string }> {
     const v = (raw ?? '').trim();
     if (v === '' || ALL_TIME.test(v)) return { code: 'a' };
     const n = parseDays(v);
     if (n !== null) {
       return n >= 1 && n <= 3650 ? { code: `d${n}` } : { error: 'period', value: v };
     }
-    const season = seasonByName(this.db, guildId, v);
+    const season = await seasonByName(this.db, guildId, v);
     return season ? { code: `s${season.id}` } : { error: 'season', value: v };
   }
 
-  private period(guildId: string, code: StatsPeriodCode): Period | null {
+  private async period(guildId: string, code: StatsPeriodCode): Promise<Period | null> {
     if (code === 'a') return { kind: 'all' };
     if (code.startsWith('d')) return { kind: 'days', days: Number(code.slice(1)) };
-    const s = seasonById(this.db, guildId, Number(code.slice(1)));
+    const s = await seasonById(this.db, guildId, Number(code.slice(1)));
     return s ? { kind: 'season', id: s.id, name: s.name, from: s.startsAt, to: s.endsAt } : null;
   }
 
   /** The rule set most players of this server have standings in (when /stats top names none). */
-  private mainRuleset(guildId: string): RulesetId {
-    return (this.db.mainRuleset(guildId) as RulesetId | null) ?? 'classic-10';
+  private async mainRuleset(guildId: string): Promise<RulesetId> {
+    return ((await this.db.mainRuleset(guildId)) as RulesetId | null) ?? 'classic-10';
   }
 
   private refuse(i: ChatInputCommandInteraction | ButtonInteraction, text: string) {
@@ -90,7 +90,7 @@ export class StatsCommands {
       const id = i.options.getInteger('id', true);
       return void (await this.answer(i, { view: 'game', show: false, game: id, page: 0 }, loc, false));
     }
-    const parsed = this.parsePeriod(guildId, i.options.getString('period'));
+    const parsed = await this.parsePeriod(guildId, i.options.getString('period'));
     if ('error' in parsed) {
       const text =
         parsed.error === 'season'
@@ -101,7 +101,7 @@ export class StatsCommands {
     if (sub === 'top') {
       const by = i.options.getString('by') ?? 'points';
       if (by !== 'points' && by !== 'elo') return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
-      const rs = (ruleset as RulesetId | null) ?? this.mainRuleset(guildId);
+      const rs = (ruleset as RulesetId | null) ?? (await this.mainRuleset(guildId));
       return void (await this.answer(
         i,
         { view: 'top', show: false, ruleset: rs, period: parsed.code, by, tournament, page: 0 },
@@ -112,7 +112,7 @@ export class StatsCommands {
     if (sub === 'player') {
       const user = i.options.getUser('member') ?? i.user;
       if (user.bot) return void (await this.refuse(i, t(loc, 'st.refusal.bot')));
-      const rs = (ruleset as RulesetId | null) ?? latestRuleset(this.db, guildId, user.id);
+      const rs = (ruleset as RulesetId | null) ?? (await latestRuleset(this.db, guildId, user.id));
       if (!rs)
         return void (await i.reply({
           content: t(loc, 'st.player.noneAny', { user: `<@${user.id}>` }),
@@ -134,7 +134,7 @@ export class StatsCommands {
     const id = decodeStatsId(i.customId);
     if (!id || !i.inGuild()) return void (await this.refuse(i, t(loc, 'refusal.input/forged')));
     if (id.show) {
-      const pub = this.contexts.publicLocale(i.guildId, i.guildLocale);
+      const pub = await this.contexts.publicLocale(i.guildId, i.guildLocale);
       return void (await this.answer(i, { ...id, show: false }, pub, true));
     }
     await this.answer(i, id, loc, false);
@@ -163,12 +163,12 @@ export class StatsCommands {
   ): Promise<Reply | { refusal: string }> {
     const guildId = i.guildId!;
     if (id.view === 'game') {
-      const rec = gameRecord(this.db, guildId, id.game);
+      const rec = await gameRecord(this.db, guildId, id.game);
       if (!rec) return { refusal: t(loc, 'st.refusal.game', { id: id.game }) };
       return gameView(rec, id.page, loc, publish, i.user.id);
     }
     if (isRebuilding(this.db, guildId, id.ruleset)) return { refusal: t(loc, 'st.refusal.rebuilding') };
-    const period = this.period(guildId, id.period);
+    const period = await this.period(guildId, id.period);
     if (!period) return { refusal: t(loc, 'st.refusal.stale') };
     const filter: StatsFilter = {
       guildId,
@@ -178,10 +178,11 @@ export class StatsCommands {
       now: this.now(),
     };
     if (id.view === 'top')
-      return topView(top(this.db, filter, id.by, id.page, i.user.id), filter, id, loc, publish, i.user.id);
+      return topView(await top(this.db, filter, id.by, id.page, i.user.id), filter, id, loc, publish, i.user.id);
     const name = await this.displayName(i, id.user);
-    const eloStart = ratingSettings(this.db, guildId).elo.start;
-    return playerView(profile(this.db, filter, id.user), eloStart, filter, id, name, loc, publish, i.user.id);
+    const eloStart = (await ratingSettings(this.db, guildId)).elo.start;
+    const p = await profile(this.db, filter, id.user);
+    return playerView(p, eloStart, filter, id, name, loc, publish, i.user.id);
   }
 
   private async displayName(i: ChatInputCommandInteraction | ButtonInteraction, userId: string): Promise<string> {

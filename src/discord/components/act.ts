@@ -78,7 +78,7 @@ export class ActControls {
     if (game.status !== 'running' && game.status !== 'post-game') {
       return refuse(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
     }
-    const ctx = this.contexts.fromRow(game);
+    const ctx = await this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
     if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
     if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
@@ -86,14 +86,18 @@ export class ActControls {
     const action = actionFor(id, seat, values, ctx.seats.length);
     if (typeof action === 'string') return refuse(i, refusalText(loc, action));
     // The message's slot; a click can come before the bot has recorded the new message's id.
-    const slot = this.answers.slotOfMessage(i, game.id, i.inGuild() ? `stage:${id.seq}` : `panel:${id.seq}:${seat}`);
+    const slot = await this.answers.slotOfMessage(
+      i,
+      game.id,
+      i.inGuild() ? `stage:${id.seq}` : `panel:${id.seq}:${seat}`,
+    );
     const r = await timely(i, true, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
     if (!r.ok) {
       const text = refusalText(loc, r.code);
       if (await this.answers.refuseClosed(i, slot, text)) return;
       return refuse(i, text);
     }
-    const flush = this.answers.claimPosts(i);
+    const flush = await this.answers.claimPosts(i);
     try {
       await this.answer(i, loc, game, seat, id, action, r, slot);
     } finally {
@@ -111,11 +115,11 @@ export class ActControls {
     r: Extract<DispatchResult, { ok: true }>,
     slot: Slot | null,
   ): Promise<void> {
-    const fresh = this.contexts.fromRow(this.store.getGame(game.id) ?? game);
+    const fresh = await this.contexts.fromRow((await this.store.getGame(game.id)) ?? game);
     fresh.state = r.state;
     const note = confirmation(fresh, privateLoc(i, fresh, loc), seat, action, r.events);
     const shown = slot && slot.gameId === game.id ? slot.key : null;
-    this.answers.settle(game.id, [`stage:${id.seq}`, `panel:${id.seq}:${seat}`], shown);
+    await this.answers.settle(game.id, [`stage:${id.seq}`, `panel:${id.seq}:${seat}`], shown);
     if (slot && slot.gameId === game.id) {
       // A public stage message or a DM panel: it shows the result itself (who has voted, the
       // nomination, the check's answer, the turn closed).

@@ -49,9 +49,9 @@ export class LobbyButtons {
         return void (await this.answers.showSlot(i, game.id, 'lobby'));
       }
       case 'cancel': {
-        if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+        if (!(await this.tools.isHost(i, game))) return refuse(i, t(loc, 'refusal.host/not-host'));
         // Fair hosting: a host who plays may cancel the lobby, not a started game (a forged click).
-        const unfair = this.tools.fairRefusal(i, game, 'cancel');
+        const unfair = await this.tools.fairRefusal(i, game, 'cancel');
         if (unfair) return refuse(i, refusalText(loc, unfair));
         const r = await this.service.cancel(game.id, `host:${i.user.id}`, null);
         if (!r.ok) return refuse(i, refusalText(loc, r.code));
@@ -88,7 +88,7 @@ export class LobbyButtons {
 
   private async start(i: Component, loc: Locale, game: GameRow, op: 'start' | 'fallback'): Promise<void> {
     const need = RULESETS[game.ruleset].players;
-    if (!this.tools.isHost(i, game)) return refuse(i, t(loc, 'refusal.host/not-host'));
+    if (!(await this.tools.isHost(i, game))) return refuse(i, t(loc, 'refusal.host/not-host'));
     if (game.status !== 'lobby') return refuse(i, refusalText(loc, 'lobby/closed'));
     const count = game.lobby.members.length;
     if (count !== need) return refuse(i, t(loc, 'refusal.lobby/not-full', { count, need }));
@@ -122,7 +122,7 @@ export class LobbyButtons {
       await this.service.updateLobby(game.id, (l) => ({ ...l, fallback: fb, unreachable: [] }));
       const deal = this.dealer(game.lobby.members, game.ruleset);
       const r = await this.service.start(game.id, deal.seats, deal.roles);
-      const flush = r.ok ? this.answers.claimPosts(i) : null;
+      const flush = r.ok ? await this.answers.claimPosts(i) : null;
       try {
         if (r.ok) await this.answers.editSlot(i, game.id, 'lobby');
         else await i.followUp({ content: refusalText(loc, r.code), flags: MessageFlags.Ephemeral });
@@ -160,8 +160,8 @@ export class LobbyButtons {
     // in the order lobbies started, at the pace its budget allows (that is the bound).
     const startedAt = this.service.now();
     const ok = await Promise.all(
-      users.map((u) => {
-        this.deliverer.forgetClosed(u);
+      users.map(async (u) => {
+        await this.deliverer.forgetClosed(u);
         return this.deliverer.probeDm(u, this.dmCheck(game, u, fallbackLoc), undefined, { startedAt });
       }),
     );

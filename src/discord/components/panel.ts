@@ -23,7 +23,7 @@ export class PanelButtons {
         .then(() => {});
     }
     if (game.status === 'lobby') return refuse(i, t(loc, 'refusal.game/not-started'));
-    const ctx = this.contexts.fromRow(game);
+    const ctx = await this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
     if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
     const payload = panel === 'role' ? roleCard(ctx, seat, loc) : panelPayload(ctx, seat, loc);

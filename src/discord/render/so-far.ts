@@ -1,6 +1,6 @@
 // The "Game so far" summary (issue 10): every public fact of a game, grouped by day and night.
 import type { SeatHolder } from '../../db/async-store';
-import type { GameRow, Store } from '../../db/store';
+import type { GameRow, LoggedAction } from '../../db/store';
 import { createGame } from '../../engine/apply';
 import { publicFacts } from '../../engine/summary';
 import { t, type Locale, type MessageKey } from '../../i18n';
@@ -13,11 +13,11 @@ export function soFarText(
   ctx: GameCtx,
   loc: Locale,
   game: GameRow,
-  store: Store,
+  log: readonly LoggedAction[],
   holders: readonly SeatHolder[] = [],
 ): string {
   const initial = createGame(game.ruleset, { roles: game.deal! }, game.options, game.pace, { now: game.startedAt! });
-  const facts = publicFacts(initial, store.log(game.id));
+  const facts = publicFacts(initial, log);
   const c = { ...ctx, pub: loc };
   const events = facts.map((f) => ({ to: { kind: 'public' as const }, body: f.body }));
   const lines: string[] = [];
@@ -68,10 +68,10 @@ export function soFarReply(
   ctx: GameCtx,
   loc: Locale,
   game: GameRow,
-  store: Store,
+  log: readonly LoggedAction[],
   holders: readonly SeatHolder[],
 ): { embeds: NonNullable<Payload['embeds']>; allowedMentions: { parse: [] } } {
-  let text = soFarText(ctx, loc, game, store, holders);
+  let text = soFarText(ctx, loc, game, log, holders);
   if (text.length > 4000) text = `${t(loc, 'sofar.cut')}\n${text.slice(text.length - 3900)}`;
   return {
     embeds: [{ title: t(loc, 'sofar.title', { id: game.id }), description: text, color: 0x7f8c8d }],

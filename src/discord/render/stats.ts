@@ -14,8 +14,8 @@ import { chunkLines } from './common';
 import { roleName, rulesetName } from './words';
 
 export type Reply = InteractionReplyOptions & { embeds: APIEmbed[] };
-type TopPage = ReturnType<typeof top>;
-type Profile = ReturnType<typeof profile>;
+type TopPage = Awaited<ReturnType<typeof top>>;
+type Profile = Awaited<ReturnType<typeof profile>>;
 
 /** Text of one page of `/stats game` (an embed's description may hold 4096). */
 const GAME_PAGE_CHARS = 3800;
