@@ -27,6 +27,8 @@ export const envSchema = z.object({
       if (!(url instanceof URL)) ctx.addIssue({ code: 'custom', message: `is ${postgresUrlMessage(url.problem)}` });
     }),
   ).transform((v) => v?.trim()),
+  /** PostgreSQL: connections this process opens at most (each open transaction holds one). */
+  DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(2).max(100)),
   DISCORD_API_BASE: optional(
     z
       .string()

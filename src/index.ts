@@ -1,7 +1,7 @@
 // npm start: the bot. Reads .env, checks the configuration, opens the database, connects to
 // Discord, and shuts down cleanly on SIGINT/SIGTERM. Problems at start-up are one clear line
 // (on stderr, before logging is set up); from then on everything is logged (src/log.ts).
-import { ConfigError, loadDotEnv, parseConfig, shardPlan } from './config';
+import { ConfigError, configSecrets, loadDotEnv, parseConfig, shardPlan } from './config';
 import { StartupError } from './db/client';
 import { startBot, type RunningBot } from './discord/bot';
 import { createLog, defaultLogFormat, silentLog, type Log } from './log';
@@ -20,7 +20,7 @@ try {
   log = createLog({
     level: config.LOG_LEVEL,
     format: config.LOG_FORMAT ?? defaultLogFormat(),
-    secrets: [config.DISCORD_TOKEN],
+    secrets: configSecrets(config),
   });
   // With the deliverer's counts: calls by route, by purpose and by budget level. Under the
   // ShardingManager, one file per process (every process has the same environment).
@@ -33,6 +33,8 @@ try {
   bot = await startBot({
     token: config.DISCORD_TOKEN,
     databasePath: config.DATABASE_PATH,
+    ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}),
+    ...(config.DATABASE_POOL_SIZE ? { databasePoolSize: config.DATABASE_POOL_SIZE } : {}),
     defaultLocale: config.DEFAULT_LOCALE,
     lobbyTtlHours: config.LOBBY_TTL_HOURS,
     logger: log,

@@ -96,6 +96,8 @@ export interface Connection {
   lockGame(gameId: number): Promise<void>;
   /** Whether the calling flow is inside a transaction of this connection. */
   readonly inTransaction: boolean;
+  /** The longest an outermost transaction stayed open so far, in ms (a metric). */
+  readonly longestTransactionMs: number;
   close(): Promise<void>;
 }
 

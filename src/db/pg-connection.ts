@@ -144,11 +144,14 @@ export class PgConnection implements Connection {
   readonly t: Tables = pgSchema as unknown as Tables;
   private readonly flow = new AsyncLocalStorage<Open>();
   private readonly root: NodePgDatabase<typeof pgSchema>;
+  /** The longest an outermost transaction stayed open, in ms (waiting for a client of the pool included). */
+  longestTransactionMs = 0;
 
   constructor(
     readonly pool: pg.Pool,
     /** The ref `ownsGuild` reads each time a query is built into SQL. */
     readonly ownership: OwnershipRef = new OwnershipRef(),
+    private readonly clock: () => number = () => performance.now(),
   ) {
     this.root = drizzle(pool, { schema: pgSchema });
   }
@@ -242,7 +245,12 @@ export class PgConnection implements Connection {
       }
     };
     if (parent) return parent.tx.transaction(body);
-    return this.root.transaction(body);
+    const started = this.clock();
+    try {
+      return await this.root.transaction(body);
+    } finally {
+      this.longestTransactionMs = Math.max(this.longestTransactionMs, this.clock() - started);
+    }
   }
 
   /** `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`: the row held until the transaction ends. */

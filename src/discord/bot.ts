@@ -20,7 +20,7 @@ import { Lifecycle } from '../app/lifecycle';
 import type { TimerHost } from '../app/scheduler';
 import { AsyncStore } from '../db/async-store';
 import { LifecycleStore } from '../db/lifecycle-store';
-import { openDatabase, type OpenDb } from '../db/client';
+import { openConnection, type OpenedDatabase } from '../db/open';
 import { Store } from '../db/store';
 import { TournamentStore } from '../db/tournament-store';
 import { Deliverer, worstSecond, type DeliveryLogger } from '../delivery/deliverer';
@@ -51,6 +51,10 @@ import { RelayStore } from '../db/relay-store';
 export interface BotConfig {
   token: string;
   databasePath: string;
+  /** PostgreSQL instead of the file (DATABASE_URL, issue 23): wins over databasePath. */
+  databaseUrl?: string;
+  /** PostgreSQL's pool: connections at most (DATABASE_POOL_SIZE; 10). */
+  databasePoolSize?: number;
   /** REST base URL (a rate-limit proxy, or the fake Discord in tests); the gateway URL comes from its /gateway/bot. */
   apiBase?: string;
   defaultLocale: Locale;
@@ -138,7 +142,7 @@ export interface RunningBot {
   tournaments: Tournaments;
   /** Games suspended because their channel (or the bot's access to it) is lost (issue 20). */
   lifecycle: Lifecycle;
-  db: OpenDb;
+  db: OpenedDatabase;
   /** Resolves when every queued action has been handled and everything it sends is delivered. */
   idle(): Promise<void>;
   /** Whether the bot was halted (fault injection in tests). */
@@ -222,13 +226,19 @@ function discordClient(apiBase: string | undefined, plan: ShardPlan, gate: WireG
 }
 
 export async function startBot(config: BotConfig): Promise<RunningBot> {
-  const log = config.logger ?? createLog({ secrets: [config.token] });
+  const log =
+    config.logger ?? createLog({ secrets: [config.token, ...(config.databaseUrl ? [config.databaseUrl] : [])] });
   const now = config.now ?? Date.now;
   const dealer = config.dealer ?? randomDealer;
 
   // Storage. Ratings of results stored before the ratings existed (an upgrade) are built once,
   // before any game runs; a rebuild a crash cut short is finished too.
-  const db = openDatabase(config.databasePath);
+  const db = await openConnection(
+    { DATABASE_URL: config.databaseUrl, DATABASE_PATH: config.databasePath },
+    config.databasePoolSize ? { postgres: { poolSize: config.databasePoolSize } } : {},
+  );
+  log.info(`database: ${db.shown}`);
+  for (const w of db.warnings) log.warn(w);
   // Issue 22: which guilds' games this process runs (every query that picks work filters by it).
   const plan = config.shards ?? { auto: true };
   if (!plan.auto) db.ownership.set(new ShardOwnership(plan.ids, plan.count));
@@ -348,7 +358,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     service.scheduler.stop();
     asyncPlay.scheduler.stop();
     lifecycle.scheduler.stop();
-    db.close(); // whatever the dying process was still doing can write nothing more (it fails, as in a killed process)
+    void db.close(); // whatever the dying process was still doing can write nothing more (it fails, as in a killed process)
   };
   config.instrument?.({ service, deliverer, halt });
 
@@ -619,7 +629,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
       await service.close();
       deliverer.stop();
       await client.destroy();
-      db.close();
+      await db.close();
     },
   };
 }

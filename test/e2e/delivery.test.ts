@@ -288,7 +288,7 @@ describe('delivery through Discord trouble', () => {
     await d.createAndStart('chnu-2016', 'live', { night: '5s' });
     const gameId = d.gameId;
     expect((await w.bot.store.getState(gameId))!.stage.kind).toBe('night0');
-    w.bot.db.sqlite.pragma('query_only = ON');
+    w.bot.db.sqlite!.sqlite.pragma('query_only = ON');
     await w.fake.waitFor(() => w.fake.publicMessages(w.channel.id).find((m) => m.content.includes('cannot save')), {
       timeout: 15_000,
     });
@@ -296,7 +296,7 @@ describe('delivery through Discord trouble', () => {
     // Another request is still answered (refused politely: nothing can be written now).
     const r = await w.fake.slash(w.host.id, w.channel.id, 'mafia', { sub: 'role' });
     expect(r.ephemeral).toBe(true);
-    w.bot.db.sqlite.pragma('query_only = OFF');
+    w.bot.db.sqlite!.sqlite.pragma('query_only = OFF');
     await w.fake.waitFor(async () => (await w.bot.store.getState(gameId))!.stage.kind !== 'night0', {
       timeout: 15_000,
     });

@@ -184,8 +184,8 @@ describe('two processes, two shards (issue 22)', () => {
     }
     // No IPC: guild B's night clicks came by DM to shard 0's process, which wrote them down; B's took them.
     expect(manager.relayed).toEqual([]);
-    const rows = wa.bot.db.sqlite
-      .prepare('select guild_id as guildId, taken_at as takenAt from relayed_clicks')
+    const rows = wa.bot.db
+      .sqlite!.sqlite.prepare('select guild_id as guildId, taken_at as takenAt from relayed_clicks')
       .all() as { guildId: string; takenAt: number | null }[];
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.guildId === wb.guild.id && r.takenAt !== null)).toBe(true);

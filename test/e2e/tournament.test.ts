@@ -177,8 +177,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       '⛔ Registration is closed: the draw has been made.',
     );
     const tables = () =>
-      world.bot.db.sqlite
-        .prepare(
+      world.bot.db
+        .sqlite!.sqlite.prepare(
           'SELECT round, table_no AS t, seats, game_id AS game, channel_id AS channel, subs FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no',
         )
         .all(tid) as {
@@ -247,8 +247,11 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       // The tournament's timers; the game carries the tournament's id.
       expect(game.options.timers).toMatchObject({ night0: 5, night: 5, vote: 20 });
       expect(
-        (world.bot.db.sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(gameId) as { t: number })
-          .t,
+        (
+          world.bot.db.sqlite!.sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(gameId) as {
+            t: number;
+          }
+        ).t,
       ).toBe(tid);
       const d = new Driver({ ...world, channel: { ...world.channel, id: channelId } } as World);
       d.gameId = gameId;
@@ -420,8 +423,8 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
           ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
         ]),
       ].join('\n');
-    const oneGame = world.bot.db.sqlite
-      .prepare("SELECT id FROM games WHERE tournament_id = ? AND status = 'over' ORDER BY id LIMIT 1")
+    const oneGame = world.bot.db
+      .sqlite!.sqlite.prepare("SELECT id FROM games WHERE tournament_id = ? AND status = 'over' ORDER BY id LIMIT 1")
       .get(tid) as { id: number };
     const record = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', {
       sub: 'game',
@@ -437,15 +440,15 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(inTour.ephemeral).toBe(true);
 
     // Every game of the tournament carries its id (for /stats).
-    const ids = world.bot.db.sqlite
-      .prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'")
+    const ids = world.bot.db
+      .sqlite!.sqlite.prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'")
       .get(tid) as { n: number };
     expect(ids.n).toBe(7);
 
     // An annulled game no longer counts (issue 11's /host annul sets annulled_at and tells the
     // tournament): the final annulled, the tournament is back to its final, ready to play again.
     const finalGame = tables().find((x) => x.round === 4)!.game!;
-    world.bot.db.sqlite.prepare('UPDATE games SET annulled_at = ? WHERE id = ?').run(Date.now(), finalGame);
+    world.bot.db.sqlite!.sqlite.prepare('UPDATE games SET annulled_at = ? WHERE id = ?').run(Date.now(), finalGame);
     await world.bot.tournaments.gameChanged(finalGame);
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('The final is on.');
