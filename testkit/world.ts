@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBot, type BotConfig, type RunningBot } from '../src/discord/bot';
+import { testPostgres } from './postgres';
 import type { Dealer } from '../src/app/dealer';
 import { crashAt, type CrashPoint } from './crash';
 import type { TimerHost } from '../src/app/scheduler';
@@ -74,7 +75,10 @@ export function botConfig(
 ): BotConfig {
   return {
     token: 'test-token',
-    databasePath: dbPath,
+    // Under TEST_DB=postgres a world's "path" is its PostgreSQL database's URL (testDatabase).
+    ...(isPostgresUrl(dbPath)
+      ? { databaseUrl: dbPath, databasePath: join(tmpdir(), 'mafia-e2e-unused.sqlite') }
+      : { databasePath: dbPath }),
     apiBase: fake.apiBase,
     defaultLocale: 'en',
     lobbyTtlHours: 24,
@@ -110,7 +114,8 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   const users = Array.from({ length: o.players }, (_, i) =>
     fake.addUser({ username: `p${i + 1}`, guilds: [guild.id], locale: o.userLocale ?? 'en-US' }),
   );
-  const dbPath = o.dbPath ?? join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite');
+  const own = o.dbPath ? null : await testDatabase();
+  const dbPath = o.dbPath ?? own!.path;
   const bot = await startBot({
     ...botConfig(fake, dbPath, o),
     ...(o.http ? { http: o.http } : {}),
@@ -127,9 +132,28 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     async stop() {
       await world.bot.stop();
       if (!o.fake) await fake.stop();
+      await own?.drop();
     },
   };
   return world;
+}
+
+export const isPostgresUrl = (p: string): boolean => /^postgres(ql)?:\/\//.test(p);
+
+/** Which database the suites run on: SQLite, or PostgreSQL under TEST_DB=postgres (vitest's second project). */
+export const testDb = (): 'sqlite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
+
+/**
+ * A fresh database for a bot under test: a SQLite file in a new temporary folder, or under
+ * TEST_DB=postgres a fresh PostgreSQL database (its URL as the "path"; `drop` removes it).
+ */
+export async function testDatabase(): Promise<{ path: string; drop(): Promise<void> }> {
+  if (testDb() === 'postgres') {
+    const d = await testPostgres();
+    if (!d) throw new Error('TEST_DB=postgres but there is no PostgreSQL (TEST_DATABASE_URL or its binaries)');
+    return { path: d.url, drop: () => d.drop() };
+  }
+  return { path: join(mkdtempSync(join(tmpdir(), 'mafia-e2e-')), 'mafia.sqlite'), drop: async () => {} };
 }
 
 /** A dealer that seats players in join order with the given roles (tests only). */
