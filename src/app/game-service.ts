@@ -172,6 +172,12 @@ export class GameService {
   private readonly queues = new KeyedQueue<number>();
   /** Each game's effects, in order, after the transaction that caused them. */
   private readonly effects = new KeyedQueue<number>();
+  /**
+   * Each game's stage timers that fired and are still at work: their first read comes before
+   * their action is queued, so idle() waits for them too (storage is asynchronous: on PostgreSQL
+   * that read takes a round trip).
+   */
+  private readonly firing = new KeyedQueue<number>();
   /** The hooks, the options' own first (see ServiceHooks). */
   private readonly hooks: ServiceHooks[];
   /** Stage ends moved later because the stage's message was seen late (see extendDeadline). */
@@ -197,10 +203,15 @@ export class GameService {
         for (const h of this.hooks) h.onStorageError?.(gameId, e);
       },
     });
-    this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers, {
-      faults: this.faults,
-      what: 'a stage timer',
-    });
+    this.scheduler = new Scheduler(
+      (id, seq, due) => this.firing.run(id, () => this.onTimer(id, seq, due)),
+      this.now,
+      opts.timers,
+      {
+        faults: this.faults,
+        what: 'a stage timer',
+      },
+    );
   }
 
   /** Registers hooks after the ones already there (see ServiceHooks). */
@@ -260,7 +271,7 @@ export class GameService {
   /** Resolves when every queued action and effect (of one game, or all) has finished. */
   async idle(gameId?: number): Promise<void> {
     for (;;) {
-      const pending = [...this.queues.pending(gameId), ...this.effects.pending(gameId)];
+      const pending = [...this.firing.pending(gameId), ...this.queues.pending(gameId), ...this.effects.pending(gameId)];
       if (pending.length === 0) return;
       await Promise.all(pending);
     }
