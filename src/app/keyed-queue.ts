@@ -46,3 +46,42 @@ export class KeyedQueue<K> {
     return this.tails.size;
   }
 }
+
+/** A place in a Turnstile's line: `ready` once every earlier one of its key has left. */
+export interface Turn {
+  readonly ready: Promise<void>;
+  /** Leaves the line (at once, or whenever; a second call does nothing). */
+  release(): void;
+}
+
+/**
+ * Arrival order per key for work that reads before it queues: each entrant takes its place when
+ * it arrives, does its reads meanwhile, and waits for `ready` only to queue its action; it
+ * releases its place as soon as the action is queued (or it gives up). So two clicks of one game
+ * reach the game's queue in the order they arrived, however long each one's reads took (on
+ * PostgreSQL a read is a round trip, and round trips overtake each other).
+ */
+export class Turnstile<K> {
+  private readonly tails = new Map<K, Promise<void>>();
+
+  /** Takes a place now (call it when the work arrives, before any await). */
+  enter(key: K): Turn {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const left = new Promise<void>((r) => (release = r));
+    const tail = prev.then(() => left);
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return { ready: prev, release };
+  }
+
+  /** Whether a key has places taken (tests). */
+  has(key: K): boolean {
+    return this.tails.has(key);
+  }
+}
+
+/** A turn that waits for nothing (work outside any line). */
+export const NO_TURN: Turn = { ready: Promise.resolve(), release: () => {} };

@@ -10,6 +10,7 @@ import {
 } from 'discord.js';
 import { toLocale, type Locale } from '../i18n';
 import type { Payload } from './render/common';
+import type { Turn } from '../app/keyed-queue';
 
 export type Component = ButtonInteraction | StringSelectMenuInteraction;
 export type Replyable = ChatInputCommandInteraction | Component;
@@ -30,7 +31,8 @@ export async function say(i: Replyable, content: string, extra: InteractionReply
 }
 
 /** A refusal: private, to the one who asked, marked so it cannot be mistaken for a confirmation. */
-export function refuse(i: Replyable, text: string): Promise<void> {
+export function refuse(i: Replyable, text: string, turn?: Turn): Promise<void> {
+  turn?.release(); // a refused click queues nothing: the next one of its game need not wait for this answer
   return say(i, `⛔ ${text}`);
 }
 

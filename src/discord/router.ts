@@ -3,6 +3,7 @@
 // without a handler does not compile. No collectors: every button works after a restart. Every
 // input is untrusted; bad input gets a private answer to the one who sent it and changes nothing.
 import { MessageFlags, type ChatInputCommandInteraction, type Interaction } from 'discord.js';
+import { NO_TURN, Turnstile, type Turn } from '../app/keyed-queue';
 import type { GameRow, Store } from '../db/store';
 import type { DeliveryLogger } from '../delivery/deliverer';
 import { t, type Locale } from '../i18n';
@@ -21,26 +22,38 @@ export type ComponentHandlers = { [K in ComponentKind]: (i: Component, loc: Loca
 /** The kinds of component that belong to one game. */
 export type GameComponentKind = Exclude<CustomId['kind'], 'tour'>;
 export type GameComponentHandlers = {
-  [K in GameComponentKind]: (i: Component, loc: Locale, game: GameRow, id: IdOf<K>) => Promise<void>;
+  [K in GameComponentKind]: (i: Component, loc: Locale, game: GameRow, id: IdOf<K>, turn: Turn) => Promise<void>;
 };
 
 /**
  * The handlers of a game's components behind the checks they all share: the game exists, and a
  * component in a server belongs to that channel's game (DMs are checked by seat in the handler).
  * The host's controls may be used in any channel of the game's server (`game:`); checked there.
+ *
+ * Each action click of a game takes its turn when it arrives (the router calls this before any await):
+ * its reads may take any time, but its action is queued only after those of the clicks that came
+ * before it (a player's two quick clicks on a vote count as he made them; `turn`, Turnstile).
  */
 export function gameComponents(
   store: Store,
   handlers: GameComponentHandlers,
+  arrivals: Turnstile<number> = new Turnstile(),
 ): Pick<ComponentHandlers, GameComponentKind> {
   const wrap =
     <K extends GameComponentKind>(kind: K, anyChannel = false) =>
     async (i: Component, loc: Locale, id: IdOf<K>): Promise<void> => {
-      const game = await store.getGame(id.game);
-      if (!game) return refuse(i, t(loc, 'refusal.game/unknown'));
-      if (!anyChannel && i.inGuild() && i.channelId !== game.channelId)
-        return refuse(i, t(loc, 'refusal.input/forged'));
-      return handlers[kind](i, loc, game, id);
+      // Players' game actions (votes, nominations, night moves); the other kinds queue nothing
+      // that races a player's click, and would hold the line until they had answered.
+      const turn = kind === 'act' ? arrivals.enter(id.game) : NO_TURN;
+      try {
+        const game = await store.getGame(id.game);
+        if (!game) return await refuse(i, t(loc, 'refusal.game/unknown'), turn);
+        if (!anyChannel && i.inGuild() && i.channelId !== game.channelId)
+          return await refuse(i, t(loc, 'refusal.input/forged'), turn);
+        return await handlers[kind](i, loc, game, id, turn);
+      } finally {
+        turn.release();
+      }
     };
   return {
     host: wrap('host', true),

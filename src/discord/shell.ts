@@ -65,7 +65,7 @@ export function buildRouter(d: ShellDeps): Router {
       ...gameComponents(d.store, {
         lobby: (i, loc, game, id) => lobby.click(i, loc, game, id.op),
         panel: (i, loc, game, id) => panels.click(i, loc, game, id.panel),
-        act: (i, loc, game, id) => act.click(i, loc, game, id),
+        act: (i, loc, game, id, turn) => act.click(i, loc, game, id, turn),
         host: (i, loc, game, id) => tools.component(i, loc, game, id),
         async: (i, loc, game, id) => d.asyncPlay.component(i, loc, game, id, () => tools.isHost(i, game)),
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue } from '../../src/app/keyed-queue';
+import { KeyedQueue, Turnstile } from '../../src/app/keyed-queue';
 
 /** A promise resolved from outside. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -85,5 +85,53 @@ describe('KeyedQueue', () => {
     });
     await q.idle(1);
     expect(log).toEqual([1, 2]);
+  });
+});
+
+describe('Turnstile', () => {
+  it("queues each key's work in the order it arrived, whichever read finished first; other keys do not wait", async () => {
+    const line = new Turnstile<number>();
+    const queue = new KeyedQueue<number>();
+    const order: string[] = [];
+    let finishSlowRead!: () => void;
+    const slowRead = new Promise<void>((r) => (finishSlowRead = r));
+    // Click a arrives first but its read is slow; b arrives second with a quick read; c is another game's.
+    const click = async (name: string, game: number, read: Promise<void>) => {
+      const turn = line.enter(game);
+      await read;
+      await turn.ready;
+      const queued = queue.run(game, () => void order.push(name));
+      turn.release();
+      await queued;
+    };
+    const a = click('a', 1, slowRead);
+    const b = click('b', 1, Promise.resolve());
+    const c = click('c', 2, Promise.resolve());
+    await c;
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['c']); // b waits for a, c (another game) does not
+    finishSlowRead();
+    await Promise.all([a, b]);
+    expect(order).toEqual(['c', 'a', 'b']);
+    expect(line.has(1)).toBe(false);
+  });
+
+  it('a place given up before its action (a refusal) lets the next one go; releasing twice does nothing', async () => {
+    const line = new Turnstile<string>();
+    const first = line.enter('g');
+    const second = line.enter('g');
+    const third = line.enter('g');
+    let secondReady = false;
+    void second.ready.then(() => (secondReady = true));
+    await new Promise((r) => setImmediate(r));
+    expect(secondReady).toBe(false);
+    first.release();
+    first.release();
+    await second.ready;
+    second.release();
+    await third.ready;
+    third.release();
+    await new Promise((r) => setImmediate(r));
+    expect(line.has('g')).toBe(false);
   });
 });

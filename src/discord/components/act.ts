@@ -3,6 +3,7 @@
 // against the seat: a custom id grants nothing by itself.
 import { MessageFlags } from 'discord.js';
 import type { DispatchResult, GameService } from '../../app/game-service';
+import { NO_TURN, type Turn } from '../../app/keyed-queue';
 import type { GameRow, Store } from '../../db/store';
 import type { Action, RefusalCode, Seat } from '../../engine/types';
 import { seatView } from '../../engine/view';
@@ -74,24 +75,33 @@ export class ActControls {
     private readonly answers: ClickAnswers,
   ) {}
 
-  async click(i: Component, loc: Locale, game: GameRow, id: ActId): Promise<void> {
+  /** `turn`: this click's place among its game's clicks (src/discord/router.ts); released once its action is queued. */
+  async click(i: Component, loc: Locale, game: GameRow, id: ActId, turn: Turn = NO_TURN): Promise<void> {
     if (game.status !== 'running' && game.status !== 'post-game') {
-      return refuse(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'));
+      return refuse(i, refusalText(loc, game.status === 'lobby' ? 'game/not-started' : 'game/over'), turn);
     }
     const ctx = await this.contexts.fromRow(game);
     const seat = seatOfUser(ctx, i.user.id);
-    if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'));
-    if (id.verb === 'menu') return this.menu(i, loc, ctx, seat, id);
+    if (seat === null) return refuse(i, t(loc, 'refusal.player/not-playing'), turn);
+    if (id.verb === 'menu') {
+      turn.release(); // a menu only opens: nothing is queued
+      return this.menu(i, loc, ctx, seat, id);
+    }
     const values = i.isStringSelectMenu() ? i.values : [];
     const action = actionFor(id, seat, values, ctx.seats.length);
-    if (typeof action === 'string') return refuse(i, refusalText(loc, action));
+    if (typeof action === 'string') return refuse(i, refusalText(loc, action), turn);
     // The message's slot; a click can come before the bot has recorded the new message's id.
     const slot = await this.answers.slotOfMessage(
       i,
       game.id,
       i.inGuild() ? `stage:${id.seq}` : `panel:${id.seq}:${seat}`,
     );
-    const r = await timely(i, true, () => this.service.dispatch(game.id, action, `user:${i.user.id}`));
+    const r = await timely(i, true, async () => {
+      await turn.ready;
+      const queued = this.service.dispatch(game.id, action, `user:${i.user.id}`);
+      turn.release();
+      return queued;
+    });
     if (!r.ok) {
       const text = refusalText(loc, r.code);
       if (await this.answers.refuseClosed(i, slot, text)) return;
