@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBot, type BotConfig, type RunningBot } from '../src/discord/bot';
 import { testPostgres } from './postgres';
+import { openConnection, type OpenedDatabase } from '../src/db/open';
 import type { Dealer } from '../src/app/dealer';
 import { crashAt, type CrashPoint } from './crash';
 import type { TimerHost } from '../src/app/scheduler';
@@ -136,6 +137,46 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     },
   };
   return world;
+}
+
+/** Opens a test database by its path (a SQLite file, or testDatabase's PostgreSQL URL) as npm start does. */
+export function openTestDatabase(path: string): Promise<OpenedDatabase> {
+  return openConnection(
+    isPostgresUrl(path)
+      ? { DATABASE_URL: path, DATABASE_PATH: join(tmpdir(), 'mafia-test-unused.sqlite') }
+      : { DATABASE_PATH: path },
+  );
+}
+
+/**
+ * The databases a test file opens, closed (and PostgreSQL's dropped) after each test:
+ * `const dbs = testDatabases(); afterEach(() => dbs.closeAll());`.
+ */
+export function testDatabases() {
+  const opened: OpenedDatabase[] = [];
+  const drops: (() => Promise<void>)[] = [];
+  return {
+    /** A fresh database's path (testDatabase). */
+    async fresh(): Promise<string> {
+      const db = await testDatabase();
+      drops.push(db.drop);
+      return db.path;
+    },
+    async open(path: string): Promise<OpenedDatabase> {
+      const o = await openTestDatabase(path);
+      opened.push(o);
+      return o;
+    },
+    /** Closes one before the others (a restart), so closeAll does not close it twice. */
+    async close(o: OpenedDatabase): Promise<void> {
+      opened.splice(opened.indexOf(o), 1);
+      await o.close();
+    },
+    async closeAll(): Promise<void> {
+      for (const o of opened.splice(0)) await o.close();
+      for (const d of drops.splice(0)) await d();
+    },
+  };
 }
 
 export const isPostgresUrl = (p: string): boolean => /^postgres(ql)?:\/\//.test(p);

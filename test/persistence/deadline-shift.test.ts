@@ -1,15 +1,12 @@
 // A turn's clock starts when players can see it: a stage whose message was delivered late gets a
 // later end (never an earlier one), kept by later actions of the same stage and across a restart,
 // while the engine's own deadline stays the earliest moment a timeout is accepted (replays agree).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameService } from '../../src/app/game-service';
 import type { TimerHost } from '../../src/app/scheduler';
 import { verifyStore } from '../../src/app/verify';
-import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
+import { testDatabases } from '../../testkit/world';
 import type { Role } from '../../src/engine/types';
 
 const deal: Role[] = [
@@ -27,23 +24,21 @@ const deal: Role[] = [
 const users = deal.map((_, i) => `u${i + 1}`);
 
 const noTimers: TimerHost = { setTimeout: () => null, clearTimeout: () => {} };
-const opened: OpenDb[] = [];
-afterEach(() => {
-  for (const o of opened.splice(0)) o.close();
-});
+// On SQLite, or on PostgreSQL under TEST_DB=postgres (vitest's postgres project).
+const dbs = testDatabases();
+afterEach(() => dbs.closeAll());
 
-function open(path: string, now: { t: number }) {
-  const db = openDatabase(path);
-  opened.push(db);
+async function open(path: string, now: { t: number }) {
+  const db = await dbs.open(path);
   const store = new Store(db.connection);
   return { db, store, service: new GameService(store, { now: () => now.t, timers: noTimers }) };
 }
 
 describe('P-3 timers run from when the stage is visible', () => {
   it('a late message moves the timer later, a later action keeps it, a restart re-arms it; replay is unaffected', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'mafia-shift-')), 'db.sqlite');
+    const path = await dbs.fresh();
     const now = { t: 1_000_000 };
-    const { store, service } = open(path, now);
+    const { store, service } = await open(path, now);
     const game = await service.createLobby({
       guildId: 'g',
       channelId: 'c',
@@ -72,7 +67,7 @@ describe('P-3 timers run from when the stage is visible', () => {
     expect(service.scheduler.armed(game.id)!.dueAt).toBe(engineDeadline + 4000);
     // A restart re-arms the later end.
     await service.close();
-    const again = open(path, now);
+    const again = await open(path, now);
     await again.service.recover();
     expect(again.service.scheduler.armed(game.id)).toEqual({ seq: s.seq, dueAt: engineDeadline + 4000 });
     // The timeout at the shown end is accepted, and the log replays to the stored state.

@@ -2,17 +2,14 @@
 // it), pause across a restart of the service (no deadline to re-arm), extend moves the stored
 // timer both ways, annul (the hook, results no longer counted), transfer; the settings store
 // (zod on read and write, field by field, legacy columns) and the host rule.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameService } from '../../src/app/game-service';
 import { canHost, hostRight } from '../../src/app/hosts';
 import { DEFAULT_SETTINGS, parseSettings, readSettings, writeSettings } from '../../src/app/settings';
 import type { TimerHost } from '../../src/app/scheduler';
 import { verifyStore } from '../../src/app/verify';
-import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
+import { testDatabases } from '../../testkit/world';
 import type { Role } from '../../src/engine/types';
 
 const deal: Role[] = [
@@ -42,18 +39,13 @@ class ManualTimers implements TimerHost {
   }
 }
 
-const opened: OpenDb[] = [];
-afterEach(() => {
-  for (const o of opened.splice(0)) o.close();
-});
+// On SQLite, or on PostgreSQL under TEST_DB=postgres (vitest's postgres project).
+const dbs = testDatabases();
+afterEach(() => dbs.closeAll());
 
-function setup(
-  path = join(mkdtempSync(join(tmpdir(), 'mafia-host-')), 'db.sqlite'),
-  now = { t: 1_000_000 },
-  annulled: number[] = [],
-) {
-  const open = openDatabase(path);
-  opened.push(open);
+async function setup(path?: string, now = { t: 1_000_000 }, annulled: number[] = []) {
+  path ??= await dbs.fresh();
+  const open = await dbs.open(path);
   const store = new Store(open.connection);
   const timers = new ManualTimers();
   const service = new GameService(store, { now: () => now.t, timers, onAnnulled: (id) => annulled.push(id) });
@@ -76,7 +68,7 @@ async function started(svc: GameService) {
 
 describe('the host toolkit in the service (G-7)', () => {
   it('undo is its own log entry and an audit line; db:verify replays it; repeated undo walks back', async () => {
-    const { store, service, now } = setup();
+    const { store, service, now } = await setup();
     const id = await started(service);
     await service.dispatch(id, { kind: 'host-skip' }, 'host:host');
     now.t += 1000;
@@ -96,7 +88,7 @@ describe('the host toolkit in the service (G-7)', () => {
   });
 
   it('a pause survives a restart of the service: nothing is re-armed, nothing fires; resume re-arms the time left', async () => {
-    const a = setup();
+    const a = await setup();
     const id = await started(a.service);
     a.now.t += 10_000;
     await a.service.dispatch(id, { kind: 'host-pause' }, 'host:host', 'break');
@@ -105,7 +97,7 @@ describe('the host toolkit in the service (G-7)', () => {
     expect(await a.store.deadlineOf(id)).toBeNull();
     await a.service.close();
     const now = { t: a.now.t + 86_400_000 }; // a day later
-    const b = setup(a.path, now);
+    const b = await setup(a.path, now);
     expect(await b.service.recover()).toEqual({ rearmed: 0, fired: 0 });
     expect(await b.service.sweep()).toMatchObject({ fired: 0 });
     expect(b.timers.pending.size).toBe(0);
@@ -117,7 +109,7 @@ describe('the host toolkit in the service (G-7)', () => {
   });
 
   it('extend moves the stored timer later and earlier (a later end it was shown does not hold it back)', async () => {
-    const { store, service } = setup();
+    const { store, service } = await setup();
     const id = await started(service);
     const d = (await service.state(id))!.deadline!;
     await service.extendDeadline(id, (await service.state(id))!.seq, d + 5_000); // its message was seen 5 s late
@@ -131,7 +123,7 @@ describe('the host toolkit in the service (G-7)', () => {
 
   it('annul: only a finished game, once; its results stop counting; the hook is called', async () => {
     const annulled: number[] = [];
-    const { store, service } = setup(undefined, undefined, annulled);
+    const { store, service } = await setup(undefined, undefined, annulled);
     const id = await started(service);
     expect(await service.annul(id, 'host:host', null)).toEqual({ ok: false, code: 'annul/not-finished' });
     await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
@@ -147,7 +139,7 @@ describe('the host toolkit in the service (G-7)', () => {
   });
 
   it('transfer: the new host is stored and the change is audited', async () => {
-    const { store, service } = setup();
+    const { store, service } = await setup();
     const id = await started(service);
     expect(await service.transfer(id, 'host', 'host:host', null)).toEqual({ ok: false, code: 'transfer/same-host' });
     expect(await service.transfer(id, 'h2', 'host:host', 'shift over')).toEqual({ ok: true });
@@ -158,7 +150,7 @@ describe('the host toolkit in the service (G-7)', () => {
 
 describe('server settings', () => {
   it('are validated on write (nothing stored on a bad value) and read field by field', async () => {
-    const { store } = setup();
+    const { store } = await setup();
     expect(await readSettings(store, 'g9')).toEqual(DEFAULT_SETTINGS);
     expect(
       await writeSettings(store, 'g1', { ruleset: 'kiev-12', timers: { live: { speech: 45 }, async: {} } }, 1),
@@ -182,7 +174,7 @@ describe('server settings', () => {
   });
 
   it('read the columns of older versions and keep them in step', async () => {
-    const { store } = setup();
+    const { store } = await setup();
     await store.updateServer('g2', { locale: 'ru', mafiaTalkEveryNight: true, enforceSpeakingOrder: true }, 1);
     expect(await readSettings(store, 'g2')).toMatchObject({
       language: 'ru',

@@ -1,14 +1,11 @@
 // The game service over a real SQLite file: one transaction per accepted action, effects after
 // the commit, a per-game queue, deadlines stored and re-armed across a restart, housekeeping.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GameService, type GameEffect } from '../../src/app/game-service';
 import type { TimerHost } from '../../src/app/scheduler';
 import { verifyStore } from '../../src/app/verify';
-import { openDatabase, type OpenDb } from '../../src/db/client';
 import { Store } from '../../src/db/store';
+import { testDatabases } from '../../testkit/world';
 import type { Role } from '../../src/engine/types';
 
 const chnuDeal: Role[] = [
@@ -44,15 +41,13 @@ class ManualTimers implements TimerHost {
   }
 }
 
-const opened: OpenDb[] = [];
-afterEach(() => {
-  for (const o of opened.splice(0)) o.close();
-});
+// On SQLite, or on PostgreSQL under TEST_DB=postgres (vitest's postgres project).
+const dbs = testDatabases();
+afterEach(() => dbs.closeAll());
 
-function setup(file?: string, now = { t: 1_000_000 }) {
-  const path = file ?? join(mkdtempSync(join(tmpdir(), 'mafia-svc-')), 'db.sqlite');
-  const open = openDatabase(path);
-  opened.push(open);
+async function setup(file?: string, now = { t: 1_000_000 }) {
+  const path = file ?? (await dbs.fresh());
+  const open = await dbs.open(path);
   const store = new Store(open.connection);
   const effects: GameEffect[] = [];
   const timers = new ManualTimers();
@@ -76,7 +71,7 @@ async function startGame(svc: GameService) {
 
 describe('game service', () => {
   it('an accepted action is in the log and the state before its effect runs; a refused one is not logged', async () => {
-    const { service, store, effects, now } = setup();
+    const { service, store, effects, now } = await setup();
     const id = await startGame(service);
     const seen: number[] = [];
     const svc2 = new GameService(store, {
@@ -101,7 +96,7 @@ describe('game service', () => {
   });
 
   it('concurrent clicks on one game are applied one at a time: no vote lost or doubled', async () => {
-    const { service, store, now } = setup();
+    const { service, store, now } = await setup();
     const id = await startGame(service);
     now.t += 60_000;
     await service.dispatch(id, { kind: 'timeout', seq: (await service.state(id))!.seq }, 'timer');
@@ -141,7 +136,7 @@ describe('game service', () => {
   });
 
   it('host actions are written to the audit log with their reason', async () => {
-    const { service, store } = setup();
+    const { service, store } = await setup();
     const id = await startGame(service);
     await service.dispatch(id, { kind: 'host-foul', target: 2, count: 1 }, 'host:host', 'talked at night');
     await service.dispatch(id, { kind: 'host-kill', target: 7 }, 'host:host', 'left the server');
@@ -161,7 +156,7 @@ describe('game service', () => {
   });
 
   it('a finished game writes its results (points per player with the breakdown)', async () => {
-    const { service, store } = setup();
+    const { service, store } = await setup();
     const id = await startGame(service);
     await service.dispatch(id, { kind: 'host-end', winner: 'red' }, 'host:host');
     await service.dispatch(id, { kind: 'host-best', target: 4 }, 'host:host');
@@ -183,7 +178,7 @@ describe('game service', () => {
   });
 
   it('the deadline of each stage is stored and its timer fires a timeout for exactly that stage', async () => {
-    const { service, store, timers, now } = setup();
+    const { service, store, timers, now } = await setup();
     const id = await startGame(service);
     expect(await store.deadlineOf(id)).toEqual({ stageSeq: 1, dueAt: 1_060_000 });
     now.t = 1_060_000;
@@ -201,16 +196,15 @@ describe('game service', () => {
 
   it('a deadline that passes while the bot is down ends its stage right after start-up, overdue ones in order', async () => {
     const clock = { t: 1_000_000 };
-    const a = setup(undefined, clock);
+    const a = await setup(undefined, clock);
     const first = await startGame(a.service);
     clock.t += 30_000;
     const second = await startGame(a.service); // night 0 ends 30 s after the first one's
     await a.service.close();
-    a.open.close();
-    opened.splice(opened.indexOf(a.open), 1);
+    await dbs.close(a.open);
 
     clock.t += 10 * 60_000; // down for ten minutes
-    const b = setup(a.path, clock);
+    const b = await setup(a.path, clock);
     expect((await b.service.state(first))!.stage.kind).toBe('night0');
     const r = await b.service.recover();
     expect(r).toEqual({ rearmed: 0, fired: 2 });
@@ -225,16 +219,16 @@ describe('game service', () => {
 
   it('pending deadlines in the future are re-armed at start-up', async () => {
     const clock = { t: 1_000_000 };
-    const a = setup(undefined, clock);
+    const a = await setup(undefined, clock);
     const id = await startGame(a.service);
     await a.service.close();
-    const b = setup(a.path, clock);
+    const b = await setup(a.path, clock);
     expect(await b.service.recover()).toEqual({ rearmed: 1, fired: 0 });
     expect(b.service.scheduler.armed(id)).toEqual({ seq: 1, dueAt: 1_060_000 });
   });
 
   it('the sweep fires due deadlines without a timer, expires old lobbies and archives old games', async () => {
-    const { service, store, now } = setup();
+    const { service, store, now } = await setup();
     const running = await startGame(service);
     const lobby = await service.createLobby({
       guildId: 'g1',
@@ -257,7 +251,7 @@ describe('game service', () => {
   });
 
   it('issue 20: nothing is kept in memory about games cancelled, expired, finished, annulled or archived', async () => {
-    const { service, store, now, timers } = setup();
+    const { service, store, now, timers } = await setup();
     const empty = { states: 0, extended: 0, storageWarned: 0, timers: 0, queues: 0, effects: 0 };
     expect(service.sizes()).toEqual(empty);
     const lobby = async () =>
@@ -306,7 +300,7 @@ describe('game service', () => {
   });
 
   it('lobby changes are serialized and refused once the game has started', async () => {
-    const { service } = setup();
+    const { service } = await setup();
     const game = await service.createLobby({
       guildId: 'g1',
       channelId: 'c1',
