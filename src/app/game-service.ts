@@ -172,12 +172,6 @@ export class GameService {
   private readonly queues = new KeyedQueue<number>();
   /** Each game's effects, in order, after the transaction that caused them. */
   private readonly effects = new KeyedQueue<number>();
-  /**
-   * Each game's stage timers that fired and are still at work: their first read comes before
-   * their action is queued, so idle() waits for them too (storage is asynchronous: on PostgreSQL
-   * that read takes a round trip).
-   */
-  private readonly firing = new KeyedQueue<number>();
   /** The hooks, the options' own first (see ServiceHooks). */
   private readonly hooks: ServiceHooks[];
   /** Stage ends moved later because the stage's message was seen late (see extendDeadline). */
@@ -203,15 +197,10 @@ export class GameService {
         for (const h of this.hooks) h.onStorageError?.(gameId, e);
       },
     });
-    this.scheduler = new Scheduler(
-      (id, seq, due) => this.firing.run(id, () => this.onTimer(id, seq, due)),
-      this.now,
-      opts.timers,
-      {
-        faults: this.faults,
-        what: 'a stage timer',
-      },
-    );
+    this.scheduler = new Scheduler((id, seq, due) => this.onTimer(id, seq, due), this.now, opts.timers, {
+      faults: this.faults,
+      what: 'a stage timer',
+    });
   }
 
   /** Registers hooks after the ones already there (see ServiceHooks). */
@@ -268,10 +257,17 @@ export class GameService {
     });
   }
 
-  /** Resolves when every queued action and effect (of one game, or all) has finished. */
+  /**
+   * Resolves when every queued action and effect (of one game, or all) has finished, and every
+   * stage timer that fired (it reads before it queues its action: on PostgreSQL a round trip).
+   */
   async idle(gameId?: number): Promise<void> {
     for (;;) {
-      const pending = [...this.firing.pending(gameId), ...this.queues.pending(gameId), ...this.effects.pending(gameId)];
+      const pending = [
+        ...this.scheduler.pending(gameId),
+        ...this.queues.pending(gameId),
+        ...this.effects.pending(gameId),
+      ];
       if (pending.length === 0) return;
       await Promise.all(pending);
     }

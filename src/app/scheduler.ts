@@ -137,6 +137,8 @@ export class Scheduler {
   private readonly timers = new Map<number, { seq: number; dueAt: number; handle: unknown }>();
   private stopped = false;
   private readonly guard: SchedulerGuard;
+  /** Fired timers whose work is still running, by game (idle() waits for them). */
+  private readonly running = new Map<number, Set<Promise<unknown>>>();
 
   /**
    * `fire` may throw or return a promise that rejects: the failure is the guard's (logged, the
@@ -187,11 +189,46 @@ export class Scheduler {
       this.guard.what,
       this.key(gameId),
       gameId,
-      () => this.fire(gameId, seq, dueAt),
+      () => this.track(gameId, this.fire(gameId, seq, dueAt)),
       (retryIn) => {
         if (retryIn !== null) this.retry(gameId, seq, retryIn);
       },
     );
+  }
+
+  private track(gameId: number, out: unknown): unknown {
+    if (!(out instanceof Promise)) return out;
+    let set = this.running.get(gameId);
+    if (!set) this.running.set(gameId, (set = new Set()));
+    set.add(out);
+    const done = () => {
+      set.delete(out);
+      if (set.size === 0 && this.running.get(gameId) === set) this.running.delete(gameId);
+    };
+    out.then(done, done);
+    return out;
+  }
+
+  /**
+   * The work of fired timers still running (of one game, or all; never rejects). Their first step
+   * is often a read, before anything is queued: with asynchronous storage a caller that waits
+   * for a game's queue alone could look too early.
+   */
+  pending(gameId?: number): Promise<void>[] {
+    const sets = gameId === undefined ? [...this.running.values()] : [this.running.get(gameId) ?? new Set()];
+    return sets.flatMap((set) =>
+      [...set].map((p) =>
+        p.then(
+          () => undefined,
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  /** Resolves when no fired timer's work is running (work started meanwhile included). */
+  async idle(gameId?: number): Promise<void> {
+    for (let p = this.pending(gameId); p.length > 0; p = this.pending(gameId)) await Promise.all(p);
   }
 
   private retry(gameId: number, seq: number, retryIn: number): void {

@@ -602,6 +602,9 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
           if (handling.size > 0) await Promise.allSettled([...handling]);
           else await new Promise<void>((r) => setImmediate(r));
         }
+        // Reminders and voids of suspended games that fired (their work reads first).
+        await asyncPlay.scheduler.idle();
+        await lifecycle.scheduler.idle();
         await service.idle();
         await deliverer.idle();
         await service.idle();
