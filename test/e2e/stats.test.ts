@@ -1,7 +1,7 @@
 // /stats through Discord (issue 12): a real game's results in /stats top, player and game; the
 // Elo chart as a PNG attachment of the right size; pages that still turn after a restart; "show
 // to the channel"; refusals; seasons and rating settings; Ukrainian and Russian answers.
-import { rawSqlite } from '../../testkit/raw-sqlite';
+import { sql } from 'drizzle-orm';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBot } from '../../src/discord/bot';
@@ -136,16 +136,12 @@ describe('/stats through Discord', () => {
         options: {},
         now: Date.now(),
       });
-      rawSqlite(store)
-        .prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?")
-        .run(Date.now(), game.id);
+      await store.c.exec(sql`UPDATE games SET status = 'over', finished_at = ${Date.now()} WHERE id = ${game.id}`);
       const user = g === 34 ? me.id : `10000000000000${String(g).padStart(4, '0')}`;
-      rawSqlite(store)
-        .prepare(
-          `INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, moves)
-           VALUES (?, 1, ?, ?, 'classic-10', 'civilian', 'red', 'win', ?, '{}', 0, 0, ?, 100)`,
-        )
-        .run(game.id, w.guild.id, user, 40 - g, Date.now());
+      await store.c.exec(
+        sql`INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, moves)
+            VALUES (${game.id}, 1, ${w.guild.id}, ${user}, 'classic-10', 'civilian', 'red', 'win', ${40 - g}, '{}', FALSE, FALSE, ${Date.now()}, 100)`,
+      );
       await recordGame(store.stats, game.id);
     }
     const r = await stats(d, me.id, 'top', { ruleset: 'classic-10' });

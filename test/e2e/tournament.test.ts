@@ -2,6 +2,7 @@
 // qualifying draw, three rounds of two tables in channels the bot creates, a missing player and
 // his substitute, a restart of the bot between rounds, the final of the ten best, and the
 // standings with a tie on points settled by best-player titles (S-5); the CSV export.
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBot } from '../../src/discord/bot';
 import type { Dealer } from '../../src/app/dealer';
@@ -176,20 +177,19 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect((await world.fake.click(users[5]!.id, board(), `v1:t:${tid}:leave`, { forge: true })).content).toBe(
       '⛔ Registration is closed: the draw has been made.',
     );
+    // Read through the bot's connection: the same SQL on SQLite and PostgreSQL.
     const tables = () =>
-      world.bot.db
-        .sqlite!.sqlite.prepare(
-          'SELECT round, table_no AS t, seats, game_id AS game, channel_id AS channel, subs FROM tournament_tables WHERE tournament_id = ? ORDER BY round, table_no',
-        )
-        .all(tid) as {
+      world.bot.db.connection.rows<{
         round: number;
         t: number;
         seats: string;
         game: number | null;
         channel: string | null;
         subs: string;
-      }[];
-    expect(tables().map((x) => [x.round, x.t])).toEqual([
+      }>(
+        sql`SELECT round, table_no AS t, seats, game_id AS game, channel_id AS channel, subs FROM tournament_tables WHERE tournament_id = ${tid} ORDER BY round, table_no`,
+      );
+    expect((await tables()).map((x) => [x.round, x.t])).toEqual([
       [1, 1],
       [1, 2],
       [2, 1],
@@ -198,9 +198,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       [3, 2],
     ]);
     for (const round of [1, 2, 3]) {
-      const seats = tables()
-        .filter((x) => x.round === round)
-        .flatMap((x) => JSON.parse(x.seats) as string[]);
+      const seats = (await tables()).filter((x) => x.round === round).flatMap((x) => JSON.parse(x.seats) as string[]);
       expect([...seats].sort()).toEqual(users.map((u) => u.id).sort());
     }
     const roundMessage = (round: number) =>
@@ -211,7 +209,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       expect(m.embeds[0]!.fields!.map((f) => f.name)).toEqual(['Table 1 — waiting', 'Table 2 — waiting']);
       const listed = m.embeds[0]!.fields![0]!.value.split('\n');
       expect(listed).toEqual(
-        (JSON.parse(tables().find((x) => x.round === round && x.t === 1)!.seats) as string[]).map(
+        (JSON.parse((await tables()).find((x) => x.round === round && x.t === 1)!.seats) as string[]).map(
           (u, i) => `${i + 1}. <@${u}>`,
         ),
       );
@@ -248,10 +246,10 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
       expect(game.options.timers).toMatchObject({ night0: 5, night: 5, vote: 20 });
       expect(
         (
-          world.bot.db.sqlite!.sqlite.prepare('SELECT tournament_id AS t FROM games WHERE id = ?').get(gameId) as {
-            t: number;
-          }
-        ).t,
+          await world.bot.db.connection.rows<{ t: number }>(
+            sql`SELECT tournament_id AS t FROM games WHERE id = ${gameId}`,
+          )
+        )[0]!.t,
       ).toBe(tid);
       const d = new Driver({ ...world, channel: { ...world.channel, id: channelId } } as World);
       d.gameId = gameId;
@@ -311,7 +309,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(board().embeds[0]!.description).toContain('Qualifying round 2 is on.');
 
     // Round 2, table 1: a drawn player left the server: the start says so; a substitute plays his seat.
-    const t21 = JSON.parse(tables().find((x) => x.round === 2 && x.t === 1)!.seats) as string[];
+    const t21 = JSON.parse((await tables()).find((x) => x.round === 2 && x.t === 1)!.seats) as string[];
     const gone = t21.find((u) => u !== P.id && u !== Q.id)!;
     world.fake.removeMember(world.guild.id, gone);
     const refused = await world.fake.click(world.host.id, roundMessage(2), `v1:t:${tid}:start:2:1`);
@@ -339,7 +337,7 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     // T-2: the final: the ten best after the qualifiers (P 15, Q 18 points are among them).
     const final = await slash(world.host.id, 'final');
     expect(final.content).toBe('The finalists are announced: start the final with its button.');
-    const finalists = JSON.parse(tables().find((x) => x.round === 4)!.seats) as string[];
+    const finalists = JSON.parse((await tables()).find((x) => x.round === 4)!.seats) as string[];
     expect(finalists).toHaveLength(10);
     expect(finalists).toEqual(expect.arrayContaining([P.id, Q.id]));
     const announced = world.fake
@@ -423,15 +421,15 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
           ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
         ]),
       ].join('\n');
-    const oneGame = world.bot.db
-      .sqlite!.sqlite.prepare("SELECT id FROM games WHERE tournament_id = ? AND status = 'over' ORDER BY id LIMIT 1")
-      .get(tid) as { id: number };
+    const [oneGame] = await world.bot.db.connection.rows<{ id: number }>(
+      sql`SELECT id FROM games WHERE tournament_id = ${tid} AND status = 'over' ORDER BY id LIMIT 1`,
+    );
     const record = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', {
       sub: 'game',
-      options: { id: oneGame.id },
+      options: { id: oneGame!.id },
     });
     await record.settled();
-    expect(statsText(record as never)).toContain(`Game #${oneGame.id}`);
+    expect(statsText(record as never)).toContain(`Game #${oneGame!.id}`);
     const inTour = await world.fake.slash(users[3]!.id, world.channel.id, 'stats', {
       sub: 'top',
       options: { ruleset: 'chnu-2016', tournament: tid },
@@ -440,15 +438,15 @@ describe('a tournament on Discord (T-1, T-2, T-3, S-5)', () => {
     expect(inTour.ephemeral).toBe(true);
 
     // Every game of the tournament carries its id (for /stats).
-    const ids = world.bot.db
-      .sqlite!.sqlite.prepare("SELECT count(*) AS n FROM games WHERE tournament_id = ? AND status = 'over'")
-      .get(tid) as { n: number };
-    expect(ids.n).toBe(7);
+    const [ids] = await world.bot.db.connection.rows<{ n: number | string }>(
+      sql`SELECT count(*) AS n FROM games WHERE tournament_id = ${tid} AND status = 'over'`,
+    );
+    expect(Number(ids!.n)).toBe(7); // PostgreSQL's count is a bigint (a string)
 
     // An annulled game no longer counts (issue 11's /host annul sets annulled_at and tells the
     // tournament): the final annulled, the tournament is back to its final, ready to play again.
-    const finalGame = tables().find((x) => x.round === 4)!.game!;
-    world.bot.db.sqlite!.sqlite.prepare('UPDATE games SET annulled_at = ? WHERE id = ?').run(Date.now(), finalGame);
+    const finalGame = (await tables()).find((x) => x.round === 4)!.game!;
+    await world.bot.db.connection.exec(sql`UPDATE games SET annulled_at = ${Date.now()} WHERE id = ${finalGame}`);
     await world.bot.tournaments.gameChanged(finalGame);
     await world.bot.idle();
     expect(board().embeds[0]!.description).toContain('The final is on.');
