@@ -39,16 +39,18 @@ export async function gamesByStage(c: Connection): Promise<GamesCount[]> {
  * disk (a real commit would), which the operator's disk alerts cover.
  *
  * SQLite: the write lock is taken (`BEGIN IMMEDIATE`) and let go at once (SqliteConnection.probeWrite).
- * PostgreSQL: a read-write transaction (refused by a read-only server or a standby) that waits at
- * most `waitMs` for a lock.
+ * PostgreSQL: a transaction that is not read-only (a standby's are, and those of a database set
+ * to default_transaction_read_only), on a client of the pool.
  */
 export async function probeWritable(c: Connection, waitMs = 250): Promise<string | null> {
   if (c.dialect === 'sqlite') return (c as SqliteConnection).probeWrite(waitMs);
   try {
     await c.transaction(async () => {
-      await c.exec(sql`SET TRANSACTION READ WRITE`);
-      await c.exec(sql.raw(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(waitMs))}`));
-      await c.rows(sql`SELECT 1 AS one`);
+      // A server too busy to answer within `waitMs` counts as not writable now.
+      await c.exec(sql.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(waitMs))}`));
+      // On in a standby (a server in recovery) and under default_transaction_read_only.
+      const [r] = await c.rows<{ ro: string }>(sql`SELECT current_setting('transaction_read_only') AS ro`);
+      if (r?.ro === 'on') throw new Error('the database is read-only');
     });
     return null;
   } catch (e) {

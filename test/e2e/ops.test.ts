@@ -88,8 +88,8 @@ describe('operators endpoint', () => {
     expect((await get('/nothing')).status).toBe(404);
   });
 
-  // Another SQLite writer holds the file's lock; PostgreSQL's probe (a read-write transaction) is
-  // tested in test/db/pg-connection.test.ts. SQLite only.
+  // Another SQLite writer holds the file's lock; PostgreSQL's probe (a transaction that is not read-only)
+  // is tested in test/ops/health.test.ts. SQLite only.
   it.skipIf(testDb() === 'postgres')('is 503 while the database cannot be written, and 200 again after', async () => {
     const other = new Database(w.dbPath);
     try {

@@ -3,10 +3,15 @@ import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { probeWritable } from '../../src/db/ops-queries';
 import { checkHealth, type HealthProbes } from '../../src/ops/health';
+import pg from 'pg';
+import { PgConnection } from '../../src/db/pg-connection';
+import { openPostgres } from '../../src/db/pg-open';
+import { postgresOrSkip } from '../../testkit/postgres';
 
 const NOW = 1_800_000_000_000;
 const probes = (o: Partial<HealthProbes> = {}): HealthProbes => ({
@@ -105,6 +110,28 @@ describe('probeWritable', () => {
       expect(await probeWritable(ro.connection)).toBe('the database is open read-only');
     } finally {
       ro.close();
+    }
+  });
+});
+
+describe('probeWritable on PostgreSQL', () => {
+  it('writable; not writable once the database is read-only (as a standby is); closed', async (ctx) => {
+    const d = await postgresOrSkip('test/ops/health.test.ts');
+    if (!d) return ctx.skip();
+    try {
+      const a = await openPostgres(d.url, { poolSize: 2 });
+      expect(await probeWritable(a.connection)).toBeNull();
+      await a.connection.exec(
+        sql.raw(`ALTER DATABASE "${new URL(d.url).pathname.slice(1)}" SET default_transaction_read_only = on`),
+      );
+      await a.close();
+      // New sessions are read-only (the bot's pool, reconnecting after a failover to a standby).
+      const b = new PgConnection(new pg.Pool({ connectionString: d.url, max: 2 }));
+      expect(await probeWritable(b)).toBe('the database is read-only');
+      await b.close();
+      expect(await probeWritable(b)).toMatch(/pool/i);
+    } finally {
+      await d.drop();
     }
   });
 });
