@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allComponents, FakeDiscord, type StoredMessage } from '../../testkit/fake-discord';
 import { ROOT } from '../../testkit/scenario-files';
+import { isPostgresUrl, testDatabase } from '../../testkit/world';
 
 const children: ChildProcess[] = [];
 let fake: FakeDiscord;
@@ -39,9 +40,11 @@ function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
+const drops: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await fake?.stop();
+  for (const d of drops) await d();
 });
 
 describe('restart', () => {
@@ -51,10 +54,15 @@ describe('restart', () => {
     const channel = fake.addChannel(guild.id, { name: 'mafia' });
     const host = fake.addUser({ username: 'host', guilds: [guild.id] });
     const users = Array.from({ length: 10 }, (_, i) => fake.addUser({ username: `p${i + 1}`, guilds: [guild.id] }));
+    // npm start on the SQLite file, or under TEST_DB=postgres on a PostgreSQL database (DATABASE_URL).
+    const db = await testDatabase();
+    drops.push(db.drop);
     const env = {
       DISCORD_TOKEN: 'test-token',
       DISCORD_API_BASE: fake.apiBase,
-      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'mafia-restart-')), 'db.sqlite'),
+      ...(isPostgresUrl(db.path)
+        ? { DATABASE_URL: db.path, DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'mafia-restart-')), 'unused.sqlite') }
+        : { DATABASE_PATH: db.path }),
     };
     let bot = await startBotProcess(env);
 

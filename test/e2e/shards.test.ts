@@ -5,9 +5,8 @@
 // ShardingManager's IPC does (src/shard-manager.ts). Then B's process is killed mid-game and
 // started again while A's game goes on; and the guilds move to one new process (a resharding),
 // which finishes what was left.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBot, type BotConfig, type RunningBot } from '../../src/discord/bot';
 import { shardOf } from '../../src/db/ownership';
@@ -16,7 +15,7 @@ import { parseScenario } from '../../src/scenario/parse';
 import { FakeDiscord } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
 import { OWN_DIR, readJson } from '../../testkit/scenario-files';
-import { botConfig, fixedDealer, limitsOf, type World } from '../../testkit/world';
+import { botConfig, fixedDealer, limitsOf, testDatabase, type World } from '../../testkit/world';
 
 const SC = parseScenario(readJson(join(OWN_DIR, 'classic-all-leave-ends-game.json')));
 
@@ -53,7 +52,9 @@ async function setUp(through: 'ipc' | 'database' = 'ipc') {
     rateLimits: limitsOf('fast'),
     guildsPerShard: 1,
   });
-  const dbPath = join(mkdtempSync(join(tmpdir(), 'mafia-shards-')), 'mafia.sqlite');
+  // One database for both processes: the SQLite file, or under TEST_DB=postgres one PostgreSQL database.
+  const db = await testDatabase();
+  const dbPath = db.path;
   const manager = new Manager(2);
   const worlds: World[] = [];
   for (const shard of [0, 1]) {
@@ -87,6 +88,7 @@ async function setUp(through: 'ipc' | 'database' = 'ipc') {
   cleanup = async () => {
     for (const w of worlds) await w.bot.stop().catch(() => undefined);
     await fake.stop();
+    await db.drop();
   };
   return { fake, manager, worlds: worlds as [World, World], start, config };
 }
@@ -184,9 +186,9 @@ describe('two processes, two shards (issue 22)', () => {
     }
     // No IPC: guild B's night clicks came by DM to shard 0's process, which wrote them down; B's took them.
     expect(manager.relayed).toEqual([]);
-    const rows = wa.bot.db
-      .sqlite!.sqlite.prepare('select guild_id as guildId, taken_at as takenAt from relayed_clicks')
-      .all() as { guildId: string; takenAt: number | null }[];
+    const rows = await wa.bot.db.connection.rows<{ guildId: string; takenAt: number | null }>(
+      sql`select guild_id as "guildId", taken_at as "takenAt" from relayed_clicks`,
+    );
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.guildId === wb.guild.id && r.takenAt !== null)).toBe(true);
     expect(fake.unhandled).toEqual([]);
