@@ -3,8 +3,8 @@
 // Two servers on two shards play a game each (a random deal, as in production: the players'
 // moves are chosen from the role cards they read). The night's DM clicks of the server on shard 1
 // reach shard 0 (Discord sends every DM there) and are relayed to shard 1's process. Shard 1's
-// process is SIGKILLed mid-game: the manager spawns it again and the game goes on where it was,
-// and nothing is sent twice. Both processes share the SQLite file, or under TEST_DB=postgres one
+// process is SIGKILLed mid-game, while it delivers the night's posts: the manager spawns it again,
+// the game goes on where it was, and nothing is sent twice. Both processes share the SQLite file, or under TEST_DB=postgres one
 // PostgreSQL database (DATABASE_URL, issue 23).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -18,6 +18,9 @@ import { FakeDiscord } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
 import { ROOT } from '../../testkit/scenario-files';
 import { limitsOf, testDatabase, testDb, type World } from '../../testkit/world';
+
+/** How many posts of the night shard 1's process gets out before it is killed (of about ten). */
+const KILL_AFTER_POSTS = 3;
 
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -140,15 +143,42 @@ describe(`one process per shard under the ShardingManager (issue 22), on ${testD
         await d.createAndStart('classic-10', 'live');
         d.learnSeats();
       }
-      // Night 0 and day 1's speeches (nobody nominated: no vote) in both servers.
+      // Night 0 and day 1's speeches (nobody nominated: no vote) in both servers, but the last.
       for (const d of drivers) {
         await ok(d, { type: 'timeout' });
-        for (let seat = 1; seat <= 10; seat++) await ok(d, { type: 'player', seat, verb: 'pass' });
+        for (let seat = 1; seat <= (d === drivers[1] ? 9 : 10); seat++)
+          await ok(d, { type: 'player', seat, verb: 'pass' });
       }
-      // Shard 1's process dies in the middle of the game; the manager spawns it again.
+      // Shard 1's process dies in the middle of the game, delivering: the last speaker of its
+      // server passes (the click answered: the action is acknowledged), the night begins and its
+      // posts go out (the night's message, the DMs); the process is SIGKILLed once the fake Discord
+      // has created KILL_AFTER_POSTS of them (right at the answer if as many came before it; at
+      // the first quiet if fewer come), before it can record the last as sent. The manager spawns
+      // it again, and its successor delivers the rest.
       const before = shardPids(manager.pid!);
       expect([...before.keys()].sort()).toEqual([0, 1]);
-      process.kill(before.get(1)!, 'SIGKILL');
+      const w1 = worlds[1]!;
+      const theirs = new Set([w1.channel.id, ...w1.users.map((u) => fake.dmChannelId(u.id))]);
+      let posts = 0;
+      let answered = false;
+      let killed = false;
+      const kill = () => {
+        if (killed) return;
+        killed = true;
+        process.kill(before.get(1)!, 'SIGKILL');
+      };
+      const off = fake.onMessage('create', (m) => {
+        if (theirs.has(m.channel_id) && ++posts >= KILL_AFTER_POSTS && answered) kill();
+      });
+      const bot1 = w1.bot as { idle: () => Promise<void> };
+      bot1.idle = async () => {}; // the step returns at its answer, not once the bot is quiet
+      await ok(drivers[1]!, { type: 'player', seat: 10, verb: 'pass' });
+      bot1.idle = idle;
+      answered = true;
+      if (posts >= KILL_AFTER_POSTS) kill();
+      else await Promise.race([fake.waitFor(() => killed || null, { timeout: 60_000 }), idle()]);
+      kill();
+      off();
       await fake.waitFor(
         () => {
           const now = shardPids(manager.pid!).get(1);
@@ -181,9 +211,11 @@ describe(`one process per shard under the ShardingManager (issue 22), on ${testD
         await ok(d, { type: 'host', verb: 'skip' });
         expect(pub()).toMatch(/The town \(red\) wins/);
       }
-      // Nothing was sent twice, though shard 1's process died mid-game and its successor recovered
-      // the game: each player got one role card, each channel one morning and one result, and no
-      // two messages of a channel or a DM carry the same nonce (one outbox row, one message).
+      // Nothing was sent twice, though shard 1's process died between Discord taking a post and
+      // its recording it: its successor sends that post again with the same nonce, and Discord
+      // (enforce_nonce) answers with the first message. Each player got one role card, each channel
+      // one morning and one result, and no two messages of a channel or a DM carry the same nonce
+      // (one outbox row, one message; with the fake's enforceNonce off this fails).
       for (const [i, w] of worlds.entries()) {
         const contents = fake.publicMessages(w.channel.id).map((m) => m.content ?? '');
         expect(contents.filter((c) => c.includes('Left the table last night')).length, `server ${i}`).toBe(1);
