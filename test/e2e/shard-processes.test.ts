@@ -3,7 +3,9 @@
 // Two servers on two shards play a game each (a random deal, as in production: the players'
 // moves are chosen from the role cards they read). The night's DM clicks of the server on shard 1
 // reach shard 0 (Discord sends every DM there) and are relayed to shard 1's process. Shard 1's
-// process is SIGKILLed mid-game: the manager spawns it again and the game goes on where it was.
+// process is SIGKILLed mid-game, while it delivers the night's posts: the manager spawns it again,
+// the game goes on where it was, and nothing is sent twice. Both processes share the SQLite file, or under TEST_DB=postgres one
+// PostgreSQL database (DATABASE_URL, issue 23).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,10 @@ import type { ScenarioStep } from '../../src/scenario/parse';
 import { FakeDiscord } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
 import { ROOT } from '../../testkit/scenario-files';
-import { limitsOf, type World } from '../../testkit/world';
+import { limitsOf, testDatabase, testDb, type World } from '../../testkit/world';
+
+/** How many posts of the night shard 1's process gets out before it is killed (of about ten). */
+const KILL_AFTER_POSTS = 3;
 
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
@@ -60,7 +65,7 @@ function shardPids(managerPid: number): Map<number, number> {
   return out;
 }
 
-describe('one process per shard under the ShardingManager (issue 22)', () => {
+describe(`one process per shard under the ShardingManager (issue 22), on ${testDb()}`, () => {
   it.skipIf(process.platform !== 'linux')(
     'two servers on two shards each play to the end; DM clicks of shard 1’s server are relayed from shard 0; shard 1’s process is killed mid-game and respawned',
     async () => {
@@ -70,7 +75,12 @@ describe('one process per shard under the ShardingManager (issue 22)', () => {
         rateLimits: limitsOf('fast'),
         guildsPerShard: 1,
       });
-      const dbPath = join(mkdtempSync(join(tmpdir(), 'mafia-shardproc-')), 'mafia.sqlite');
+      // The SQLite file both processes open, or under TEST_DB=postgres a fresh PostgreSQL database.
+      const database =
+        testDb() === 'postgres'
+          ? await testDatabase()
+          : { path: join(mkdtempSync(join(tmpdir(), 'mafia-shardproc-')), 'mafia.sqlite'), drop: async () => {} };
+      const dbPath = database.path;
       const idle = quiet(fake);
       const worlds: World[] = [0, 1].map((shard) => {
         const guild = fake.addGuild({ name: `Club ${shard}`, locale: 'en-US', shard: [shard, 2] });
@@ -97,7 +107,7 @@ describe('one process per shard under the ShardingManager (issue 22)', () => {
           PATH: process.env.PATH ?? '',
           DISCORD_TOKEN: 'test-token',
           DISCORD_API_BASE: fake.apiBase,
-          DATABASE_PATH: dbPath,
+          ...(testDb() === 'postgres' ? { DATABASE_URL: dbPath } : { DATABASE_PATH: dbPath }),
           SHARD_COUNT: '2',
           LOG_LEVEL: 'debug', // the relay's hand-overs are logged at debug (nothing else is)
           LOG_FORMAT: 'json',
@@ -112,6 +122,7 @@ describe('one process per shard under the ShardingManager (issue 22)', () => {
         manager.kill('SIGKILL');
         for (const pid of shardPids(manager.pid!).values()) process.kill(pid, 'SIGKILL');
         await fake.stop();
+        await database.drop();
       };
       // Both shard processes connected, each with its own shard.
       await fake.waitFor(() => fake.gatewaySessions().filter((s) => s.connected).length === 2 || null, {
@@ -132,15 +143,42 @@ describe('one process per shard under the ShardingManager (issue 22)', () => {
         await d.createAndStart('classic-10', 'live');
         d.learnSeats();
       }
-      // Night 0 and day 1's speeches (nobody nominated: no vote) in both servers.
+      // Night 0 and day 1's speeches (nobody nominated: no vote) in both servers, but the last.
       for (const d of drivers) {
         await ok(d, { type: 'timeout' });
-        for (let seat = 1; seat <= 10; seat++) await ok(d, { type: 'player', seat, verb: 'pass' });
+        for (let seat = 1; seat <= (d === drivers[1] ? 9 : 10); seat++)
+          await ok(d, { type: 'player', seat, verb: 'pass' });
       }
-      // Shard 1's process dies in the middle of the game; the manager spawns it again.
+      // Shard 1's process dies in the middle of the game, delivering: the last speaker of its
+      // server passes (the click answered: the action is acknowledged), the night begins and its
+      // posts go out (the night's message, the DMs); the process is SIGKILLed once the fake Discord
+      // has created KILL_AFTER_POSTS of them (right at the answer if as many came before it; at
+      // the first quiet if fewer come), before it can record the last as sent. The manager spawns
+      // it again, and its successor delivers the rest.
       const before = shardPids(manager.pid!);
       expect([...before.keys()].sort()).toEqual([0, 1]);
-      process.kill(before.get(1)!, 'SIGKILL');
+      const w1 = worlds[1]!;
+      const theirs = new Set([w1.channel.id, ...w1.users.map((u) => fake.dmChannelId(u.id))]);
+      let posts = 0;
+      let answered = false;
+      let killed = false;
+      const kill = () => {
+        if (killed) return;
+        killed = true;
+        process.kill(before.get(1)!, 'SIGKILL');
+      };
+      const off = fake.onMessage('create', (m) => {
+        if (theirs.has(m.channel_id) && ++posts >= KILL_AFTER_POSTS && answered) kill();
+      });
+      const bot1 = w1.bot as { idle: () => Promise<void> };
+      bot1.idle = async () => {}; // the step returns at its answer, not once the bot is quiet
+      await ok(drivers[1]!, { type: 'player', seat: 10, verb: 'pass' });
+      bot1.idle = idle;
+      answered = true;
+      if (posts >= KILL_AFTER_POSTS) kill();
+      else await Promise.race([fake.waitFor(() => killed || null, { timeout: 60_000 }), idle()]);
+      kill();
+      off();
       await fake.waitFor(
         () => {
           const now = shardPids(manager.pid!).get(1);
@@ -173,8 +211,35 @@ describe('one process per shard under the ShardingManager (issue 22)', () => {
         await ok(d, { type: 'host', verb: 'skip' });
         expect(pub()).toMatch(/The town \(red\) wins/);
       }
+      // Nothing was sent twice, though shard 1's process died between Discord taking a post and
+      // its recording it: its successor sends that post again with the same nonce, and Discord
+      // (enforce_nonce) answers with the first message. Each player got one role card, each channel
+      // one morning and one result, and no two messages of a channel or a DM carry the same nonce
+      // (one outbox row, one message; with the fake's enforceNonce off this fails).
+      for (const [i, w] of worlds.entries()) {
+        const contents = fake.publicMessages(w.channel.id).map((m) => m.content ?? '');
+        expect(contents.filter((c) => c.includes('Left the table last night')).length, `server ${i}`).toBe(1);
+        expect(contents.filter((c) => /The town \(red\) wins/.test(c)).length, `server ${i}`).toBe(1);
+        for (const u of w.users)
+          expect(
+            fake.dms(u.id).filter((m) => / — seat \d+$/.test(m.embeds[0]?.title ?? '')).length,
+            `${u.username}'s role cards`,
+          ).toBe(1);
+        let withNonce = 0;
+        for (const messages of [fake.publicMessages(w.channel.id), ...w.users.map((u) => fake.dms(u.id))]) {
+          const nonces = messages.map((m) => m.nonce).filter((n) => n !== undefined);
+          withNonce += nonces.length;
+          expect(nonces.length - new Set(nonces).size).toBe(0);
+        }
+        expect(withNonce).toBeGreaterThan(w.users.length); // the posts of the outbox carry one
+      }
       expect(fake.unhandled).toEqual([]);
       const lines = output.join('').split('\n');
+      // Every process (the two, and shard 1's again after the kill) opened the database of this run.
+      const opened = lines.filter((l) => l.includes('"msg":"database: '));
+      expect(opened.length).toBeGreaterThanOrEqual(3);
+      for (const l of opened)
+        expect(l).toContain(testDb() === 'postgres' ? 'database: PostgreSQL' : 'database: SQLite');
       // The night's DM clicks of shard 1's server (the mafia's shots, two checks) were handed over
       // from shard 0 to its owner; none of shard 0's server's.
       const handed = lines.filter((l) => l.includes('a DM click handed over'));
