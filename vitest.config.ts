@@ -13,6 +13,8 @@ const SQLITE_ONLY = [
   'test/persistence/perm-holds-upgrade.test.ts', // an old SQLite file upgraded
   'test/persistence/tournament-store.test.ts', // raw SQLite rows
 ];
+/** Files that run on both databases themselves (describe.each over SQLite and PostgreSQL). */
+const BOTH_ALREADY = ['test/persistence/shared-crash.test.ts'];
 /** testkit/postgres.ts's postgresBinaries, in short (the config imports no project module). */
 const hasBinaries = (): boolean =>
   (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'initdb'))) ||
@@ -36,7 +38,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/e2e/**/*.test.ts', 'test/persistence/**/*.test.ts'],
-                exclude: SQLITE_ONLY,
+                exclude: [...SQLITE_ONLY, ...BOTH_ALREADY],
                 env: { TEST_DB: 'postgres' },
               },
             },

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord.js';
 import { parseScenario } from '../../src/scenario/parse';
 import { resultOf } from '../../src/scenario/run';
+import { t, toLocale } from '../../src/i18n';
 import { compareExpect, OWN_DIR, readJson, ROOT } from '../../testkit/scenario-files';
 import { allComponents, type FakeComponent, type StoredMessage } from '../../testkit/fake-discord';
 import { Driver } from '../../testkit/driver';
@@ -216,8 +217,11 @@ async function transcript(g: Golden, acknowledgeClicksAfterMs?: number): Promise
   const pub = w.fake.publicMessages(w.channel.id);
   out.push(`==================== Channel <#channel>: ${pub.length} public messages ====================`);
   out.push(...list(pub));
-  // The game's threads (the black team's night talk, the spectators'), in the order they were made.
-  for (const th of w.fake.threads(w.channel.id)) {
+  // The game's threads: the black team's night talk, then the spectators'. (Both are made when the
+  // game starts, each by its own delivery task: Discord may see either first.)
+  const spectators = t(toLocale(g.locale)!, 'spectators.name', { id: d.gameId });
+  const threads = w.fake.threads(w.channel.id);
+  for (const th of [...threads.filter((x) => x.name !== spectators), ...threads.filter((x) => x.name === spectators)]) {
     const msgs = w.fake.messages(th.id).filter((m) => !m.ephemeralFor);
     const state = [th.locked ? 'locked' : 'open', th.archived ? 'archived' : 'active'].join(', ');
     out.push(
