@@ -112,6 +112,8 @@ export async function benchPersistence(
     persistedActionsPerSecond: Math.round(actions / seconds),
     /** This process's CPU time while it played (user and system), in ms. */
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    /** Of which in the kernel (system calls: the socket's writes and reads, the file's). */
+    cpuSystemMs: Math.round(cpu.system / 1000),
   };
 }
 
@@ -122,6 +124,7 @@ interface ChildResult {
   seconds: number;
   persistedActionsPerSecond: number;
   cpuMs: number;
+  cpuSystemMs: number;
 }
 
 /** N processes at once on one database (opened and migrated already), started together. */
@@ -132,7 +135,7 @@ async function inProcesses(
   games: number,
   seed: number,
   concurrency: number,
-): Promise<{ perProcess: number[]; combined: number; actions: number; cpuMs: number }> {
+): Promise<{ perProcess: number[]; combined: number; actions: number; cpuMs: number; cpuSystemMs: number }> {
   const children = Array.from({ length: n }, (_, i) => {
     const child = spawn(
       process.execPath,
@@ -179,6 +182,7 @@ async function inProcesses(
     combined: Math.round(total / Math.max(...results.map((r) => r.seconds))),
     actions: total,
     cpuMs: results.reduce((a, r) => a + r.cpuMs, 0),
+    cpuSystemMs: results.reduce((a, r) => a + r.cpuSystemMs, 0),
   };
 }
 
@@ -250,7 +254,7 @@ async function main(): Promise<void> {
   for (const ruleset of rulesets) {
     const figures: Record<string, number[]> = {};
     /** CPU µs per action: the bench's processes (the bot's work), the PostgreSQL server's. */
-    const cpu: Record<string, { bot: number; server: number | null }[]> = {};
+    const cpu: Record<string, { bot: number; botSystem: number; server: number | null }[]> = {};
     const perProcess: Record<string, number[][]> = {};
     for (let run = 0; run < runs; run++) {
       // Alternating which database goes first, so neither always runs on the warmer machine.
@@ -263,12 +267,14 @@ async function main(): Promise<void> {
             let perSecond: number;
             let actions: number;
             let botCpuMs: number;
+            let botSystemMs: number;
             let serverCpuMs = db === 'postgres' ? pgServer!.cpuMs() : null;
             if (processes === 1) {
               const r = await benchPersistence(ruleset, games, 10 + run, { env: d.env, concurrency });
               perSecond = r.persistedActionsPerSecond;
               actions = r.actions;
               botCpuMs = r.cpuMs;
+              botSystemMs = r.cpuSystemMs;
             } else {
               // Migrated once before the processes start, so they start together on a ready database.
               await (await openConnection(d.env)).close();
@@ -277,6 +283,7 @@ async function main(): Promise<void> {
               perSecond = r.combined;
               actions = r.actions;
               botCpuMs = r.cpuMs;
+              botSystemMs = r.cpuSystemMs;
               (perProcess[key] ??= []).push(r.perProcess);
             }
             // The server's CPU over the run (its start-up and the bot's opening included: small).
@@ -284,10 +291,11 @@ async function main(): Promise<void> {
             const serverUs =
               serverCpuMs !== null && after !== null ? Math.round(((after - serverCpuMs) * 1000) / actions) : null;
             (figures[key] ??= []).push(perSecond);
-            (cpu[key] ??= []).push({ bot: Math.round((botCpuMs * 1000) / actions), server: serverUs });
+            const us = (ms: number) => Math.round((ms * 1000) / actions);
+            (cpu[key] ??= []).push({ bot: us(botCpuMs), botSystem: us(botSystemMs), server: serverUs });
             const load = loadavg()[0]!.toFixed(2);
             process.stderr.write(
-              `bench:persistence: ${ruleset} run ${run + 1}/${runs} ${key}: ${perSecond}/s; CPU per action ${Math.round((botCpuMs * 1000) / actions)} µs bot${serverUs !== null ? `, ${serverUs} µs server` : ''} (load ${load})\n`,
+              `bench:persistence: ${ruleset} run ${run + 1}/${runs} ${key}: ${perSecond}/s; CPU per action ${us(botCpuMs)} µs bot (${us(botSystemMs)} in the kernel)${serverUs !== null ? `, ${serverUs} µs server` : ''} (load ${load})\n`,
             );
           } finally {
             await d.drop();
