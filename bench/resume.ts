@@ -6,6 +6,9 @@
 // game accepted it. Also printed: how long the process took to connect, and its event-loop delay
 // while resuming. With --runs K this is done K times in a row on the same games: once every game
 // shows its next speaker's turn, the process is SIGKILLed again and started again.
+// --db postgres (issue 23): the games are in a PostgreSQL database (a fresh one on --url's server,
+// else TEST_DATABASE_URL's, else a server of the bench's own with a production's durability:
+// bench/pg.ts), and the restarted bot is given DATABASE_URL instead of DATABASE_PATH.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { startBot } from '../src/discord/bot';
 import { rolePool } from '../src/engine/rulesets';
 import { allComponents, FakeDiscord, type StoredMessage } from '../testkit/fake-discord';
-import { botConfig } from '../testkit/world';
+import { botConfig, isPostgresUrl } from '../testkit/world';
+import { benchPostgres, sqliteSettings, type BenchDatabase, type BenchPostgres } from './pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -29,19 +33,48 @@ function pct(xs: number[], p: number): number | null {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const flag = (name: string, dflt: number): number => {
+  const value = (name: string): string | undefined => {
     const k = argv.indexOf(name);
-    return k >= 0 && /^\d+$/.test(argv[k + 1] ?? '') ? Number(argv[k + 1]) : k >= 0 ? NaN : dflt;
+    return k >= 0 ? (argv[k + 1] ?? '') : undefined;
+  };
+  const flag = (name: string, dflt: number): number => {
+    const v = value(name);
+    return v === undefined ? dflt : /^\d+$/.test(v) ? Number(v) : NaN;
   };
   const n = flag('--games', 1000);
   const runs = flag('--runs', 1);
-  const known = argv.every((a, k) => (k % 2 === 0 ? a === '--games' || a === '--runs' : true));
-  if (!(n >= 1 && n <= 5000) || !(runs >= 1 && runs <= 8) || !known || argv.length % 2 !== 0) {
-    process.stderr.write('bench:resume: use --games N (1..5000) [--runs K (1..8)]\n');
+  const kind = value('--db') ?? 'sqlite';
+  const url = value('--url');
+  const known = argv.every((a, k) => (k % 2 === 0 ? ['--games', '--runs', '--db', '--url'].includes(a) : true));
+  if (
+    !(n >= 1 && n <= 5000) ||
+    !(runs >= 1 && runs <= 8) ||
+    !['sqlite', 'postgres'].includes(kind) ||
+    (url !== undefined && kind !== 'postgres') ||
+    !known ||
+    argv.length % 2 !== 0
+  ) {
+    process.stderr.write(
+      'bench:resume: use --games N (1..5000) [--runs K (1..8)] [--db sqlite|postgres] [--url postgres://… (with --db postgres)]\n',
+    );
     process.exit(2);
   }
   const dir = mkdtempSync(join(tmpdir(), 'mafia-resume-'));
-  const dbPath = join(dir, 'mafia.sqlite');
+  // SQLite: a file in the bench's folder; PostgreSQL: a fresh database, its URL where the path was.
+  let pgServer: BenchPostgres | null = null;
+  let pgDb: BenchDatabase | null = null;
+  if (kind === 'postgres') {
+    pgServer = await benchPostgres(url);
+    if (!pgServer) {
+      process.stderr.write(
+        'bench:resume: no PostgreSQL: give --url, set TEST_DATABASE_URL, or install the postgresql package\n',
+      );
+      process.exit(2);
+    }
+    pgDb = await pgServer.database();
+    process.stderr.write(`bench:resume: PostgreSQL ${pgServer.server} ${JSON.stringify(pgServer.settings)}\n`);
+  }
+  const dbPath = pgDb ? pgDb.url : join(dir, 'mafia.sqlite');
   const fake = await FakeDiscord.start({ interactionTimeout: 30_000, interactionDeadlineMs: 3_000, rateLimits: false });
   const guild = fake.addGuild({ name: 'Resume', locale: 'en-US' });
   const roles = rolePool('chnu-2016');
@@ -90,6 +123,8 @@ async function main(): Promise<void> {
     process.stderr.write(`bench:resume: run ${run} of ${runs} done\n`);
   }
   await fake.stop();
+  await pgDb?.drop();
+  pgServer?.stop();
   rmSync(dir, { recursive: true, force: true });
   const figures = (k: string) =>
     results.map((r) => (r as Record<string, { p50: number; p99: number; max: number }>)[k]);
@@ -97,6 +132,9 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         node: process.version,
+        database: pgServer
+          ? { kind: 'postgres', server: pgServer.server, ...pgServer.settings }
+          : { kind: 'sqlite', ...sqliteSettings() },
         games: n,
         runs,
         setupSeconds,
@@ -139,7 +177,7 @@ async function restartAndClick(
       PATH: process.env.PATH ?? '',
       DISCORD_TOKEN: 'test-token',
       DISCORD_API_BASE: fake.apiBase,
-      DATABASE_PATH: dbPath,
+      ...(isPostgresUrl(dbPath) ? { DATABASE_URL: dbPath } : { DATABASE_PATH: dbPath }),
       METRICS_FILE: metricsFile,
       LOG_LEVEL: 'warn',
     },

@@ -42,11 +42,22 @@ export interface TestServer {
   stop(): void;
 }
 
+export interface TestServerOptions {
+  /** Connections must give this password (scram-sha-256). */
+  password?: string;
+  /**
+   * A production's durability (for the benchmarks): fsync, synchronous_commit and full_page_writes
+   * on, PostgreSQL's defaults, where a test server turns fsync off (test data only).
+   */
+  durable?: boolean;
+}
+
 /**
  * Starts a throwaway PostgreSQL server (initdb in a temporary directory, pg_ctl start; no TCP,
- * fsync off: test data only); with `password`, connections must give it. `stop()` stops it at once and removes the directory.
+ * fsync off unless `durable`: test data only); with `password`, connections must give it. `stop()`
+ * stops it at once and removes the directory.
  */
-export function startTestServer(bin: string, options: { password?: string } = {}): TestServer {
+export function startTestServer(bin: string, options: TestServerOptions = {}): TestServer {
   const dir = mkdtempSync(join(tmpdir(), 'mafia-pg-'));
   chmodSync(dir, 0o777);
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
@@ -63,7 +74,8 @@ export function startTestServer(bin: string, options: { password?: string } = {}
     auth = ['--auth=scram-sha-256', `--pwfile=${pwfile}`];
   }
   run('initdb', ['-D', data, '-U', 'postgres', ...auth, '-E', 'UTF8', '--no-sync']);
-  const opts = `-k ${dir} -p 5432 -c listen_addresses= -c fsync=off -c max_connections=300`;
+  const durability = options.durable ? '-c fsync=on -c synchronous_commit=on -c full_page_writes=on' : '-c fsync=off';
+  const opts = `-k ${dir} -p 5432 -c listen_addresses= ${durability} -c max_connections=300`;
   run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   let stopped = false;
   const stop = () => {
