@@ -2,7 +2,7 @@
 // WAL mode, foreign keys, and the migrations in migrations/.
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as schema from './schema';
@@ -158,15 +158,16 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
         `${full} belongs to another application (tables: ${own.slice(0, 5).join(', ')}); it was left untouched; set DATABASE_PATH to this bot's own file`,
       );
     }
+    // First, so that a second process opening the same new file waits for the first one's locks.
+    sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     // NORMAL in WAL mode: a committed transaction survives a crash of the process (kill -9);
     // DATABASE_SYNC=full also survives a power cut, at the cost of an fsync per action.
     sqlite.pragma(`synchronous = ${process.env.DATABASE_SYNC === 'full' ? 'FULL' : 'NORMAL'}`);
-    sqlite.pragma('busy_timeout = 5000');
     const db = drizzle(sqlite, { schema });
     try {
-      migrate(db, { migrationsFolder });
+      migrateLocked(sqlite, migrationsFolder);
     } catch (e) {
       throw new StartupError(`applying the migrations in ${migrationsFolder} failed: ${(e as Error).message}`);
     }
@@ -179,6 +180,37 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
         `the database ${full} cannot be written (${(e as Error).message}); set DATABASE_PATH to a writable place`,
       );
     }
+    throw e;
+  }
+}
+
+/**
+ * drizzle's migrator for better-sqlite3, with the read of the last applied migration inside the
+ * write lock. drizzle's own reads it before its BEGIN: two processes opening one new file at once
+ * (the shards of one machine) both found nothing applied, and the second one's CREATE TABLE failed
+ * once the first had committed. Here BEGIN IMMEDIATE takes the write lock first (waiting up to the
+ * busy timeout for the other process), so the second sees everything the first applied. Same table
+ * and rows as drizzle's (`__drizzle_migrations`: hash, created_at), so drizzle-kit reads them.
+ */
+function migrateLocked(sqlite: Database.Database, migrationsFolder: string): void {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    sqlite.exec(
+      'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+    );
+    const last = sqlite
+      .prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+      .get() as { created_at: number | string } | undefined;
+    const insert = sqlite.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
+    for (const migration of migrations) {
+      if (last && Number(last.created_at) >= migration.folderMillis) continue;
+      for (const statement of migration.sql) sqlite.prepare(statement).run();
+      insert.run(migration.hash, migration.folderMillis);
+    }
+    sqlite.exec('COMMIT');
+  } catch (e) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     throw e;
   }
 }

@@ -2,6 +2,8 @@
 import { openDatabase, StartupError } from '../../src/db/client';
 
 const [path, migrations] = process.argv.slice(2);
+// Tells a test waiting on this process that it is about to open the file (after its imports).
+process.stderr.write('opening\n');
 try {
   const open = openDatabase(path!, migrations ? { migrationsFolder: migrations } : {});
   open.close();
