@@ -653,6 +653,8 @@ export class OutboxStore {
       state?: SlotState;
       messageId?: string;
       head?: unknown;
+      /** The slot's row as the caller has just read it in this transaction (saves reading it again). */
+      current?: SlotRow | null;
     } = {},
   ): Promise<boolean> {
     let meta = opts.meta ?? {};
@@ -662,7 +664,7 @@ export class OutboxStore {
       meta = checked;
     }
     const json = JSON.stringify(payload);
-    const cur = await this.slot(gameId, key);
+    const cur = opts.current !== undefined ? opts.current : await this.slot(gameId, key);
     if (!cur) {
       await this.c.run(this.q.insertSlot(), {
         gameId,

@@ -110,7 +110,7 @@ export class ChannelAccess {
     if (!slot || !s) return;
     const locked = forceLocked || !mafiaTalkOpen(s);
     const payload = { locked, members: mafiaThreadMembers(s, ctx) };
-    await this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, payload, this.now());
+    await this.outbox.setSlot(ctx.game.id, 'thread', 'thread', slot.dest, payload, this.now(), { current: slot });
   }
 }
 

@@ -207,7 +207,7 @@ export class Planner {
           slot.dest,
           payload,
           now,
-          stageChanged ? { state: 'stale' } : {},
+          stageChanged ? { state: 'stale', current: slot } : { current: slot },
         );
       }
     }

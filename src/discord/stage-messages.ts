@@ -190,7 +190,9 @@ export class StageMessages {
     const msg = stagePayload(ctx, await this.effectiveDeadline(ctx));
     if (!slot || !msg) return;
     const head = slot.head ? (JSON.parse(slot.head) as Head) : null;
-    await this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now());
+    await this.outbox.setSlot(ctx.game.id, slot.key, 'message', slot.dest, compose(head, msg), this.now(), {
+      current: slot,
+    });
   }
   /** The stage's deadline as players see it: moved by the delay before its message was seen. */
   async effectiveDeadline(ctx: GameCtx): Promise<number | null> {
