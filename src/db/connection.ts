@@ -101,15 +101,58 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** drizzle's selected fields, as the prepared queries of both drivers hold them. */
+export type Fields = { path: string[]; field: unknown }[];
+
 /** A drizzle prepared query of better-sqlite3, as far as `direct` reads it. */
 interface DrizzlePrepared {
   stmt?: Database.Statement;
   query?: { params: unknown[] };
-  fields?: { path: string[]; field: unknown }[];
+  fields?: Fields;
   customResultMapper?: unknown;
 }
 
 type Decoder = { mapFromDriverValue(v: unknown): unknown };
+
+/**
+ * A statement's values from the placeholders' (each encoded as its column's when bound to one),
+ * in the order of drizzle's params; fixed values as they are.
+ */
+export function valuesOf(params: readonly unknown[]): (v?: Params) => unknown[] {
+  const fill: ((v: Params) => unknown)[] = params.map((x) => {
+    if (is(x, Placeholder)) return (v: Params) => v[x.name];
+    if (is(x, Param) && is(x.value, Placeholder)) {
+      const { name } = x.value;
+      return (v: Params) => x.encoder.mapToDriverValue(v[name]);
+    }
+    return () => x;
+  });
+  return (v: Params = {}) => fill.map((f) => f(v));
+}
+
+/**
+ * A row given as an array, mapped to the selected names through their columns' decoders, as
+ * drizzle maps it; null where drizzle's own mapping is needed (a nested selection, a field it
+ * cannot decode).
+ */
+export function rowMapper(fields: Fields): ((r: unknown[]) => Record<string, unknown>) | null {
+  if (fields.some((f) => f.path.length !== 1)) return null;
+  const names = fields.map((f) => f.path[0]!);
+  const decoders = fields.map(({ field }): Decoder | undefined => {
+    if (is(field, Column)) return field as Decoder;
+    if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder;
+    return (field as { sql?: { decoder?: Decoder } }).sql?.decoder;
+  });
+  if (decoders.some((d) => d === undefined)) return null;
+  return (r: unknown[]) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) {
+      const raw = r[i];
+      out[names[i]!] = raw === null ? null : decoders[i]!.mapFromDriverValue(raw);
+    }
+    return out;
+  };
+}
 
 /**
  * A prepared statement run straight on better-sqlite3 (the hot paths: every action reads and
@@ -122,47 +165,20 @@ function direct(prepared: unknown): Runnable<unknown> | null {
   const p = prepared as DrizzlePrepared;
   const stmt = p.stmt;
   if (!stmt || !p.query || p.customResultMapper) return null;
-  // Each value: a placeholder's (encoded as its column's when bound to one), or fixed.
-  const fill: ((v: Params) => unknown)[] = p.query.params.map((x) => {
-    if (is(x, Placeholder)) return (v: Params) => v[x.name];
-    if (is(x, Param) && is(x.value, Placeholder)) {
-      const { name } = x.value;
-      return (v: Params) => x.encoder.mapToDriverValue(v[name]);
-    }
-    return () => x;
-  });
-  const values = (v: Params = {}) => fill.map((f) => f(v));
+  const values = valuesOf(p.query.params);
   const fields = p.fields;
-  let names: string[] = [];
-  let decoders: (Decoder | undefined)[] = [];
-  if (fields) {
-    if (fields.some((f) => f.path.length !== 1)) return null;
-    names = fields.map((f) => f.path[0]!);
-    decoders = fields.map(({ field }) => {
-      if (is(field, Column)) return field as Decoder;
-      if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder;
-      return (field as { sql?: { decoder?: Decoder } }).sql?.decoder;
-    });
-    if (decoders.some((d) => d === undefined)) return null;
-  }
-  const row = (r: unknown[]) => {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      const raw = r[i];
-      out[names[i]!] = raw === null ? null : decoders[i]!.mapFromDriverValue(raw);
-    }
-    return out;
-  };
-  if (fields && stmt.reader) stmt.raw(true);
+  const row = fields ? rowMapper(fields) : null;
+  if (fields && !row) return null;
+  if (row && stmt.reader) stmt.raw(true);
   return {
     run: (v) => stmt.run(...values(v)),
     get: (v) => {
-      if (!fields) return stmt.get(...values(v));
+      if (!row) return stmt.get(...values(v));
       const r = stmt.get(...values(v)) as unknown[] | undefined;
       return r === undefined ? undefined : row(r);
     },
     all: (v) => {
-      if (!fields) return stmt.all(...values(v));
+      if (!row) return stmt.all(...values(v));
       return (stmt.all(...values(v)) as unknown[][]).map(row);
     },
   };

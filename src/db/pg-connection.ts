@@ -15,6 +15,14 @@
 // transaction's own locks). Two flows sharing one transaction must not open savepoints at the same
 // time (the savepoints of one client nest; the same holds on SQLite).
 //
+// Statements (`statement()`, the hot paths: every action's log row, state, deadline and outbox
+// rows) are built once, as SQLite's are prepared once: their SQL text and values taken from
+// drizzle's prepared query, and run on the flow's client (or the pool) as a named statement, so each
+// connection parses and plans it once, and the bot builds no SQL per run (issue 23's profile: a
+// fifth of the bot's CPU per action went to building queries). One that reads the ownership
+// (`ownsGuild`: its SQL changes with the shards held) is built at each run, as before. Behind
+// PgBouncer in transaction mode, named statements need its max_prepared_statements (1.21+).
+//
 // Numbers: the schema's bigint columns are `mode: 'number'`, which drizzle maps with Number() when
 // it reads a column of a table. Everything else PostgreSQL returns as int8 or numeric (count(*),
 // sum(…), a raw `rows()` query, a `sql<number>` field) would be a string with node-postgres's
@@ -27,11 +35,21 @@
 // for a boolean column, and reads true/false back as booleans: both work. Raw SQL differs: `rows()`
 // gives true/false on PostgreSQL where SQLite gives 1/0, and `= 1` on a boolean column is an error.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Connection, Db, Params, Preparable, Runnable, Tables } from './connection';
+import {
+  rowMapper,
+  valuesOf,
+  type Connection,
+  type Db,
+  type Fields,
+  type Params,
+  type Preparable,
+  type Runnable,
+  type Tables,
+} from './connection';
 import { OwnershipRef, type Ownership } from './ownership';
 import * as pgSchema from './schema-pg';
 
@@ -39,9 +57,48 @@ type PgDb = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
 
 /** A transaction (or savepoint) of one flow; `active` until it ends. */
 interface Open {
+  /** drizzle on the transaction's client. */
   readonly tx: PgDb;
+  readonly client: pg.PoolClient;
   readonly parent: Open | null;
+  /** Savepoints: 0 for the transaction itself. */
+  readonly depth: number;
   active: boolean;
+}
+
+/** A drizzle prepared query of node-postgres, as far as `directPg` reads it. */
+interface DrizzlePgPrepared {
+  queryString?: string;
+  params?: unknown[];
+  fields?: Fields;
+  customResultMapper?: unknown;
+}
+
+/** Names of the statements run as named statements (unique in the process: one text each). */
+let statements = 0;
+
+/**
+ * A statement's SQL and values taken once from drizzle's prepared query, run on the client `on`
+ * gives (the flow's transaction's, or the pool) as a named statement; rows mapped to the selected
+ * names as drizzle maps them. Null where drizzle's own run is needed (a custom mapper, a nested
+ * selection).
+ */
+function directPg(prepared: unknown, on: () => pg.Pool | pg.PoolClient): Executable | null {
+  const p = prepared as DrizzlePgPrepared;
+  if (typeof p.queryString !== 'string' || !Array.isArray(p.params) || p.customResultMapper) return null;
+  const row = p.fields ? rowMapper(p.fields) : null;
+  if (p.fields && !row) return null;
+  const values = valuesOf(p.params);
+  const name = `mafia_${++statements}`;
+  const text = p.queryString;
+  if (row) {
+    const config = { name, text, rowMode: 'array' as const };
+    return {
+      execute: async (v?: Params) => (await on().query<unknown[]>(config, values(v))).rows.map(row),
+    };
+  }
+  const config = { name, text };
+  return { execute: (v?: Params) => on().query(config, values(v)) };
 }
 
 /** What drizzle's PostgreSQL builders, prepared queries and relational queries have in common. */
@@ -138,12 +195,18 @@ export function ownsGuildSql(o: Ownership, guildId: SQLWrapper): SQL {
   return sql`(case when (${guildId})::text ~ '^[0-9]{1,20}$' then mod(div((${guildId})::numeric, 4194304), ${sql.raw(String(count))}) = any(${held}) else ${zero} end)`;
 }
 
+const LOCK_GAME = { name: 'mafia_lock_game', text: 'select 1 from games where id = $1 for update' };
+
 export class PgConnection implements Connection {
   readonly dialect = 'postgres' as const;
   /** schema-pg.ts, typed as schema.ts: the same tables and columns under the same names. */
   readonly t: Tables = pgSchema as unknown as Tables;
   private readonly flow = new AsyncLocalStorage<Open>();
   private readonly root: NodePgDatabase<typeof pgSchema>;
+  /** drizzle on each client of the pool (made once per client). */
+  private readonly onClient = new WeakMap<pg.PoolClient, PgDb>();
+  /** How many times `ownsGuild` was called: a statement whose build calls it is not kept. */
+  private ownershipReads = 0;
   /** The longest an outermost transaction stayed open, in ms (waiting for a client of the pool included). */
   longestTransactionMs = 0;
 
@@ -208,10 +271,22 @@ export class PgConnection implements Connection {
     return (await this.pgDb.execute(query)).rowCount ?? 0;
   }
 
-  /** Built on `db` at each run: inside a transaction it must run on the transaction's client. */
+  /**
+   * Built once on first use and run as a named statement on the flow's client (see the top of this
+   * file); one whose SQL reads the ownership is built on `db` at each run.
+   */
   statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']> {
     // The builder itself: PostgreSQL's builders run with execute(params), as a prepared one does.
-    return () => build(this.db, this.t) as unknown as ReturnType<Q['prepare']>;
+    const each = () => build(this.db, this.t) as unknown as ReturnType<Q['prepare']>;
+    let kept: Executable | null | undefined;
+    return () => {
+      if (kept === undefined) {
+        const before = this.ownershipReads;
+        const prepared = build(this.root as unknown as Db, this.t).prepare();
+        kept = this.ownershipReads === before ? directPg(prepared, () => this.current()?.client ?? this.pool) : null;
+      }
+      return (kept ?? each()) as ReturnType<Q['prepare']>;
+    };
   }
 
   /**
@@ -221,6 +296,7 @@ export class PgConnection implements Connection {
    * run: the ownership of that moment.
    */
   ownsGuild(guildId: SQLWrapper): SQL {
+    this.ownershipReads++;
     const ref = this.ownership;
     return sql`${{ getSQL: () => ownsGuildSql(ref, guildId) }}`;
   }
@@ -231,24 +307,50 @@ export class PgConnection implements Connection {
   }
 
   /**
-   * drizzle's transaction on a client of the pool (BEGIN … COMMIT, ROLLBACK when `fn` fails);
-   * inside the flow's transaction, a savepoint of it.
+   * BEGIN … COMMIT on a client of the pool (ROLLBACK when `fn` fails), as drizzle's transaction
+   * does; inside the flow's transaction, a savepoint of it (`sp<depth>`, as drizzle names them).
    */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const parent = this.current();
-    const body = async (tx: PgDb): Promise<T> => {
-      const open: Open = { tx, parent, active: true };
+    if (parent) {
+      const open: Open = { tx: parent.tx, client: parent.client, parent, depth: parent.depth + 1, active: true };
+      const name = `sp${open.depth}`;
+      await parent.client.query(`savepoint ${name}`);
       try {
-        return await this.flow.run(open, fn);
-      } finally {
+        const r = await this.flow.run(open, fn);
         open.active = false;
+        await parent.client.query(`release savepoint ${name}`);
+        return r;
+      } catch (e) {
+        open.active = false;
+        await parent.client.query(`rollback to savepoint ${name}`);
+        throw e;
       }
-    };
-    if (parent) return parent.tx.transaction(body);
+    }
     const started = this.clock();
+    const client = await this.pool.connect();
+    // A client whose ROLLBACK failed is broken (its connection lost): the pool ends it.
+    let broken: Error | undefined;
     try {
-      return await this.root.transaction(body);
+      let tx = this.onClient.get(client);
+      if (!tx) this.onClient.set(client, (tx = drizzle(client, { schema: pgSchema }) as unknown as PgDb));
+      const open: Open = { tx, client, parent: null, depth: 0, active: true };
+      await client.query('begin').catch((e: Error) => {
+        broken = e;
+        throw e;
+      });
+      try {
+        const r = await this.flow.run(open, fn);
+        open.active = false;
+        await client.query('commit');
+        return r;
+      } catch (e) {
+        open.active = false;
+        await client.query('rollback').catch((r: Error) => (broken = r));
+        throw e;
+      }
     } finally {
+      client.release(broken);
       this.longestTransactionMs = Math.max(this.longestTransactionMs, this.clock() - started);
     }
   }
@@ -257,12 +359,7 @@ export class PgConnection implements Connection {
   async lockGame(gameId: number): Promise<void> {
     const open = this.current();
     if (!open) throw new Error('lockGame outside a transaction');
-    const { games } = pgSchema;
-    await open.tx
-      .select({ one: sql`1` })
-      .from(games)
-      .where(eq(games.id, gameId))
-      .for('update');
+    await open.client.query(LOCK_GAME, [gameId]);
   }
 
   /** Ends the pool: idle clients at once, a transaction's when it ends. */

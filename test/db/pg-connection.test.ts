@@ -253,6 +253,47 @@ describe('PgConnection: flows and transactions', () => {
     expect(await c.get(byId(), { id: 'n' })).toBeUndefined();
   });
 
+  it('runs a statement as one named statement per connection, with the same rows as drizzle’s own run', async () => {
+    await addServer(c, 'a');
+    await addServer(c, 'b');
+    const built = (db: typeof c.db, t: typeof c.t) =>
+      db
+        .select({ id: t.servers.guildId, talk: t.servers.mafiaTalkEveryNight, at: t.servers.createdAt })
+        .from(t.servers)
+        .where(eq(t.servers.guildId, sql.placeholder('id')));
+    const byId = c.statement(built);
+    const names = await c.transaction(async () => {
+      // Twice on the transaction's client: parsed once there.
+      expect(await c.get(byId(), { id: 'a' })).toEqual(await c.get(built(c.db, c.t), { id: 'a' }));
+      expect(await c.all(byId(), { id: 'b' })).toEqual([{ id: 'b', talk: false, at: 1 }]);
+      return (await c.rows<{ name: string }>(sql`select name from pg_prepared_statements`)).map((r) => r.name);
+    });
+    expect(names.filter((n) => n.startsWith('mafia_'))).toHaveLength(1);
+    // Outside a transaction, on the pool; a write statement gives how many rows it changed.
+    expect(await c.get(byId(), { id: 'b' })).toEqual({ id: 'b', talk: false, at: 1 });
+    const rename = c.statement((db, t) =>
+      db
+        .update(t.servers)
+        .set({ locale: sql`${sql.placeholder('locale')}` })
+        .where(eq(t.servers.guildId, sql.placeholder('id'))),
+    );
+    expect(await c.run(rename(), { id: 'a', locale: 'uk' })).toBe(1);
+    expect(await c.run(rename(), { id: 'zz', locale: 'uk' })).toBe(0);
+  });
+
+  it('builds a statement that reads the ownership at each run: the shards held then', async () => {
+    await addServer(c, '1'); // shard 0 of 2
+    await addServer(c, String(1n << 22n)); // shard 1 of 2
+    const owned = c.statement((db, t) =>
+      db.select({ id: t.servers.guildId }).from(t.servers).where(c.ownsGuild(t.servers.guildId)),
+    );
+    expect((await c.all(owned())).length).toBe(2);
+    c.ownership.set(new ShardOwnership([1], 2));
+    expect(await c.all(owned())).toEqual([{ id: String(1n << 22n) }]);
+    c.ownership.set(new ShardOwnership([0], 2));
+    expect(await c.all(owned())).toEqual([{ id: '1' }]);
+  });
+
   it('fails a transaction that waits for a row longer than lock_timeout, and rolls it back', async () => {
     const short = (await openFresh({ session: { lockTimeoutMs: 50 } })).c;
     await addServer(short, '1');
@@ -273,7 +314,9 @@ describe('PgConnection: flows and transactions', () => {
       .catch((e: unknown) => e);
     release.open();
     await first;
-    expect((err as { cause?: { code?: string } }).cause?.code).toBe('55P03'); // lock_not_available
+    // node-postgres's error (lockGame's own statement), or drizzle's around it (a query built per run).
+    const failed = err as { code?: string; cause?: { code?: string } };
+    expect(failed.code ?? failed.cause?.code).toBe('55P03'); // lock_not_available
     expect(await short.all(short.db.select({ id: short.t.servers.guildId }).from(short.t.servers))).toEqual([
       { id: '1' },
     ]);
