@@ -958,8 +958,16 @@ export class StatsStore {
           AND h.ruleset = ${ruleset} AND h.user_id = r.user_id AND h.finished_at < ${bound} ORDER BY h.finished_at DESC LIMIT 1`;
         if (this.c.dialect === 'sqlite')
           return sql`${sql.raw(kind)} rating_history ${a} ON ${a}.rowid = (${last('h.rowid')})`;
-        return sql`${sql.raw(kind)} LATERAL (${last('h.*')}) ${a} ON TRUE`;
+        return sql`${sql.raw(kind)} LATERAL (${last('h.after, h.n')}) ${a} ON TRUE`;
       };
+      // A period with no end yet (an open season, the last N days): his rating now is his rating
+      // after his last game (a rating and its history row are written together: elo = after,
+      // games = n), so one seek per player instead of two, as the points' standings do.
+      if (to >= Number.MAX_SAFE_INTEGER)
+        return sql`SELECT r.user_id, r.elo, r.games - coalesce(b.n, 0) AS games, 0 AS wins, 0 AS best_player,
+            0 AS half_points
+          FROM ratings r ${seek('LEFT JOIN', 'b', from)}
+          WHERE r.guild_id = ${guild} AND r.ruleset = ${ruleset} AND r.games - coalesce(b.n, 0) > 0`;
       return sql`SELECT r.user_id, e.after AS elo, e.n - coalesce(b.n, 0) AS games, 0 AS wins, 0 AS best_player,
           0 AS half_points
         FROM ratings r ${seek('JOIN', 'e', to)}
