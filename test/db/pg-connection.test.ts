@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { asc, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { StartupError } from '../../src/db/client';
+import { Store } from '../../src/db/store';
+import type { Action, GameState } from '../../src/engine/types';
 import * as sqliteSchema from '../../src/db/schema';
 import { ShardOwnership, type Ownership } from '../../src/db/ownership';
 import { PgConnection, ownsGuildSql } from '../../src/db/pg-connection';
@@ -195,6 +197,44 @@ describe('PgConnection: flows and transactions', () => {
       await Promise.all([first, second]);
       expect(events).toEqual(['second waits', 'first commits', 'second holds the game']);
       expect(await movesOf(c, g)).toBe(2); // the second read the first's committed 1
+    } finally {
+      await w.end();
+    }
+  });
+
+  it('makes commitAction wait while another transaction holds the game (its first statement holds the row), then refuses a seq already logged', async () => {
+    await addServer(c, '1');
+    const g = await addGame(c);
+    const store = new Store(c);
+    const state = (moves: number) =>
+      ({ moves, seq: moves, deadline: null, stage: { kind: 'day' } }) as unknown as GameState;
+    const entry = { action: { kind: 'timeout', seq: 1 } as Action, actor: 'system', at: 1 };
+    const w = await watcher(url);
+    try {
+      const events: string[] = [];
+      const locked = gate();
+      const release = gate();
+      // A second owner during a handover: it holds the game and logs move 1 first.
+      const other = c.transaction(async () => {
+        await c.lockGame(g);
+        locked.open();
+        await release.wait;
+        await c.exec(
+          sql`insert into actions (game_id, seq, kind, action, actor, at) values (${g}, 1, 'timeout', '{}', 'system', 1)`,
+        );
+        events.push('the other commits move 1');
+      });
+      await locked.wait;
+      const mine = store.commitAction(g, entry, state(1)).then(
+        () => events.push('mine committed'),
+        (e: unknown) => events.push(`mine refused: ${(e as { code?: string }).code ?? (e as Error).message}`),
+      );
+      await untilWaiting(w);
+      events.push('mine waits');
+      release.open();
+      await Promise.all([other, mine]);
+      expect(events).toEqual(['mine waits', 'the other commits move 1', 'mine refused: 23505']);
+      expect(await movesOf(c, g)).toBe(0); // nothing of the refused commit stays
     } finally {
       await w.end();
     }
