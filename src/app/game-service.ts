@@ -500,12 +500,12 @@ export class GameService {
         ...('target' in u ? { target: u.target } : {}),
       };
       const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: [], undone: u };
-      await this.store.commitAction(gameId, { action, actor, at: now }, state, {
+      const stored = await this.store.commitAction(gameId, { action, actor, at: now }, state, {
         audit: { gameId, at: now, actorId: actor, action: 'undo', detail, reason },
         inTx: () => this.planEffect(effect),
       });
       this.states.set(gameId, state);
-      await this.armStage(gameId, state);
+      await this.armStage(gameId, state, stored);
       this.emitEffect(gameId, effect);
       return { ok: true as const, state, events: [], seq: state.moves };
     });
@@ -596,7 +596,7 @@ export class GameService {
       : undefined;
     const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
     const clock = isClockControl(action.kind);
-    await this.store.commitAction(gameId, { action, actor, at: now }, state, {
+    const stored = await this.store.commitAction(gameId, { action, actor, at: now }, state, {
       ...(audit ? { audit } : {}),
       ...(over
         ? { onOver: async () => this.store.writeResults(game, state, await this.store.players(gameId), now) }
@@ -606,20 +606,27 @@ export class GameService {
     });
     this.states.set(gameId, state);
     if (clock) this.extended.delete(gameId);
-    await this.armStage(gameId, state);
+    await this.armStage(gameId, state, stored);
     if (over) this.release(gameId);
     this.emitEffect(gameId, effect);
     return { ok: true, state, events: r.events, seq: state.moves };
   }
 
-  /** Arms the stage's timer, at the later end it was given if its message was seen late. */
-  private async armStage(gameId: number, state: GameState): Promise<void> {
+  /**
+   * Arms the stage's timer, at the later end it was given if its message was seen late. `stored`:
+   * the stage's end as the transaction that wrote the state left it (else it is read).
+   */
+  private async armStage(
+    gameId: number,
+    state: GameState,
+    stored?: { stageSeq: number; dueAt: number } | null,
+  ): Promise<void> {
     const ext = this.extended.get(gameId);
     if (ext && ext.seq !== state.seq) this.extended.delete(gameId);
     let due =
       ext && ext.seq === state.seq && state.deadline !== null ? Math.max(ext.dueAt, state.deadline) : state.deadline;
     // A later end written with the change itself (issue 10: a deadline moved out of quiet hours).
-    const row = due === null ? null : await this.store.deadlineOf(gameId);
+    const row = due === null ? null : stored !== undefined ? stored : await this.store.deadlineOf(gameId);
     if (due !== null && row && row.stageSeq === state.seq) due = Math.max(due, row.dueAt);
     this.scheduler.arm(gameId, state.seq, due);
   }

@@ -96,6 +96,13 @@ export interface Connection {
   lockGame(gameId: number): Promise<void>;
   /** Whether the calling flow is inside a transaction of this connection. */
   readonly inTransaction: boolean;
+  /**
+   * Rows the calling flow's transaction has read or written, kept by the stores that use it so the
+   * same row is not read again in the same transaction (a round trip each on PostgreSQL). One map
+   * per outermost transaction, emptied when a savepoint inside it rolls back; null outside one. A
+   * store keeps only rows that nothing but its own methods write, and updates them as it writes.
+   */
+  txCache(): Map<string, unknown> | null;
   /** The longest an outermost transaction stayed open so far, in ms (a metric). */
   readonly longestTransactionMs: number;
   close(): Promise<void>;
@@ -188,6 +195,8 @@ interface Open {
   readonly done: Promise<void>;
   /** Savepoints opened inside, to name the next one. */
   depth: number;
+  /** See Connection.txCache. */
+  readonly cache: Map<string, unknown>;
 }
 
 /**
@@ -233,6 +242,11 @@ export class SqliteConnection implements Connection {
   get inTransaction(): boolean {
     const mine = this.flow.getStore();
     return mine !== undefined && mine === this.open;
+  }
+
+  txCache(): Map<string, unknown> | null {
+    const mine = this.flow.getStore();
+    return mine !== undefined && mine === this.open ? mine.cache : null;
   }
 
   /**
@@ -336,7 +350,7 @@ export class SqliteConnection implements Connection {
     if (mine !== undefined && mine === this.open) return this.savepoint(mine, fn);
     while (!this.free()) await this.open!.done;
     let release!: () => void;
-    const open: Open = { done: new Promise<void>((r) => (release = r)), depth: 0 };
+    const open: Open = { done: new Promise<void>((r) => (release = r)), depth: 0, cache: new Map() };
     this.do('BEGIN IMMEDIATE');
     this.open = open;
     const started = this.clock();
@@ -364,6 +378,7 @@ export class SqliteConnection implements Connection {
     } catch (e) {
       this.do(`ROLLBACK TO ${name}`);
       this.do(`RELEASE ${name}`);
+      open.cache.clear();
       throw e;
     } finally {
       open.depth--;

@@ -75,6 +75,11 @@ export interface SlotRow {
   updatedAt: number;
 }
 
+/** liveSlots' rows: the live stage messages and night panels. */
+function isLiveStageOrPanel(r: SlotRow): boolean {
+  return r.state === 'live' && (r.key.startsWith('stage:') || r.key.startsWith('panel:'));
+}
+
 /** Hints the deliverer acts on. */
 export interface PostMeta {
   /** This message opens stage `seq`, whose timer ends at `deadline`: its clock starts when it is seen. */
@@ -435,6 +440,15 @@ export class OutboxStore {
           .from(t.slots)
           .where(
             sql`${t.slots.gameId} = ${p('gameId')} AND ${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')`,
+          )
+          .orderBy(asc(t.slots.key)),
+      ),
+      planSlots: st((db, t) =>
+        db
+          .select(slotFields(t))
+          .from(t.slots)
+          .where(
+            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms') OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
           ),
       ),
       gameSlots: st((db, t) =>
@@ -666,19 +680,36 @@ export class OutboxStore {
     const json = JSON.stringify(payload);
     const cur = opts.current !== undefined ? opts.current : await this.slot(gameId, key);
     if (!cur) {
+      const row: SlotRow = {
+        gameId,
+        key,
+        kind,
+        dest,
+        messageId: opts.messageId ?? null,
+        channelId: null,
+        version: 1,
+        sentVersion: 0,
+        payload: json,
+        head: opts.head === undefined ? null : JSON.stringify(opts.head),
+        repost: opts.repost ?? false,
+        pin: opts.pin ?? false,
+        state: 'live',
+        updatedAt: now,
+      };
       await this.c.run(this.q.insertSlot(), {
         gameId,
         key,
         kind,
         dest,
         payload: json,
-        head: opts.head === undefined ? null : JSON.stringify(opts.head),
-        repost: opts.repost ?? false,
-        pin: opts.pin ?? false,
+        head: row.head,
+        repost: row.repost,
+        pin: row.pin,
         now,
-        messageId: opts.messageId ?? null,
+        messageId: row.messageId,
         channelId: null,
       });
+      this.remember(gameId, key, row);
       if (kind === 'message') await this.insert(gameId, dest, 'post', {}, now, key, meta, null);
       return true;
     }
@@ -686,11 +717,34 @@ export class OutboxStore {
     const repost = opts.repost ?? cur.repost;
     if (cur.payload === json && cur.state === state && cur.repost === repost) return false;
     await this.c.run(this.q.bumpSlot(), { gameId, key, payload: json, state, now, repost });
+    this.remember(gameId, key, { ...cur, payload: json, state, repost, version: cur.version + 1, updatedAt: now });
     return true;
   }
 
+  /**
+   * A slot's row. Inside a transaction, a row this transaction has read or written already is not
+   * read again (Connection.txCache): a plan reads the thread's, the stage's and the panels' slots
+   * several times over (a round trip each on PostgreSQL). Only setSlot changes a slot's row without
+   * forgetting the transaction's copies (it updates them as it writes).
+   */
   async slot(gameId: number, key: string): Promise<SlotRow | null> {
-    return ((await this.c.get(this.q.getSlot(), { gameId, key })) as SlotRow | undefined) ?? null;
+    const cache = this.c.txCache();
+    const k = `slot:${gameId}:${key}`;
+    if (cache?.has(k)) return cache.get(k) as SlotRow | null;
+    const row = ((await this.c.get(this.q.getSlot(), { gameId, key })) as SlotRow | undefined) ?? null;
+    cache?.set(k, row);
+    return row;
+  }
+
+  private remember(gameId: number, key: string, row: SlotRow): void {
+    this.c.txCache()?.set(`slot:${gameId}:${key}`, row);
+  }
+
+  /** Another write to slots: the transaction's copies are forgotten (read again when asked). */
+  private forgetSlots(): void {
+    const cache = this.c.txCache();
+    if (cache)
+      for (const k of [...cache.keys()]) if (k.startsWith('slot:') || k.startsWith('slots-live:')) cache.delete(k);
   }
 
   async slotByMessage(messageId: string): Promise<SlotRow | null> {
@@ -699,7 +753,34 @@ export class OutboxStore {
 
   /** The stage messages and night panels still open in a game. */
   async liveSlots(gameId: number): Promise<SlotRow[]> {
-    return (await this.c.all(this.q.liveSlots(), { gameId })) as Slots;
+    const cache = this.c.txCache();
+    if (cache?.has(`slots-live:${gameId}`)) {
+      // Primed (primeSlots) and kept up to date by setSlot since: the same rows, in the key's order.
+      const prefix = `slot:${gameId}:`;
+      const out: SlotRow[] = [];
+      for (const [k, v] of cache) {
+        const r = v as SlotRow | null;
+        if (k.startsWith(prefix) && r && isLiveStageOrPanel(r)) out.push(r);
+      }
+      return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    }
+    const rows = (await this.c.all(this.q.liveSlots(), { gameId })) as Slots;
+    for (const r of rows) this.remember(gameId, r.key, r);
+    return rows;
+  }
+
+  /**
+   * Inside a transaction about to plan a game's messages: its live stage messages and night panels,
+   * its mafia thread and its permissions, read in one query and kept for the rest of the
+   * transaction (slot, liveSlots), instead of one read each (a round trip each on PostgreSQL).
+   */
+  async primeSlots(gameId: number): Promise<void> {
+    const cache = this.c.txCache();
+    if (!cache || cache.has(`slots-live:${gameId}`)) return;
+    const rows = (await this.c.all(this.q.planSlots(), { gameId })) as Slots;
+    for (const key of ['thread', 'perms']) cache.set(`slot:${gameId}:${key}`, null);
+    for (const r of rows) cache.set(`slot:${gameId}:${r.key}`, r);
+    cache.set(`slots-live:${gameId}`, true);
   }
 
   async gameSlots(gameId: number): Promise<SlotRow[]> {
@@ -790,6 +871,7 @@ export class OutboxStore {
     messageId: string | null = null,
     channelId: string | null = null,
   ): Promise<void> {
+    this.forgetSlots();
     await this.c.run(this.q.sentSlot(), { gameId, key, version, messageId, channelId });
   }
 
@@ -801,12 +883,14 @@ export class OutboxStore {
    * (For a message the slot no longer has, only as `sentSlot`.) True when the message is behind.
    */
   async shownSlot(gameId: number, key: string, version: number, messageId: string): Promise<boolean> {
+    this.forgetSlots();
     const r = await this.c.get(this.q.shownSlot(), { gameId, key, version, messageId });
     return flag(r?.behind);
   }
 
   /** The payload a version was actually sent with (its deadline moved), without a new version. */
   async rewriteSlot(gameId: number, key: string, version: number, payload: string): Promise<void> {
+    this.forgetSlots();
     await this.c.run(this.q.rewriteSlot(), { gameId, key, version, payload });
   }
 
@@ -814,6 +898,7 @@ export class OutboxStore {
   async slotGone(slot: SlotRow, now: number): Promise<void> {
     await this.transaction(async () => {
       const again = slot.repost && slot.state === 'live';
+      this.forgetSlots();
       await this.c.run(this.q.slotGone(), { gameId: slot.gameId, key: slot.key, state: again ? 'live' : 'gone' });
       if (again) await this.add(slot.gameId, slot.dest, 'post', {}, now, { slot: slot.key, meta: { what: 'repost' } });
     });
@@ -827,6 +912,7 @@ export class OutboxStore {
       await this.add(gameId, `ch:${slot.channelId}`, 'delete', { messageId: slot.messageId }, now, {
         meta: { what: 'repost' },
       });
+    this.forgetSlots();
     await this.c.run(this.q.slotGone(), { gameId, key, state: 'live' });
     await this.add(gameId, slot.dest, 'post', {}, now, { slot: key, meta: { what: 'repost' } });
   }
@@ -836,16 +922,19 @@ export class OutboxStore {
    * was down (its delete event missed) is found (404) and posted again.
    */
   touchKept(now: number): Promise<number> {
+    this.forgetSlots();
     return this.c.run(this.q.touchKept(), { now });
   }
 
   /** A new state without a new version (nothing to send: the message already looks right). */
   async setState(gameId: number, key: string, state: SlotState): Promise<void> {
+    this.forgetSlots();
     await this.c.run(this.q.setState(), { gameId, key, state });
   }
 
   /** After a restart: the closed stages of running games get their controls turned off for real. */
   wakeStale(gameId?: number, key?: string): Promise<number> {
+    this.forgetSlots();
     if (gameId === undefined) return this.c.run(this.q.wakeStale());
     return key === undefined
       ? this.c.run(this.q.wakeStaleGame(), { gameId })

@@ -64,6 +64,8 @@ interface Open {
   /** Savepoints: 0 for the transaction itself. */
   readonly depth: number;
   active: boolean;
+  /** See Connection.txCache: the outermost transaction's, shared by its savepoints. */
+  readonly cache: Map<string, unknown>;
 }
 
 /** A drizzle prepared query of node-postgres, as far as `directPg` reads it. */
@@ -238,6 +240,10 @@ export class PgConnection implements Connection {
     return this.current() !== null;
   }
 
+  txCache(): Map<string, unknown> | null {
+    return this.current()?.cache ?? null;
+  }
+
   /** drizzle's PostgreSQL queries run with execute (the Runnable type is SQLite's). */
   private execute(q: unknown, params?: Params): Promise<unknown> {
     return (q as Executable).execute(params);
@@ -313,7 +319,14 @@ export class PgConnection implements Connection {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const parent = this.current();
     if (parent) {
-      const open: Open = { tx: parent.tx, client: parent.client, parent, depth: parent.depth + 1, active: true };
+      const open: Open = {
+        tx: parent.tx,
+        client: parent.client,
+        parent,
+        depth: parent.depth + 1,
+        active: true,
+        cache: parent.cache,
+      };
       const name = `sp${open.depth}`;
       await parent.client.query(`savepoint ${name}`);
       try {
@@ -323,6 +336,7 @@ export class PgConnection implements Connection {
         return r;
       } catch (e) {
         open.active = false;
+        open.cache.clear();
         await parent.client.query(`rollback to savepoint ${name}`);
         throw e;
       }
@@ -334,7 +348,7 @@ export class PgConnection implements Connection {
     try {
       let tx = this.onClient.get(client);
       if (!tx) this.onClient.set(client, (tx = drizzle(client, { schema: pgSchema }) as unknown as PgDb));
-      const open: Open = { tx, client, parent: null, depth: 0, active: true };
+      const open: Open = { tx, client, parent: null, depth: 0, active: true, cache: new Map() };
       await client.query('begin').catch((e: Error) => {
         broken = e;
         throw e;

@@ -6,7 +6,7 @@ import { teamOf } from '../engine/rulesets';
 import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
-import type { Connection } from './connection';
+import type { Connection, Tables } from './connection';
 import { StatsStore } from './stats-store';
 import type { games, GameStatus } from './schema';
 import { ownedGame } from './owned';
@@ -64,7 +64,32 @@ export interface AuditEntry {
   reason?: string | null;
 }
 
-type RawGame = typeof games.$inferSelect;
+type RawGame = Omit<typeof games.$inferSelect, 'state' | 'tournamentId'>;
+
+/** A game's columns GameRow is made of: not its state (kilobytes of JSON the service holds already). */
+function gameRowFields(t: Tables) {
+  const g = t.games;
+  return {
+    id: g.id,
+    guildId: g.guildId,
+    channelId: g.channelId,
+    hostId: g.hostId,
+    ruleset: g.ruleset,
+    pace: g.pace,
+    options: g.options,
+    status: g.status,
+    lobby: g.lobby,
+    deal: g.deal,
+    moves: g.moves,
+    winner: g.winner,
+    ui: g.ui,
+    createdAt: g.createdAt,
+    startedAt: g.startedAt,
+    updatedAt: g.updatedAt,
+    finishedAt: g.finishedAt,
+    annulledAt: g.annulledAt,
+  };
+}
 
 /** A game row as the rest of the bot reads it (JSON columns parsed); PostgreSQL's rows have the same shape. */
 export function toRow(r: RawGame): GameRow {
@@ -145,12 +170,14 @@ export class Store {
             stageSeq: sql`excluded.stage_seq`,
             dueAt: sql`CASE WHEN ${t.deadlines.stageSeq} = excluded.stage_seq THEN ${c.greatest(t.deadlines.dueAt, sql`excluded.due_at`)} ELSE excluded.due_at END`,
           },
-        }),
+        })
+        // The row as it now is (a later end kept), so the planner and the timer need not read it.
+        .returning({ stageSeq: t.deadlines.stageSeq, dueAt: t.deadlines.dueAt }),
     );
     this.deleteDeadline = c.statement((db, t) => db.delete(t.deadlines).where(eq(t.deadlines.gameId, p('gameId'))));
     this.selectGame = c.statement((db, t) =>
       db
-        .select()
+        .select(gameRowFields(t))
         .from(t.games)
         .where(eq(t.games.id, p('id'))),
     );
@@ -379,8 +406,7 @@ export class Store {
             seats.map((s) => ({ gameId: id, seat: s.seat, guildId: game.guildId, userId: s.userId, role: s.role })),
           ),
       );
-      if (state.deadline !== null)
-        await this.c.run(this.upsertDeadline(), { gameId: id, seq: state.seq, dueAt: state.deadline });
+      if (state.deadline !== null) await this.writeDeadline(id, state.seq, state.deadline);
     });
   }
 
@@ -415,8 +441,8 @@ export class Store {
       inTx?: () => Promise<void>;
       resetDeadline?: boolean;
     },
-  ): Promise<void> {
-    await this.transaction(async () => {
+  ): Promise<{ stageSeq: number; dueAt: number } | null> {
+    return this.transaction(async () => {
       // The game's row first: its UPDATE holds the row to the end of the transaction, as lockGame
       // would (PostgreSQL: a second process that believes it owns the guild waits here), with one
       // statement fewer.
@@ -428,7 +454,7 @@ export class Store {
         at: entry.at,
       });
       // G-7: the host moved the stage's end (also earlier): the later end it was shown goes too.
-      if (extra?.resetDeadline) await this.c.run(this.deleteDeadline(), { gameId });
+      if (extra?.resetDeadline) await this.dropDeadline(gameId);
       await this.c.run(this.insertAction(), {
         gameId,
         seq: state.moves,
@@ -437,12 +463,25 @@ export class Store {
         actor: entry.actor,
         at: entry.at,
       });
-      if (state.deadline === null) await this.c.run(this.deleteDeadline(), { gameId });
-      else await this.c.run(this.upsertDeadline(), { gameId, seq: state.seq, dueAt: state.deadline });
+      if (state.deadline === null) await this.dropDeadline(gameId);
+      else await this.writeDeadline(gameId, state.seq, state.deadline);
       if (extra?.audit) await this.addAudit(extra.audit);
       if (extra?.onOver) await extra.onOver();
       if (extra?.inTx) await extra.inTx();
+      // The stage's end as stored at the end of it all (the planner may have moved it later).
+      return state.deadline === null ? null : this.deadlineOf(gameId);
     });
+  }
+
+  /** Writes the stage's end (a later end the same stage was given stays); the row as it now is. */
+  private async writeDeadline(gameId: number, seq: number, dueAt: number): Promise<void> {
+    const row = (await this.c.get(this.upsertDeadline(), { gameId, seq, dueAt })) ?? null;
+    this.c.txCache()?.set(`deadline:${gameId}`, row);
+  }
+
+  private async dropDeadline(gameId: number): Promise<void> {
+    await this.c.run(this.deleteDeadline(), { gameId });
+    this.c.txCache()?.set(`deadline:${gameId}`, null);
   }
 
   async log(gameId: number): Promise<LoggedAction[]> {
@@ -466,13 +505,23 @@ export class Store {
     return r?.at ?? 0;
   }
 
+  /**
+   * The game's stage end as stored. Inside a transaction that wrote or read it already, not read
+   * again (Connection.txCache: the service, the planner and the stage messages each ask).
+   */
   async deadlineOf(gameId: number): Promise<{ stageSeq: number; dueAt: number } | null> {
-    return (await this.c.get(this.selectDeadline(), { gameId })) ?? null;
+    const cache = this.c.txCache();
+    const k = `deadline:${gameId}`;
+    if (cache?.has(k)) return cache.get(k) as { stageSeq: number; dueAt: number } | null;
+    const row = (await this.c.get(this.selectDeadline(), { gameId })) ?? null;
+    cache?.set(k, row);
+    return row;
   }
 
   /** A stage's timer ends later (never earlier) when its message was seen late. Returns the end. */
   async extendDeadline(gameId: number, stageSeq: number, dueAt: number): Promise<number | null> {
     const { db, t } = this.c;
+    this.c.txCache()?.delete(`deadline:${gameId}`);
     await this.c.run(
       db
         .update(t.deadlines)
@@ -516,7 +565,7 @@ export class Store {
   }
 
   async clearDeadline(gameId: number): Promise<void> {
-    await this.c.run(this.deleteDeadline(), { gameId });
+    await this.dropDeadline(gameId);
   }
 
   // -------------------------------------------------------------------------------------------

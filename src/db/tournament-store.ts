@@ -202,6 +202,8 @@ export class TournamentStore {
       .map((r) => r.id)
       .filter((id): id is number => id !== null);
     if (open.length === 0) return 0;
+    // The slots' rows change here, not through OutboxStore.setSlot: a transaction's copies go.
+    this.c.txCache()?.clear();
     return this.c.run(
       db
         .update(t.slots)

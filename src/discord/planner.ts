@@ -134,6 +134,8 @@ export class Planner {
     undone?: Action,
     system = false,
   ): Promise<void> {
+    // The slots this plan reads (the thread's, the permissions', the stage's, the panels'), at once.
+    await this.outbox.primeSlots(game.id);
     const ctx = await this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();

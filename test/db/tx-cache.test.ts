@@ -1,0 +1,202 @@
+// A transaction's rows kept for the rest of it (Connection.txCache, issue 23): the slots a plan
+// reads and the stage's end, on both databases. What a store answers from its copies is what a
+// fresh read answers (after setSlot's inserts and bumps, a savepoint rolled back, another write to
+// the slots), and the copies save the reads they are for (counted at the connection).
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Connection } from '../../src/db/connection';
+import { OutboxStore, type SlotRow } from '../../src/db/outbox-store';
+import { Store } from '../../src/db/store';
+import { createGame } from '../../src/engine/apply';
+import type { GameState } from '../../src/engine/types';
+import { postgresAvailable, postgresOrSkip } from '../../testkit/postgres';
+import { connectionSubjects as subjects, type Opened } from '../../testkit/connections';
+
+beforeAll(async () => {
+  await (await postgresOrSkip('test/db/tx-cache.test.ts'))?.drop();
+});
+
+describe.each(subjects)('$name: a transaction keeps the rows it read and wrote', ({ name, open }) => {
+  const skip = name === 'postgres' && !postgresAvailable();
+  let o: Opened;
+  let c: Connection;
+  let store: Store;
+  let outbox: OutboxStore;
+  let gameId: number;
+  beforeEach(async (ctx) => {
+    if (skip) return ctx.skip();
+    o = await open();
+    c = o.c;
+    store = new Store(c);
+    outbox = new OutboxStore(c);
+    const game = await store.createLobby({
+      guildId: 'g',
+      channelId: 'ch',
+      hostId: 'h',
+      ruleset: 'classic-10',
+      pace: 'live',
+      options: {},
+      now: 1,
+    });
+    gameId = game.id;
+  });
+  afterEach(async () => {
+    if (!skip) await o.close();
+  });
+
+  /** The slot as a fresh read outside any transaction sees it. */
+  const stored = (key: string) => outbox.slot(gameId, key);
+  const live = async () => (await outbox.liveSlots(gameId)).map((r) => [r.key, r.version, r.state, r.payload]);
+
+  it('answers slot() from setSlot’s own writes, as a fresh read would', async () => {
+    let inside: (SlotRow | null)[] = [];
+    await c.transaction(async () => {
+      await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'a' }, 10, { head: { n: 1 } });
+      const first = await outbox.slot(gameId, 'stage:1');
+      await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'b' }, 20);
+      const second = await outbox.slot(gameId, 'stage:1');
+      // Unchanged: no new version.
+      await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'b' }, 30);
+      await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'b' }, 40, { state: 'stale' });
+      inside = [first, second, await outbox.slot(gameId, 'stage:1'), await outbox.slot(gameId, 'none')];
+    });
+    expect(inside[0]).toMatchObject({
+      version: 1,
+      sentVersion: 0,
+      payload: '{"content":"a"}',
+      state: 'live',
+      head: '{"n":1}',
+    });
+    expect(inside[1]).toMatchObject({ version: 2, payload: '{"content":"b"}', updatedAt: 20 });
+    expect(inside[2]).toEqual(await stored('stage:1'));
+    expect(inside[2]).toMatchObject({ version: 3, state: 'stale', updatedAt: 40 });
+    expect(inside[3]).toBeNull();
+  });
+
+  it('reads a slot once per transaction, and primes a plan’s slots in one query', async () => {
+    await outbox.setSlot(gameId, 'thread', 'thread', 'ch:ch', { locked: true, members: [] }, 1);
+    await outbox.setSlot(gameId, 'stage:3', 'message', 'ch:ch', { content: 'day' }, 1);
+    await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 1);
+    await outbox.setSlot(gameId, 'stage:2', 'message', 'ch:ch', { content: 'old' }, 1, {});
+    await outbox.setSlot(gameId, 'stage:2', 'message', 'ch:ch', { content: 'old' }, 2, { state: 'stale' });
+    const reads = vi.spyOn(c, 'get');
+    const lists = vi.spyOn(c, 'all');
+    await c.transaction(async () => {
+      await outbox.slot(gameId, 'stage:2');
+      await outbox.slot(gameId, 'stage:2');
+      expect(reads).toHaveBeenCalledTimes(1);
+      await outbox.primeSlots(gameId);
+      expect(lists).toHaveBeenCalledTimes(1);
+      expect((await outbox.slot(gameId, 'thread'))?.payload).toBe('{"locked":true,"members":[]}');
+      expect(await outbox.slot(gameId, 'perms')).toBeNull();
+      expect((await outbox.slot(gameId, 'panel:2:4'))?.dest).toBe('dm:u4');
+      expect((await outbox.liveSlots(gameId)).map((r) => r.key)).toEqual(['panel:2:4', 'stage:3']);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(lists).toHaveBeenCalledTimes(1);
+      // A stale stage is not among the primed rows: read (once) when asked.
+      await outbox.slot(gameId, 'stage:1');
+      expect(reads).toHaveBeenCalledTimes(2);
+    });
+    reads.mockRestore();
+    lists.mockRestore();
+  });
+
+  it('keeps liveSlots from the primed rows equal to a fresh read as stages close and open', async () => {
+    await outbox.setSlot(gameId, 'stage:3', 'message', 'ch:ch', { content: 'day' }, 1);
+    await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 1);
+    let inside: unknown[] = [];
+    await c.transaction(async () => {
+      await outbox.primeSlots(gameId);
+      await outbox.setSlot(gameId, 'stage:3', 'message', 'ch:ch', { content: 'day, closed' }, 5, { state: 'stale' });
+      await outbox.setSlot(gameId, 'stage:4', 'message', 'ch:ch', { content: 'night' }, 5);
+      await outbox.setSlot(gameId, 'panel:4:1', 'message', 'dm:u1', { content: 'shoot' }, 5);
+      inside = await live();
+    });
+    expect(inside).toEqual(await live());
+    expect(inside.map((r) => (r as string[])[0])).toEqual(['panel:2:4', 'panel:4:1', 'stage:4']);
+  });
+
+  it('forgets its copies when a savepoint inside rolls back', async () => {
+    await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'a' }, 1);
+    let after: SlotRow | null = null;
+    await c.transaction(async () => {
+      await outbox.primeSlots(gameId);
+      await c
+        .transaction(async () => {
+          await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'undone' }, 2);
+          await store.clearDeadline(gameId);
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      after = await outbox.slot(gameId, 'stage:1');
+    });
+    expect(after).toMatchObject({ version: 1, payload: '{"content":"a"}' });
+    expect(after).toEqual(await stored('stage:1'));
+  });
+
+  it('forgets its copies when the slots are written another way (a delivery, a tournament’s table)', async () => {
+    await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'a' }, 1);
+    let after: SlotRow | null = null;
+    await c.transaction(async () => {
+      await outbox.slot(gameId, 'stage:1');
+      await outbox.sentSlot(gameId, 'stage:1', 1, 'm1', 'ch');
+      after = await outbox.slot(gameId, 'stage:1');
+    });
+    expect(after).toMatchObject({ sentVersion: 1, messageId: 'm1', channelId: 'ch' });
+  });
+
+  it('gives the stage’s end as stored: written once, read by nobody again in the transaction', async () => {
+    let moves = 0;
+    const state = (seq: number, deadline: number | null): GameState => ({
+      ...createGame(
+        'classic-10',
+        {
+          roles: [
+            'don',
+            'mafia',
+            'mafia',
+            'sheriff',
+            'civilian',
+            'civilian',
+            'civilian',
+            'civilian',
+            'civilian',
+            'civilian',
+          ],
+        },
+        {},
+        'live',
+        { now: 0 },
+      ),
+      seq,
+      moves: ++moves,
+      deadline,
+    });
+    const entry = (at: number) => ({ action: { kind: 'timeout', seq: at } as never, actor: 'system', at });
+    let inTx: unknown = 'not asked';
+    // A stage's end written with the action and asked again inside (the planner does): one query
+    // that reads the deadlines' table, the write's own (RETURNING).
+    const reads = vi.spyOn(c, 'get');
+    const first = await store.commitAction(gameId, entry(1), state(1, 1_000), {
+      inTx: async () => {
+        inTx = await store.deadlineOf(gameId);
+      },
+    });
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    expect(first).toEqual({ stageSeq: 1, dueAt: 1_000 });
+    expect(inTx).toEqual(first);
+    expect(await store.deadlineOf(gameId)).toEqual(first);
+    // The same stage's later end (its message was seen late) is kept, and is what is returned.
+    await store.extendDeadline(gameId, 1, 1_500);
+    const again = await store.commitAction(gameId, entry(2), state(1, 1_000));
+    expect(again).toEqual({ stageSeq: 1, dueAt: 1_500 });
+    // Moved inside the transaction (quiet hours): the later end is returned.
+    const moved = await store.commitAction(gameId, entry(3), state(2, 2_000), {
+      inTx: () => store.extendDeadline(gameId, 2, 2_600).then(() => {}),
+    });
+    expect(moved).toEqual({ stageSeq: 2, dueAt: 2_600 });
+    // No deadline: none stored, none returned.
+    expect(await store.commitAction(gameId, entry(4), state(3, null))).toBeNull();
+    expect(await store.deadlineOf(gameId)).toBeNull();
+  });
+});
