@@ -60,7 +60,7 @@ export class Driver {
     userId: string,
     name: string,
     sub: string,
-    options: Record<string, string | number> = {},
+    options: Record<string, string | number | boolean> = {},
     group?: string,
   ): Promise<InteractionResult> {
     const r = await this.w.fake.slash(userId, this.w.channel.id, name, { sub, options, ...(group ? { group } : {}) });
@@ -69,7 +69,11 @@ export class Driver {
     return r;
   }
 
-  async createAndStart(ruleset: string, pace = 'live', extra: Record<string, string> = {}): Promise<void> {
+  async createAndStart(
+    ruleset: string,
+    pace = 'live',
+    extra: Record<string, string | number | boolean> = {},
+  ): Promise<void> {
     const r = await this.slash(this.w.host.id, 'mafia', 'create', { ruleset, pace, ...extra });
     const m = /#(\d+)/.exec(r.content ?? ''); // Game #12 (Гру #12, Игра #12)
     if (!m) throw new Error(`create failed: ${r.content}`);

@@ -20,6 +20,8 @@ export const serverSettingsSchema = z.object({
     .default(null),
   /** The pace `/mafia create` uses when none is given (P-1). */
   pace: z.enum(['live', 'async']).default('live'),
+  /** Issue 24: whether `/mafia create` makes a rated game when not told (false: casual). */
+  rated: z.boolean().default(true),
   /** Stage timers per pace, in seconds (P-1), over the rule set's own; `/mafia create` options win. */
   timers: z
     .object({ live: timersSchema.default({}), async: timersSchema.default({}) })

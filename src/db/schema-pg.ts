@@ -63,6 +63,11 @@ export const games = pgTable(
     finishedAt: bigint('finished_at', { mode: 'number' }),
     annulledAt: bigint('annulled_at', { mode: 'number' }),
     tournamentId: bigint('tournament_id', { mode: 'number' }),
+    /**
+     * Issue 24: a rated game counts for Elo and the standings; a casual one (false, chosen when it
+     * was created) is kept in the archive and the players' histories only.
+     */
+    rated: boolean('rated').notNull().default(true),
   },
   (t) => [
     index('games_status').on(t.status),

@@ -51,6 +51,11 @@ export const games = sqliteTable(
     finishedAt: integer('finished_at'),
     annulledAt: integer('annulled_at'),
     tournamentId: integer('tournament_id'),
+    /**
+     * Issue 24: a rated game counts for Elo and the standings; a casual one (false, chosen when it
+     * was created) is kept in the archive and the players' histories only.
+     */
+    rated: integer('rated', { mode: 'boolean' }).notNull().default(true),
   },
   (t) => [
     index('games_status').on(t.status),

@@ -129,6 +129,8 @@ export interface RecordGameRow {
   finished_at: number | null;
   annulled_at: number | null;
   status: string;
+  /** Issue 24: false for a casual game. */
+  rated: boolean;
 }
 
 export interface RecordResultRow {
@@ -242,7 +244,7 @@ export class StatsStore {
       ),
       annulledAt: c.statement((db, t) =>
         db
-          .select({ at: t.games.annulledAt })
+          .select({ at: t.games.annulledAt, rated: t.games.rated })
           .from(t.games)
           .where(eq(t.games.id, p('gameId'))),
       ),
@@ -514,9 +516,10 @@ export class StatsStore {
     }));
   }
 
-  async isAnnulled(gameId: number): Promise<boolean> {
+  /** Whether the game was annulled, and (issue 24) whether it was created rated: one read. */
+  async countingFacts(gameId: number): Promise<{ annulled: boolean; rated: boolean }> {
     const g = await this.c.get(this.q.annulledAt(), { gameId });
-    return g?.at != null;
+    return { annulled: g?.at != null, rated: g ? Boolean(g.rated) : true };
   }
 
   /** Whether the game's results count for standings and ratings. */
@@ -611,6 +614,7 @@ export class StatsStore {
     // (SQLite) '+': walk the key's range, not the server's index.
     await this.c.exec(sql`UPDATE results SET counts = CASE
          WHEN (SELECT annulled_at FROM games g WHERE g.id = results.game_id) IS NOT NULL THEN ${no}
+         WHEN (SELECT rated FROM games g WHERE g.id = results.game_id) = ${no} THEN ${no}
          WHEN no_day_vote = ${this.f.true} THEN ${no} WHEN moves < ${minMoves} THEN ${no} ELSE ${yes} END
        WHERE game_id > ${lo} AND game_id <= ${hi} AND ${noIndex}guild_id = ${guildId} AND ${noIndex}ruleset = ${ruleset}`);
   }
@@ -858,11 +862,12 @@ export class StatsStore {
   /** A game of this server for its record (null when there is none with this id). */
   async recordGame(guildId: string, gameId: number): Promise<RecordGameRow | null> {
     const [r] = await this.c.rows<RecordGameRow>(sql`SELECT id, guild_id, ruleset, pace, options, deal, started_at,
-        finished_at, annulled_at, status
+        finished_at, annulled_at, status, rated
       FROM games WHERE id = ${gameId} AND guild_id = ${guildId}`);
     if (!r) return null;
     return {
       ...r,
+      rated: Boolean(r.rated),
       id: num(r.id),
       started_at: numOrNull(r.started_at),
       finished_at: numOrNull(r.finished_at),

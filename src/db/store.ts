@@ -46,6 +46,8 @@ export interface GameRow {
   finishedAt: number | null;
   /** Set when a host annulled the finished game: it stays in the archive, its points do not count. */
   annulledAt: number | null;
+  /** Issue 24: false for a casual game (chosen at creation): in the archive, never in Elo or standings. */
+  rated: boolean;
 }
 
 export interface LoggedAction {
@@ -88,6 +90,7 @@ function gameRowFields(t: Tables) {
     updatedAt: g.updatedAt,
     finishedAt: g.finishedAt,
     annulledAt: g.annulledAt,
+    rated: g.rated,
   };
 }
 
@@ -112,6 +115,7 @@ export function toRow(r: RawGame): GameRow {
     updatedAt: r.updatedAt,
     finishedAt: r.finishedAt,
     annulledAt: r.annulledAt,
+    rated: r.rated,
   };
 }
 
@@ -283,6 +287,8 @@ export class Store {
     options: OptionOverrides;
     lobby?: LobbyInfo;
     ui?: Record<string, unknown>;
+    /** Issue 24: false for a casual game (default: rated). */
+    rated?: boolean;
     now: number;
   }): Promise<GameRow> {
     await this.ensureServer(input.guildId, input.now);
@@ -300,6 +306,7 @@ export class Store {
           status: 'lobby',
           lobby: JSON.stringify(input.lobby ?? { members: [] }),
           ui: JSON.stringify(input.ui ?? {}),
+          rated: input.rated ?? true,
           createdAt: input.now,
           updatedAt: input.now,
         })

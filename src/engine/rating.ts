@@ -64,13 +64,15 @@ export function eloChanges(
 }
 
 /** Why a finished game does not count in standings and ratings, or null when it counts. */
-export type VoidReason = 'annulled' | 'no-day-vote' | 'min-moves';
+export type VoidReason = 'annulled' | 'casual' | 'no-day-vote' | 'min-moves';
 
 export function voidReason(
-  g: { annulled: boolean; noDayVote: boolean; moves: number },
+  g: { annulled: boolean; casual?: boolean; noDayVote: boolean; moves: number },
   minMoves: number,
 ): VoidReason | null {
   if (g.annulled) return 'annulled';
+  // Issue 24: a game created casual never counts (it stays in the archive and the histories).
+  if (g.casual) return 'casual';
   if (g.noDayVote) return 'no-day-vote';
   if (g.moves < minMoves) return 'min-moves';
   return null;

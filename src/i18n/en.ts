@@ -2,6 +2,7 @@
 // reveal it (a card shown on leaving in kiev-12, the final reveal): see N-13 and the secrecy test.
 import { hostToolkitEn } from './host-toolkit';
 import { asyncPlayEn } from './async-play';
+import { communityEn } from './community';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -552,6 +553,7 @@ export const en = {
   'refusal.storage/failed': 'I cannot save the game right now; nothing was changed. Please try again in a moment.',
   ...hostToolkitEn,
   ...asyncPlayEn,
+  ...communityEn,
   ...tournamentEn,
   ...statsEn,
   ...rulesEn,

@@ -1,6 +1,7 @@
 // Russian catalog: every key of en.ts (the compiler checks).
 import { hostToolkitRu } from './host-toolkit';
 import { asyncPlayRu } from './async-play';
+import { communityRu } from './community';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -584,6 +585,7 @@ export const ru: Catalog = {
     'Сейчас я не могу сохранить игру; ничего не изменено. Попробуйте, пожалуйста, через минуту.',
   ...hostToolkitRu,
   ...asyncPlayRu,
+  ...communityRu,
   ...tournamentRu,
   ...statsRu,
   ...rulesRu,

@@ -1,6 +1,7 @@
 // Ukrainian catalog: every key of en.ts (the compiler checks).
 import { hostToolkitUk } from './host-toolkit';
 import { asyncPlayUk } from './async-play';
+import { communityUk } from './community';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -582,6 +583,7 @@ export const uk: Catalog = {
   'refusal.storage/failed': 'Зараз я не можу зберегти гру; нічого не змінено. Спробуйте, будь ласка, за хвилину.',
   ...hostToolkitUk,
   ...asyncPlayUk,
+  ...communityUk,
   ...tournamentUk,
   ...statsUk,
   ...rulesUk,

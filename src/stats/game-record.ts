@@ -82,7 +82,7 @@ export async function gameRecord(db: StatsStore, guildId: string, gameId: number
     winner: state.result?.winner ?? 'draw',
     reason: state.result?.reason ?? 'rules',
     notCounted: voidReason(
-      { annulled: g.annulled_at !== null, noDayVote: first.no_day_vote === 1, moves: first.moves },
+      { annulled: g.annulled_at !== null, casual: !g.rated, noDayVote: first.no_day_vote === 1, moves: first.moves },
       settings.minMoves,
     ),
     seats: results.map((r) => ({

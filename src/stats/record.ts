@@ -91,7 +91,8 @@ export async function recordGame(db: StatsStore, gameId: number): Promise<void> 
   if (rows.length === 0) return;
   const first = rows[0]!;
   const settings = await ratingSettings(db, first.guildId);
-  const facts = { annulled: await db.isAnnulled(gameId), noDayVote: first.noDayVote, moves: first.moves };
+  const { annulled, rated } = await db.countingFacts(gameId);
+  const facts = { annulled, casual: !rated, noDayVote: first.noDayVote, moves: first.moves };
   const why = voidReason(facts, settings.minMoves);
   await db.setCounts(gameId, why === null);
   if (why !== null) return;

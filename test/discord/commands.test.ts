@@ -44,6 +44,7 @@ describe('slash commands', () => {
       'language',
       'ruleset',
       'pace',
+      'rated',
       'timers',
       'host_role',
       'mafia_talk',

@@ -177,8 +177,12 @@ describe('Elo (team average, as rating sites compute it)', () => {
     expect(c.get('b')!.after).toBeCloseTo(1200 + 10 * 0.75, 6);
   });
 
-  it('which games count: annulled, ended by the host before any day vote, fewer moves than the minimum', () => {
+  it('which games count: annulled, casual, ended by the host before any day vote, fewer moves than the minimum', () => {
     expect(voidReason({ annulled: true, noDayVote: false, moves: 500 }, 0)).toBe('annulled');
+    // Issue 24: a casual game never counts, whatever else is true of it.
+    expect(voidReason({ annulled: false, casual: true, noDayVote: false, moves: 500 }, 0)).toBe('casual');
+    expect(voidReason({ annulled: true, casual: true, noDayVote: false, moves: 500 }, 0)).toBe('annulled');
+    expect(voidReason({ annulled: false, casual: false, noDayVote: false, moves: 500 }, 0)).toBeNull();
     expect(voidReason({ annulled: false, noDayVote: true, moves: 500 }, 0)).toBe('no-day-vote');
     expect(voidReason({ annulled: false, noDayVote: false, moves: 9 }, 10)).toBe('min-moves');
     expect(voidReason({ annulled: false, noDayVote: false, moves: 10 }, 10)).toBeNull();

@@ -43,6 +43,8 @@ export function mafiaCommand() {
     s.addStringOption((o) =>
       loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
     );
+    // Issue 24: the server's default (`/mafia settings rated`) when not given.
+    s.addBooleanOption((o) => loc(o, 'opt.rated').setRequired(false));
     for (const timer of TIMERS)
       s.addStringOption((o) => loc(o, `opt.timer.${timer}`).setRequired(false).setMaxLength(12));
     return s;
@@ -119,6 +121,7 @@ export class MafiaCommand {
     if (!(RULESET_IDS as string[]).includes(ruleset)) return refuse(i, t(loc, 'refusal.create/ruleset'));
     const pace = i.options.getString('pace') ?? settings.pace;
     if (pace !== 'live' && pace !== 'async') return refuse(i, t(loc, 'refusal.create/pace'));
+    const rated = i.options.getBoolean('rated') ?? settings.rated;
     const timers = timerOptions(i, { ...settings.timers[pace] });
     if ('bad' in timers) return refuse(i, t(loc, 'refusal.create/timer', timers.bad));
     if (await this.activeGame(i.channelId)) return refuse(i, t(loc, 'refusal.create/busy'));
@@ -139,6 +142,7 @@ export class MafiaCommand {
             ruleset: ruleset as RulesetId,
             pace,
             options: parsed.data as OptionOverrides,
+            rated,
             lobby: {
               members: [],
               names: {},

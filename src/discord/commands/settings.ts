@@ -53,6 +53,11 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
         inline: true,
       },
       { name: t(loc, 'settings.pace'), value: t(loc, `pace.${s.pace}` as MessageKey), inline: true },
+      {
+        name: t(loc, 'settings.rated'),
+        value: t(loc, s.rated ? 'settings.rated.on' : 'settings.rated.off'),
+        inline: true,
+      },
       { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.live') }), value: timers('live') },
       { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.async') }), value: timers('async') },
       { name: t(loc, 'settings.hostRole'), value: s.hostRole ? `<@&${s.hostRole}>` : none, inline: true },
@@ -203,6 +208,9 @@ export class SettingsCommand {
       case 'auto_end':
         patch = { autoEnd: i.options.getBoolean('auto_end', true) };
         break;
+      case 'rated':
+        patch = { rated: i.options.getBoolean('rated', true) };
+        break;
       case 'spectators':
         patch = { spectatorRoles: i.options.getBoolean('roles', true) };
         break;
@@ -253,6 +261,7 @@ export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
       loc(o, 'opt.pace').setRequired(true).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
     ),
   );
+  g.addSubcommand((s) => loc(s, 'settings.rated').addBooleanOption((o) => loc(o, 'opt.rated').setRequired(true)));
   g.addSubcommand((s) => {
     loc(s, 'settings.timers');
     s.addStringOption((o) =>

@@ -25,6 +25,7 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
       : members.map((u, i) => `${i + 1}. <@${u}>${fallback.has(u) ? ` ${t(loc, 'lobby.noDm')}` : ''}`).join('\n');
   const lines = [
     t(loc, 'lobby.host', { host: `<@${game.hostId}>` }),
+    t(loc, game.rated ? 'lobby.rated' : 'lobby.casual'),
     t(loc, 'lobby.count', { count: members.length, need }),
     ...compositionLines(game, loc),
     '',

@@ -123,7 +123,11 @@ export function resultEmbed(ctx: GameCtx): APIEmbed {
   );
   return {
     title: t(loc, any ? 'result.rolesTitle' : 'result.rolesOnlyTitle'),
-    description: [lines.join('\n'), t(loc, any ? 'result.pointsSoFar' : 'result.pointsByVote')].join('\n\n'),
+    description: [
+      lines.join('\n'),
+      t(loc, any ? 'result.pointsSoFar' : 'result.pointsByVote'),
+      ...(ctx.game.rated ? [] : [t(loc, 'result.casual')]),
+    ].join('\n\n'),
     color: GOLD,
     footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
   };
@@ -173,7 +177,11 @@ export function pointsPayload(ctx: GameCtx): Payload {
     embeds: [
       {
         title: t(loc, 'points.title', { id: ctx.game.id }),
-        description: `${bestVoteLines(ctx).join('\n')}\n\n${lines.join('\n')}`,
+        description: [
+          bestVoteLines(ctx).join('\n'),
+          lines.join('\n'),
+          ...(ctx.game.rated ? [] : [t(loc, 'result.casual')]),
+        ].join('\n\n'),
         color: GOLD,
       },
     ],

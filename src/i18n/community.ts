@@ -1,0 +1,49 @@
+// What community servers ask of the bot beyond the rules (issue 24): rated or casual games. en
+// defines the keys, uk and ru have them all (spread into en.ts, uk.ts and ru.ts). Glossary: a
+// casual game is «нерейтингова гра» / «нерейтинговая игра», a rated one «рейтингова» / «рейтинговая».
+
+import type { Entry } from './entry';
+
+export const communityEn = {
+  'cmd.opt.rated.name': 'rated',
+  'cmd.opt.rated.desc': 'True: the game counts for the rating and standings; false: a casual game',
+  'cmd.settings.rated.name': 'rated',
+  'cmd.settings.rated.desc': 'Whether new games count for the rating and standings by default',
+  'settings.rated': 'New games',
+  'settings.rated.on': 'rated (count for the rating and standings)',
+  'settings.rated.off': 'casual (do not count)',
+  'lobby.rated': '🏆 Rated game: the result counts for the rating and standings.',
+  'lobby.casual': '🎲 Casual game: the result does not count for the rating or standings.',
+  'result.casual': '🎲 A casual game: these points do not count for the rating or standings.',
+  'st.game.notCounted.casual': 'A casual game: it does not count for the rating or standings.',
+} as const satisfies Record<string, Entry>;
+
+type Keys = keyof typeof communityEn;
+
+export const communityUk: Record<Keys, Entry> = {
+  'cmd.opt.rated.name': 'рейтингова',
+  'cmd.opt.rated.desc': 'Так — гра враховується в рейтингу й таблиці; ні — нерейтингова гра',
+  'cmd.settings.rated.name': 'рейтингові',
+  'cmd.settings.rated.desc': 'Чи враховуються нові ігри в рейтингу й таблиці за замовчуванням',
+  'settings.rated': 'Нові ігри',
+  'settings.rated.on': 'рейтингові (враховуються в рейтингу й таблиці)',
+  'settings.rated.off': 'нерейтингові (не враховуються)',
+  'lobby.rated': '🏆 Рейтингова гра: результат враховується в рейтингу й таблиці.',
+  'lobby.casual': '🎲 Нерейтингова гра: результат не враховується ні в рейтингу, ні в таблиці.',
+  'result.casual': '🎲 Нерейтингова гра: ці бали не враховуються ні в рейтингу, ні в таблиці.',
+  'st.game.notCounted.casual': 'Нерейтингова гра: не враховується ні в рейтингу, ні в таблиці.',
+};
+
+export const communityRu: Record<Keys, Entry> = {
+  'cmd.opt.rated.name': 'рейтинговая',
+  'cmd.opt.rated.desc': 'Да — игра учитывается в рейтинге и таблице; нет — нерейтинговая игра',
+  'cmd.settings.rated.name': 'рейтинговые',
+  'cmd.settings.rated.desc': 'Учитываются ли новые игры в рейтинге и таблице по умолчанию',
+  'settings.rated': 'Новые игры',
+  'settings.rated.on': 'рейтинговые (учитываются в рейтинге и таблице)',
+  'settings.rated.off': 'нерейтинговые (не учитываются)',
+  'lobby.rated': '🏆 Рейтинговая игра: результат учитывается в рейтинге и таблице.',
+  'lobby.casual': '🎲 Нерейтинговая игра: результат не учитывается ни в рейтинге, ни в таблице.',
+  'result.casual': '🎲 Нерейтинговая игра: эти баллы не учитываются ни в рейтинге, ни в таблице.',
+  'st.game.notCounted.casual': 'Нерейтинговая игра: не учитывается ни в рейтинге, ни в таблице.',
+};
