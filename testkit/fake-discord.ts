@@ -511,7 +511,10 @@ export class FakeDiscord {
     s.notify();
   }
 
-  addRole(guildId: string, o: { name: string; permissions?: bigint; position?: number }): FakeRoleInfo {
+  addRole(
+    guildId: string,
+    o: { name: string; permissions?: bigint; position?: number; mentionable?: boolean },
+  ): FakeRoleInfo {
     const s = this.state;
     const g = s.requireGuild(guildId);
     const role: RoleRec = {
@@ -523,7 +526,7 @@ export class FakeDiscord {
       managed: false,
       color: 0,
       hoist: false,
-      mentionable: false,
+      mentionable: o.mentionable ?? false,
     };
     if (o.position === undefined) for (const r of g.roles.values()) if (r.id !== g.id) r.position++;
     g.roles.set(role.id, role);

@@ -22,6 +22,9 @@ export const serverSettingsSchema = z.object({
   pace: z.enum(['live', 'async']).default('live'),
   /** Issue 24: whether `/mafia create` makes a rated game when not told (false: casual). */
   rated: z.boolean().default(true),
+  /** Issue 24: the opt-in role a new lobby pings (null: none), at most once per `lobbyCooldown` minutes. */
+  lobbyRole: snowflake.nullable().default(null),
+  lobbyCooldown: z.number().int().min(0).max(1440).default(60),
   /** Stage timers per pace, in seconds (P-1), over the rule set's own; `/mafia create` options win. */
   timers: z
     .object({ live: timersSchema.default({}), async: timersSchema.default({}) })

@@ -26,6 +26,8 @@ export const servers = pgTable('servers', {
   enforceSpeakingOrder: boolean('enforce_speaking_order').notNull().default(false),
   /** Every other setting (JSON), validated with zod on read and write (src/app/settings.ts). */
   settings: text('settings').notNull().default('{}'),
+  /** Issue 24: when a lobby last pinged the server's lobby role (its cooldown counts from here). */
+  lobbyPingAt: bigint('lobby_ping_at', { mode: 'number' }),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
   updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
 });

@@ -14,6 +14,8 @@ export const servers = sqliteTable('servers', {
   enforceSpeakingOrder: integer('enforce_speaking_order', { mode: 'boolean' }).notNull().default(false),
   /** Every other setting (JSON), validated with zod on read and write (src/app/settings.ts). */
   settings: text('settings').notNull().default('{}'),
+  /** Issue 24: when a lobby last pinged the server's lobby role (its cooldown counts from here). */
+  lobbyPingAt: integer('lobby_ping_at'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
 });

@@ -24,6 +24,8 @@ export interface LobbyInfo {
   enforceTurns?: boolean;
   /** Players the bot could not DM at the last Start (shown with the fix). */
   unreachable?: string[];
+  /** Issue 24: the server's lobby role this lobby pings while it is open (its cooldown allowed it). */
+  ping?: string;
 }
 
 export interface GameRow {
@@ -236,6 +238,27 @@ export class Store {
   async ensureServer(guildId: string, now: number): Promise<void> {
     const { db, t } = this.c;
     await this.c.run(db.insert(t.servers).values({ guildId, createdAt: now, updatedAt: now }).onConflictDoNothing());
+  }
+
+  /**
+   * Issue 24: a new lobby may ping the server's lobby role when the last ping is at least
+   * `cooldownMs` old; if so, the ping is claimed (its time written) in the caller's transaction.
+   */
+  async claimLobbyPing(guildId: string, now: number, cooldownMs: number): Promise<boolean> {
+    const { db, t } = this.c;
+    await this.ensureServer(guildId, now);
+    const changed = await this.c.run(
+      db
+        .update(t.servers)
+        .set({ lobbyPingAt: now })
+        .where(
+          and(
+            eq(t.servers.guildId, guildId),
+            sql`(${t.servers.lobbyPingAt} IS NULL OR ${t.servers.lobbyPingAt} <= ${now - cooldownMs})`,
+          ),
+        ),
+    );
+    return changed > 0;
   }
 
   async getServer(guildId: string) {

@@ -47,6 +47,7 @@ describe('slash commands', () => {
       'rated',
       'timers',
       'host_role',
+      'lobby_ping',
       'mafia_talk',
       'speaking_order',
       'results_channel',

@@ -617,13 +617,14 @@ export class State {
       tts: Boolean(body.tts),
       mention_everyone: false,
       mentions: this.parseMentions(content),
-      mention_roles: [],
+      mention_roles: this.parseRoleMentions(ch, content),
       attachments: opts.files ?? [],
     };
     msg.pinged = pingedBy(
       msg.mentions.map((u) => u.id),
       body.allowed_mentions,
     );
+    msg.pingedRoles = this.rolesPinged(ch, author.id, msg.mention_roles, body.allowed_mentions);
     if (body.nonce !== undefined) msg.nonce = body.nonce;
     if (body.message_reference)
       msg.message_reference = {
@@ -740,6 +741,27 @@ export class State {
       components: msg.components,
       flags: msg.flags,
     });
+  }
+
+  /** The guild's roles a message's content mentions (`<@&id>`), once each. */
+  private parseRoleMentions(ch: ChannelRec, content: string): string[] {
+    const guild = ch.guildId ? this.guilds.get(ch.guildId) : undefined;
+    if (!guild || !content.includes('<@&')) return [];
+    const out = new Set<string>();
+    for (const m of content.matchAll(/<@&(\d{15,21})>/g)) if (guild.roles.has(m[1]!)) out.add(m[1]!);
+    return [...out];
+  }
+
+  /** Discord's rule for a role mention's notification (see StoredMessage.pingedRoles). */
+  private rolesPinged(ch: ChannelRec, authorId: string, roles: string[], allowed: unknown): string[] {
+    if (roles.length === 0) return [];
+    const guild = this.guilds.get(ch.guildId!)!;
+    const a = allowed as { parse?: string[]; roles?: string[] } | undefined | null;
+    const allowedRoles = a === undefined || a === null || a.parse?.includes('roles') ? null : new Set(a.roles ?? []);
+    const everyone = (this.channelPermissions(ch, authorId) & Perm.MentionEveryone) !== 0n;
+    return roles.filter(
+      (r) => (allowedRoles === null || allowedRoles.has(r)) && (everyone || guild.roles.get(r)!.mentionable),
+    );
   }
 
   private parseMentions(content: string): ApiUser[] {

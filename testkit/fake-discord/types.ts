@@ -69,6 +69,12 @@ export interface StoredMessage {
   /** Who this message notified when it was posted (mentions allowed by allowed_mentions; edits notify nobody). */
   pinged?: string[];
   mention_roles: string[];
+  /**
+   * The roles whose members this message notified when it was posted: mentioned, allowed by
+   * allowed_mentions (`parse: ['roles']` or listed in `roles`), and mentionable or the author may
+   * mention everyone in the channel (Discord's rule).
+   */
+  pingedRoles?: string[];
   attachments: FakeAttachment[];
   nonce?: string | number;
   webhook_id?: string;

@@ -132,6 +132,7 @@ export class MafiaCommand {
     if (!parsed.success) return refuse(i, t(loc, 'refusal.create/options'));
     const pub = await this.contexts.publicLocale(i.guildId!, i.guildLocale);
     // The channel asked again in the lobby's own transaction: two creates at once make one lobby.
+    // Issue 24: the lobby pings the server's lobby role when its cooldown allows (claimed here too).
     const game = await this.store.transaction(async () =>
       (await this.activeGame(i.channelId))
         ? null
@@ -149,6 +150,10 @@ export class MafiaCommand {
               // The host's language too: what he alone is told by DM (issue 20: his game paused) is in it.
               locales: { [i.user.id]: i.locale },
               ...(settings.speakingOrder === 'enforced' ? { enforceTurns: true } : {}),
+              ...(settings.lobbyRole !== null &&
+              (await this.store.claimLobbyPing(i.guildId!, this.service.now(), settings.lobbyCooldown * 60_000))
+                ? { ping: settings.lobbyRole }
+                : {}),
             },
             ui: { locale: pub, settings },
           }),

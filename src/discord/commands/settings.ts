@@ -62,6 +62,18 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
       { name: t(loc, 'settings.timers', { pace: t(loc, 'pace.async') }), value: timers('async') },
       { name: t(loc, 'settings.hostRole'), value: s.hostRole ? `<@&${s.hostRole}>` : none, inline: true },
       {
+        name: t(loc, 'settings.lobbyPing'),
+        value: !s.lobbyRole
+          ? none
+          : s.lobbyCooldown > 0
+            ? t(loc, 'settings.lobbyPingValue', {
+                role: `<@&${s.lobbyRole}>`,
+                cooldown: durationText(loc, s.lobbyCooldown * 60),
+              })
+            : t(loc, 'settings.lobbyPingEvery', { role: `<@&${s.lobbyRole}>` }),
+        inline: true,
+      },
+      {
         name: t(loc, 'settings.resultsChannel'),
         value: s.resultsChannel ? `<#${s.resultsChannel}>` : none,
         inline: true,
@@ -129,6 +141,8 @@ export class SettingsCommand {
       return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
     let patch:
       Partial<Record<SettingKey, unknown>> | ((current: ServerSettings) => Partial<Record<SettingKey, unknown>>);
+    /** Said under the confirmation (a setting saved that may not work as meant). */
+    let note: string | null = null;
     switch (sub) {
       case 'language':
         patch = { language: i.options.getString('language', true) };
@@ -211,6 +225,17 @@ export class SettingsCommand {
       case 'rated':
         patch = { rated: i.options.getBoolean('rated', true) };
         break;
+      case 'lobby_ping': {
+        const role = i.options.getRole('role');
+        // @everyone is every member, not an opt-in role.
+        if (role && role.id === guildId) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/lobbyEveryone')}`);
+        const cooldown = i.options.getInteger('cooldown');
+        patch = { lobbyRole: role?.id ?? null, ...(cooldown !== null ? { lobbyCooldown: cooldown } : {}) };
+        // Discord pings a role only when it is mentionable or the bot may mention everyone.
+        if (role && !role.mentionable && !i.appPermissions?.has(PermissionFlagsBits.MentionEveryone))
+          note = t(loc, 'settings.lobbyPingMuted', { role: `<@&${role.id}>` });
+        break;
+      }
       case 'spectators':
         patch = { spectatorRoles: i.options.getBoolean('roles', true) };
         break;
@@ -226,7 +251,7 @@ export class SettingsCommand {
         i,
         `⛔ ${t(loc, 'refusal.settings/invalid', { field: r.field, problem: r.problem.slice(0, 120) })}`,
       );
-    await this.reply(i, `✅ ${t(loc, 'settings.saved')}`, r.settings, loc);
+    await this.reply(i, `✅ ${t(loc, 'settings.saved')}${note ? `\n⚠️ ${note}` : ''}`, r.settings, loc);
   }
 }
 
@@ -274,6 +299,11 @@ export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
     return s;
   });
   g.addSubcommand((s) => loc(s, 'settings.hostRole').addRoleOption((o) => loc(o, 'opt.role').setRequired(false)));
+  g.addSubcommand((s) =>
+    loc(s, 'settings.lobbyPing')
+      .addRoleOption((o) => loc(o, 'opt.role').setRequired(false))
+      .addIntegerOption((o) => loc(o, 'opt.pingCooldown').setRequired(false).setMinValue(0).setMaxValue(1440)),
+  );
   g.addSubcommand((s) =>
     loc(s, 'settings.mafiaTalk').addStringOption((o) =>
       loc(o, 'opt.mafiaTalk')

@@ -29,7 +29,7 @@ export interface Payload {
   content?: string;
   embeds?: APIEmbed[];
   components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
-  allowed_mentions?: { parse: ('users' | 'roles' | 'everyone')[]; users?: string[] };
+  allowed_mentions?: { parse: ('users' | 'roles' | 'everyone')[]; users?: string[]; roles?: string[] };
 }
 
 /** No accidental pings: only the users named here are notified. */

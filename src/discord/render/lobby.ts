@@ -41,6 +41,9 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
   }
   if (extra.status) lines.push('', `**${t(loc, `lobby.status.${extra.status}` as MessageKey)}**`);
   const open = extra.status === undefined;
+  // Issue 24: the server's lobby role is pinged by the lobby's own post (edits notify nobody); the
+  // line goes once the lobby is closed.
+  const ping = open ? (game.lobby.ping ?? null) : null;
   const buttons = [
     button(
       { kind: 'lobby', game: game.id, op: 'join' },
@@ -70,6 +73,7 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
     !open,
   );
   return {
+    ...(game.lobby.ping !== undefined ? { content: ping ? t(loc, 'lobby.ping', { role: `<@&${ping}>` }) : '' } : {}),
     embeds: [
       {
         title: t(loc, 'lobby.title', {
@@ -83,7 +87,7 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
     ],
     // Issue 21: how to play, for anybody (a second row when the first is full: five buttons a row).
     components: buttons.length < 5 ? [row(...buttons, rulesButton)] : [row(...buttons), row(rulesButton)],
-    allowed_mentions: mentions(),
+    allowed_mentions: ping ? { parse: [], users: [], roles: [ping] } : mentions(),
   };
 }
 

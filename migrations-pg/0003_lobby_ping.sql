@@ -1,0 +1,1 @@
+ALTER TABLE "servers" ADD COLUMN "lobby_ping_at" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `servers` ADD `lobby_ping_at` integer;
