@@ -253,3 +253,15 @@ export class Driver {
     return /^(Done|Готово)\.?$/.test((r.content ?? '').trim()) ? 'ok' : 'refused'; // en, uk/ru
   }
 }
+
+/** A message's text as a reader sees it: its content and every embed's title, description, footer and fields. */
+export const messageText = (m: StoredMessage | undefined): string =>
+  [
+    m?.content ?? '',
+    ...(m?.embeds ?? []).flatMap((e) => [
+      e.title ?? '',
+      e.description ?? '',
+      e.footer?.text ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+    ]),
+  ].join('\n');

@@ -4,10 +4,10 @@
 // Discord notifies a role only when it is mentionable or the bot may mention everyone: the fake
 // Discord applies that rule, and the setting's reply warns when the role would stay silent.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InteractionResult, StoredMessage } from '../../testkit/fake-discord';
+import type { InteractionResult } from '../../testkit/fake-discord';
 import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
 import { Perm } from '../../testkit/fake-discord';
-import { Driver } from '../../testkit/driver';
+import { Driver, messageText } from '../../testkit/driver';
 import { FakeClock, makeWorld, type World } from '../../testkit/world';
 
 let w: World | null = null;
@@ -16,15 +16,7 @@ afterEach(async () => {
   w = null;
 });
 
-const text = (m: StoredMessage | undefined) =>
-  [
-    m?.content ?? '',
-    ...(m?.embeds ?? []).flatMap((e) => [
-      e.title ?? '',
-      e.description ?? '',
-      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ]),
-  ].join('\n');
+const text = messageText;
 
 async function run(
   world: World,

@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse';
-import type { InteractionResult, StoredMessage } from '../../testkit/fake-discord';
+import type { InteractionResult } from '../../testkit/fake-discord';
 import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
 import { Perm } from '../../testkit/fake-discord';
 import { OWN_DIR, readJson } from '../../testkit/scenario-files';
-import { Driver } from '../../testkit/driver';
+import { Driver, messageText } from '../../testkit/driver';
 import { fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 let w: World | null = null;
@@ -18,16 +18,7 @@ afterEach(async () => {
   w = null;
 });
 
-const text = (m: StoredMessage | undefined) =>
-  [
-    m?.content ?? '',
-    ...(m?.embeds ?? []).flatMap((e) => [
-      e.title ?? '',
-      e.description ?? '',
-      e.footer?.text ?? '',
-      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ]),
-  ].join('\n');
+const text = messageText;
 
 async function run(
   world: World,

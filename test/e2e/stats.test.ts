@@ -12,7 +12,7 @@ import type { InteractionResult, StoredMessage } from '../../testkit/fake-discor
 import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
 import { allComponents, Perm } from '../../testkit/fake-discord';
 import { OWN_DIR, readJson } from '../../testkit/scenario-files';
-import { Driver } from '../../testkit/driver';
+import { Driver, messageText } from '../../testkit/driver';
 import { botConfig, fixedDealer, makeWorld, type World } from '../../testkit/world';
 
 let w: World | null = null;
@@ -21,16 +21,7 @@ afterEach(async () => {
   w = null;
 });
 
-const text = (m: StoredMessage | undefined) =>
-  [
-    m?.content ?? '',
-    ...(m?.embeds ?? []).flatMap((e) => [
-      e.title ?? '',
-      e.description ?? '',
-      e.footer?.text ?? '',
-      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
-    ]),
-  ].join('\n');
+const text = messageText;
 
 async function playedWorld(): Promise<{ w: World; d: Driver }> {
   const sc = parseScenario(readJson(join(OWN_DIR, 'chnu-red-full-strength.json')));
