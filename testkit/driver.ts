@@ -2,6 +2,7 @@
 // A step counts as refused when the user cannot find the control or the bot says no.
 import type { ScenarioStep } from '../src/scenario/parse';
 import type { InteractionResult, StoredMessage } from './fake-discord';
+import type { SlashOptionValue } from './fake-discord/interactions';
 import { allComponents } from './fake-discord';
 import type { World } from './world';
 
@@ -60,7 +61,7 @@ export class Driver {
     userId: string,
     name: string,
     sub: string,
-    options: Record<string, string | number | boolean> = {},
+    options: Record<string, SlashOptionValue> = {},
     group?: string,
   ): Promise<InteractionResult> {
     const r = await this.w.fake.slash(userId, this.w.channel.id, name, { sub, options, ...(group ? { group } : {}) });

@@ -4,8 +4,6 @@
 // Discord notifies a role only when it is mentionable or the bot may mention everyone: the fake
 // Discord applies that rule, and the setting's reply warns when the role would stay silent.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InteractionResult } from '../../testkit/fake-discord';
-import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
 import { Perm } from '../../testkit/fake-discord';
 import { Driver, messageText } from '../../testkit/driver';
 import { FakeClock, makeWorld, type World } from '../../testkit/world';
@@ -17,18 +15,6 @@ afterEach(async () => {
 });
 
 const text = messageText;
-
-async function run(
-  world: World,
-  userId: string,
-  sub: string,
-  options: Record<string, SlashOptionValue> = {},
-  group?: string,
-): Promise<InteractionResult> {
-  const r = await world.fake.slash(userId, world.channel.id, 'mafia', { sub, options, ...(group ? { group } : {}) });
-  await r.settled();
-  return r;
-}
 
 describe('lobby pings', () => {
   it('a new lobby pings the opt-in role in its own post, once per cooldown; the line goes when it closes', async () => {
@@ -42,19 +28,25 @@ describe('lobby pings', () => {
     const players = world.fake.addRole(world.guild.id, { name: 'players', mentionable: true });
 
     // Not for @everyone; only with Manage Server.
-    const everyone = await run(world, boss.id, 'lobby_ping', { role: { type: 8, value: world.guild.id } }, 'settings');
+    const everyone = await d.slash(
+      boss.id,
+      'mafia',
+      'lobby_ping',
+      { role: { type: 8, value: world.guild.id } },
+      'settings',
+    );
     expect(everyone.content).toMatch(/^⛔ Choose a role members take to be told of new games, not @everyone\./);
-    const notAdmin = await run(
-      world,
+    const notAdmin = await d.slash(
       world.users[0]!.id,
+      'mafia',
       'lobby_ping',
       { role: { type: 8, value: players.id } },
       'settings',
     );
     expect(notAdmin.content).toMatch(/^⛔ Only members with Manage Server/);
-    const set = await run(
-      world,
+    const set = await d.slash(
       boss.id,
+      'mafia',
       'lobby_ping',
       { role: { type: 8, value: players.id }, cooldown: 30 },
       'settings',
@@ -63,7 +55,7 @@ describe('lobby pings', () => {
     expect(text(set.message)).toMatch(new RegExp(`New lobbies ping\\n<@&${players.id}>, at most once per 30 min`));
 
     const open = async () => {
-      const r = await run(world, boss.id, 'create', { ruleset: 'classic-10' });
+      const r = await d.slash(boss.id, 'mafia', 'create', { ruleset: 'classic-10' });
       d.gameId = Number(/#(\d+)/.exec(r.content ?? '')![1]);
       await world.bot.idle();
       return d.lobbyMessage();
@@ -101,7 +93,7 @@ describe('lobby pings', () => {
     await close();
 
     // Off: no line at all.
-    const off = text((await run(world, boss.id, 'lobby_ping', {}, 'settings')).message);
+    const off = text((await d.slash(boss.id, 'mafia', 'lobby_ping', {}, 'settings')).message);
     expect(off).toMatch(/New lobbies ping\nnone/);
     await clock.advanceTo(clock.now() + 31 * 60_000, () => world.bot.idle());
     const fourth = await open();
@@ -118,9 +110,9 @@ describe('lobby pings', () => {
     const admin = world.fake.addRole(world.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     world.fake.setMemberRoles(world.guild.id, boss.id, [admin.id]);
     const quiet = world.fake.addRole(world.guild.id, { name: 'quiet' });
-    const set = await run(world, boss.id, 'lobby_ping', { role: { type: 8, value: quiet.id } }, 'settings');
+    const set = await d.slash(boss.id, 'mafia', 'lobby_ping', { role: { type: 8, value: quiet.id } }, 'settings');
     expect(set.content).toMatch(/^✅ Saved\.\n⚠️ Discord will show <@&\d+> in lobbies but notify nobody/);
-    const r = await run(world, boss.id, 'create', { ruleset: 'classic-10' });
+    const r = await d.slash(boss.id, 'mafia', 'create', { ruleset: 'classic-10' });
     d.gameId = Number(/#(\d+)/.exec(r.content ?? '')![1]);
     await world.bot.idle();
     expect(d.lobbyMessage().mention_roles).toEqual([quiet.id]);

@@ -5,7 +5,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/parse';
-import type { InteractionResult } from '../../testkit/fake-discord';
 import type { SlashOptionValue } from '../../testkit/fake-discord/interactions';
 import { Perm } from '../../testkit/fake-discord';
 import { OWN_DIR, readJson } from '../../testkit/scenario-files';
@@ -19,19 +18,6 @@ afterEach(async () => {
 });
 
 const text = messageText;
-
-async function run(
-  world: World,
-  userId: string,
-  name: string,
-  sub: string,
-  options: Record<string, SlashOptionValue> = {},
-  group?: string,
-): Promise<InteractionResult> {
-  const r = await world.fake.slash(userId, world.channel.id, name, { sub, options, ...(group ? { group } : {}) });
-  await r.settled();
-  return r;
-}
 
 describe('rated or casual games', () => {
   it('a casual game: said in the lobby and the result, in the histories, never in the Elo or the standings', async () => {
@@ -51,23 +37,23 @@ describe('rated or casual games', () => {
 
     const u4 = w.users[3]!;
     // Never in the standings (points or Elo)...
-    const top = await run(w, u4.id, 'stats', 'top', { ruleset: 'chnu-2016' });
+    const top = await d.slash(u4.id, 'stats', 'top', { ruleset: 'chnu-2016' });
     expect(text(top.message)).toMatch(/No counted games in ChNU 2016 tournament \(10\)/);
-    const elo = await run(w, u4.id, 'stats', 'top', { ruleset: 'chnu-2016', by: 'elo' });
+    const elo = await d.slash(u4.id, 'stats', 'top', { ruleset: 'chnu-2016', by: 'elo' });
     expect(text(elo.message)).toMatch(/No counted games/);
     // ...but in the player's history, marked, and in the archive with the reason.
-    const player = text((await run(w, u4.id, 'stats', 'player')).message);
+    const player = text((await d.slash(u4.id, 'stats', 'player')).message);
     expect(player).toMatch(new RegExp(`#${d.gameId} · <t:\\d+:d> · Sheriff · win · points: 9 · does not count`));
     expect(player).not.toMatch(/Elo: 1\d\d\d \(/);
-    const game = text((await run(w, u4.id, 'stats', 'game', { id: d.gameId })).message);
+    const game = text((await d.slash(u4.id, 'stats', 'game', { id: d.gameId })).message);
     expect(game).toMatch(/A casual game: it does not count for the rating or standings\./);
 
     // A rebuild of the ratings (new constants) counts it no more than the closing did.
     const admin = w.fake.addRole(w.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     w.fake.setMemberRoles(w.guild.id, w.host.id, [admin.id]);
-    const set = await run(w, w.host.id, 'mafia', 'rating', { win_factor: { type: 10, value: 40 } }, 'settings');
+    const set = await d.slash(w.host.id, 'mafia', 'rating', { win_factor: { type: 10, value: 40 } }, 'settings');
     expect(set.content).toMatch(/recomputed/);
-    expect(text((await run(w, u4.id, 'stats', 'top', { ruleset: 'chnu-2016' })).message)).toMatch(/No counted games/);
+    expect(text((await d.slash(u4.id, 'stats', 'top', { ruleset: 'chnu-2016' })).message)).toMatch(/No counted games/);
     expect(w.fake.unhandled).toEqual([]);
   });
 
@@ -77,17 +63,17 @@ describe('rated or casual games', () => {
     const d = new Driver(world);
     const boss = world.host;
     // Only members with Manage Server change the settings.
-    const refused = await run(world, world.users[0]!.id, 'mafia', 'rated', { rated: false }, 'settings');
+    const refused = await d.slash(world.users[0]!.id, 'mafia', 'rated', { rated: false }, 'settings');
     expect(refused.ephemeral).toBe(true);
     expect(refused.content).toMatch(/^⛔ Only members with Manage Server/);
     const admin = world.fake.addRole(world.guild.id, { name: 'admin', permissions: Perm.ManageGuild });
     world.fake.setMemberRoles(world.guild.id, boss.id, [admin.id]);
-    const saved = await run(world, boss.id, 'mafia', 'rated', { rated: false }, 'settings');
+    const saved = await d.slash(boss.id, 'mafia', 'rated', { rated: false }, 'settings');
     expect(saved.ephemeral).toBe(true);
     expect(text(saved.message)).toMatch(/New games\ncasual \(do not count\)/);
 
     const lobbyOf = async (options: Record<string, SlashOptionValue>) => {
-      const r = await run(world, boss.id, 'mafia', 'create', { ruleset: 'classic-10', ...options });
+      const r = await d.slash(boss.id, 'mafia', 'create', { ruleset: 'classic-10', ...options });
       d.gameId = Number(/#(\d+)/.exec(r.content ?? '')![1]);
       await world.bot.idle();
       const lobby = text(d.lobbyMessage());
@@ -98,7 +84,7 @@ describe('rated or casual games', () => {
     };
     expect(await lobbyOf({})).toEqual({ lobby: expect.stringMatching(/🎲 Casual game/), rated: false });
     expect(await lobbyOf({ rated: true })).toEqual({ lobby: expect.stringMatching(/🏆 Rated game/), rated: true });
-    await run(world, boss.id, 'mafia', 'rated', { rated: true }, 'settings');
+    await d.slash(boss.id, 'mafia', 'rated', { rated: true }, 'settings');
     expect(await lobbyOf({})).toEqual({ lobby: expect.stringMatching(/🏆 Rated game/), rated: true });
     expect(await lobbyOf({ rated: false })).toEqual({ lobby: expect.stringMatching(/🎲 Casual game/), rated: false });
   });
