@@ -2,6 +2,7 @@
 // its custom id, each with the module that handles it. To add a button: a kind (or a verb of an
 // existing kind) in custom-id.ts, its handler in components/, its line here; the compiler points at
 // every table that misses it.
+import { SetupCheck } from './setup-check';
 import type { Dealer } from '../app/dealer';
 import type { GameService } from '../app/game-service';
 import type { Store } from '../db/store';
@@ -45,7 +46,8 @@ export function buildRouter(d: ShellDeps): Router {
   const stats = new StatsCommands(d.store, d.contexts, () => d.service.now());
   const settings = new SettingsCommand(d.store, () => d.service.now());
   const ratings = new RatingSettingsCommand(d.store, () => d.service.now());
-  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, { settings, ratings });
+  const setup = new SetupCheck(d.store, d.deliverer, () => d.service.now());
+  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, { settings, ratings, setup });
   const host = new HostCommand(d.service, d.store, tools);
   const lobby = new LobbyButtons(d.service, d.deliverer, tools, answers, d.log, d.dealer);
   const act = new ActControls(d.service, d.store, d.contexts, answers);

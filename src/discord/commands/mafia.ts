@@ -24,6 +24,7 @@ const reply = async (i: ChatInputCommandInteraction, payload: Payload) =>
 import type { RatingSettingsCommand } from './rating-settings';
 import { choice, loc, rulesetChoices, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
+import type { SetupCheck } from '../setup-check';
 import { settingsGroup } from './settings';
 import { timerOptions } from './timer-options';
 
@@ -59,6 +60,12 @@ export function mafiaCommand() {
     ),
   );
   b.addSubcommandGroup((g) => settingsGroup(loc(g, 'mafia.settings')));
+  // Issue 24: /mafia setup check [dms].
+  b.addSubcommandGroup((g) =>
+    loc(g, 'mafia.setup').addSubcommand((s) =>
+      loc(s, 'setup.check').addBooleanOption((o) => loc(o, 'opt.checkDms').setRequired(false)),
+    ),
+  );
   return b;
 }
 
@@ -74,6 +81,8 @@ export interface MafiaSettingsHandlers {
   settings: SettingsCommand;
   /** The ratings' seasons and constants belong to /stats (`/mafia settings season|rating`). */
   ratings: RatingSettingsCommand;
+  /** Issue 24: `/mafia setup check`. */
+  setup: SetupCheck;
 }
 
 export class MafiaCommand {
@@ -91,6 +100,10 @@ export class MafiaCommand {
 
   async run(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     const sub = i.options.getSubcommand(false) ?? '';
+    if (i.options.getSubcommandGroup(false) === 'setup') {
+      if (sub === 'check') return this.settings.setup.run(i, loc);
+      return refuse(i, t(loc, 'refusal.input/unknown'));
+    }
     if (i.options.getSubcommandGroup(false) === 'settings') {
       if (sub === 'season' || sub === 'rating') return this.settings.ratings.run(i, loc, sub);
       return this.settings.settings.handle(i, loc, sub);
