@@ -37,29 +37,31 @@ const CHANNEL_CHECKS: { key: string; need: bigint[]; anyOf?: boolean }[] = [
   { key: 'tables', need: [F.ManageChannels] },
 ];
 
-/** Discord's names of the permissions, as its settings show them (English in every language). */
-const PERMISSION_NAMES = new Map<bigint, string>([
-  [F.ViewChannel, 'View Channel'],
-  [F.SendMessages, 'Send Messages'],
-  [F.EmbedLinks, 'Embed Links'],
-  [F.ReadMessageHistory, 'Read Message History'],
-  [F.ManageMessages, 'Manage Messages'],
-  [F.PinMessages, 'Pin Messages'],
-  [F.ManageRoles, 'Manage Permissions'],
-  [F.CreatePrivateThreads, 'Create Private Threads'],
-  [F.SendMessagesInThreads, 'Send Messages in Threads'],
-  [F.ManageThreads, 'Manage Threads'],
-  [F.AttachFiles, 'Attach Files'],
-  [F.ManageChannels, 'Manage Channels'],
-  [F.MentionEveryone, 'Mention @everyone, @here, and All Roles'],
+/** Discord's names of the permissions, as its settings show them in the reader's language. */
+const PERMISSION_NAMES = new Map<bigint, MessageKey>([
+  [F.ViewChannel, 'perm.viewChannel'],
+  [F.SendMessages, 'perm.sendMessages'],
+  [F.EmbedLinks, 'perm.embedLinks'],
+  [F.ReadMessageHistory, 'perm.readHistory'],
+  [F.ManageMessages, 'perm.manageMessages'],
+  [F.PinMessages, 'perm.pinMessages'],
+  [F.ManageRoles, 'perm.manageRoles'],
+  [F.CreatePrivateThreads, 'perm.createPrivateThreads'],
+  [F.SendMessagesInThreads, 'perm.sendInThreads'],
+  [F.ManageThreads, 'perm.manageThreads'],
+  [F.AttachFiles, 'perm.attachFiles'],
+  [F.ManageChannels, 'perm.manageChannels'],
+  [F.MentionEveryone, 'perm.mentionEveryone'],
 ]);
+
+const permName = (loc: Locale, p: bigint): string => `**${t(loc, PERMISSION_NAMES.get(p)!)}**`;
 
 /** The lines about this channel's permissions (pure: tested without Discord). */
 export function channelLines(loc: Locale, has: (p: bigint) => boolean): CheckLine[] {
   return CHANNEL_CHECKS.map((c) => {
     const missing = c.anyOf ? (c.need.some(has) ? [] : c.need) : c.need.filter((p) => !has(p));
     if (missing.length === 0) return { status: 'ok', text: t(loc, `setup.ok.${c.key}` as MessageKey) };
-    const names = missing.map((p) => `**${PERMISSION_NAMES.get(p)}**`).join(c.anyOf ? t(loc, 'setup.or') : ', ');
+    const names = missing.map((p) => permName(loc, p)).join(c.anyOf ? t(loc, 'setup.or') : ', ');
     // Only tournaments' own channels need Manage Channels (without it the head host names them).
     return {
       status: c.key === 'tables' ? 'info' : 'fix',
@@ -137,7 +139,7 @@ export class SetupCheck {
           status: 'fix',
           text: t(loc, 'setup.lobbyRoleSilent', {
             role: `<@&${role.id}>`,
-            perms: `**${PERMISSION_NAMES.get(F.MentionEveryone)}**`,
+            perms: permName(loc, F.MentionEveryone),
           }),
         });
       else out.push({ status: 'ok', text: t(loc, 'setup.lobbyRoleOk', { role: `<@&${role.id}>` }) });

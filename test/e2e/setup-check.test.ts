@@ -89,7 +89,7 @@ describe('/mafia setup check', () => {
     await r.settled();
     const uk = messageText(r.message);
     expect(uk).toMatch(/Перевірка налаштувань: цей канал і налаштування сервера/);
-    expect(uk).toMatch(new RegExp(`❌ Бот не може писати в приватні <@${b!.id}>:`));
+    expect(uk).toMatch(new RegExp(`❌ Бот не може писати в особисті <@${b!.id}>:`));
     expect(uk).not.toMatch(new RegExp(`<@${a!.id}>`));
     expect(uk).toMatch(/Виправити: 3 пункти\./);
     expect(world.fake.unhandled).toEqual([]);
