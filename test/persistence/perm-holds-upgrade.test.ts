@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MIGRATIONS, openDatabase, type OpenDb } from '../../src/db/client';
 import { OutboxStore } from '../../src/db/outbox-store';
-import { Store } from '../../src/db/store';
 
 const opened: OpenDb[] = [];
 afterEach(() => {
@@ -37,19 +36,17 @@ describe('migration 0008: the denies of a game running across the upgrade are th
   it('a running game’s denies become holds (taken back at its end); a finished game’s and other wishes do not', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mafia-up-')), 'mafia.sqlite');
     const old = openDatabase(path, { migrationsFolder: migrationsBefore('0008_perm_holds') });
-    const store = new Store(old.connection);
-    const lobby = async (channelId: string) =>
-      await store.createLobby({
-        guildId: '100000000000000001',
-        channelId,
-        hostId: C,
-        ruleset: 'chnu-2016',
-        pace: 'live',
-        options: {},
-        now: 1,
-      });
-    const running = await lobby(CH);
-    const over = await lobby('300000000000000002');
+    // The earlier version's rows, written as its schema has them (today's Store knows later columns).
+    old.sqlite
+      .prepare(`INSERT INTO servers (guild_id, created_at, updated_at) VALUES ('100000000000000001', 1, 1)`)
+      .run();
+    const insertGame = old.sqlite.prepare(
+      `INSERT INTO games (guild_id, channel_id, host_id, ruleset, pace, status, created_at, updated_at)
+       VALUES ('100000000000000001', ?, ?, 'chnu-2016', 'live', 'lobby', 1, 1)`,
+    );
+    const lobby = (channelId: string) => ({ id: Number(insertGame.run(channelId, C).lastInsertRowid) });
+    const running = lobby(CH);
+    const over = lobby('300000000000000002');
     old.sqlite.prepare(`UPDATE games SET status = ? WHERE id = ?`).run('running', running.id);
     old.sqlite.prepare(`UPDATE games SET status = ? WHERE id = ?`).run('over', over.id);
     // The earlier version's wishes: the speaker allowed, the others denied, a non-player untouched.
