@@ -7,6 +7,7 @@ import { timersSchema } from '../engine/options';
 import { RULESET_IDS } from '../engine/rulesets';
 import type { RulesetId } from '../engine/types';
 import { asyncSettingsShape } from './async-settings';
+import { presetsSchema } from './presets';
 
 const snowflake = z.string().regex(/^\d{15,21}$/);
 
@@ -38,6 +39,8 @@ export const serverSettingsSchema = z.object({
   /** Every finished game's points are also posted here (null: only in the game's channel). */
   resultsChannel: snowflake.nullable().default(null),
   ...asyncSettingsShape,
+  /** Issue 24: the server's presets (house variants) by name, for `/mafia create preset:`. */
+  presets: presetsSchema.default({}),
 });
 
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;

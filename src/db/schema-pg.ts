@@ -70,12 +70,19 @@ export const games = pgTable(
      * was created) is kept in the archive and the players' histories only.
      */
     rated: boolean('rated').notNull().default(true),
+    /**
+     * Issue 24: the name of the server's preset (a saved house variant) the game was created from,
+     * or null. The game's own options are a copy: changing or deleting the preset later changes no
+     * game. `/stats top preset:` filters by it (the standings' scope `p:<name>`).
+     */
+    preset: text('preset'),
   },
   (t) => [
     index('games_status').on(t.status),
     index('games_guild_status').on(t.guildId, t.status),
     index('games_channel_status').on(t.channelId, t.status),
     index('games_tournament').on(t.tournamentId),
+    index('games_guild_preset').on(t.guildId, t.preset),
   ],
 );
 

@@ -82,6 +82,8 @@ export interface StandingsQuery {
   to: number;
   /** Only games of this tournament (games.tournament_id). */
   tournament: number | null;
+  /** Issue 24: only games of this preset (games.preset): all time from its maintained rows (scope `p:<name>`). */
+  preset?: string | null;
 }
 
 /** One ranked row: S-5 places (RANK(): level players share one), the row number and the count. */
@@ -131,6 +133,8 @@ export interface RecordGameRow {
   status: string;
   /** Issue 24: false for a casual game. */
   rated: boolean;
+  /** Issue 24: the preset it was played with, or null. */
+  preset: string | null;
 }
 
 export interface RecordResultRow {
@@ -517,6 +521,12 @@ export class StatsStore {
   }
 
   /** Whether the game was annulled, and (issue 24) whether it was created rated: one read. */
+  /** Issue 24: the preset a game was played with (its name), or null. */
+  async gamePreset(gameId: number): Promise<string | null> {
+    const [r] = await this.c.rows<{ preset: string | null }>(sql`SELECT preset FROM games WHERE id = ${gameId}`);
+    return r?.preset ?? null;
+  }
+
   async countingFacts(gameId: number): Promise<{ annulled: boolean; rated: boolean }> {
     const g = await this.c.get(this.q.annulledAt(), { gameId });
     return { annulled: g?.at != null, rated: g ? Boolean(g.rated) : true };
@@ -862,7 +872,7 @@ export class StatsStore {
   /** A game of this server for its record (null when there is none with this id). */
   async recordGame(guildId: string, gameId: number): Promise<RecordGameRow | null> {
     const [r] = await this.c.rows<RecordGameRow>(sql`SELECT id, guild_id, ruleset, pace, options, deal, started_at,
-        finished_at, annulled_at, status, rated
+        finished_at, annulled_at, status, rated, preset
       FROM games WHERE id = ${gameId} AND guild_id = ${guildId}`);
     if (!r) return null;
     return {
@@ -922,25 +932,33 @@ export class StatsStore {
    */
   private pointsSource(q: StandingsQuery): SQL {
     const { guildId: guild, ruleset, from, to, tournament, period } = q;
-    if (tournament === null && period.kind !== 'days') {
+    const preset = q.preset ?? null;
+    if (preset !== null && tournament === null && period.kind === 'all')
+      return sql`SELECT * FROM standings WHERE guild_id = ${guild} AND ruleset = ${ruleset} AND scope = ${`p:${preset}`}`;
+    if (preset === null && tournament === null && period.kind !== 'days') {
       const scope = period.kind === 'all' ? 'all' : `s${period.id}`;
       return sql`SELECT * FROM standings WHERE guild_id = ${guild} AND ruleset = ${ruleset} AND scope = ${scope}`;
     }
-    if (tournament === null) {
+    if (preset === null && tournament === null) {
       const player = sql`l.guild_id = ${guild} AND l.ruleset = ${ruleset} AND l.user_id = s.user_id`;
       return sql`SELECT s.user_id, ${sql.raw(TOTALS.map((c) => `s.${c} - coalesce(b.${c}, 0) AS ${c}`).join(', '))}
         FROM standings s ${this.lastTotals('LEFT JOIN', 'b', sql`${from}`, player)}
         WHERE s.guild_id = ${guild} AND s.ruleset = ${ruleset} AND s.scope = 'all' AND s.games - coalesce(b.games, 0) > 0`;
     }
-    // SQLite's CROSS JOIN: it walks the tournament's games first, then each game's results by its key.
+    // A tournament's or a preset's games in a period: their results summed. SQLite's CROSS JOIN
+    // walks the games first (by games_tournament or games_guild_preset), then each game's results by its key.
     const { countIf, half } = this.f;
+    const games = [
+      ...(tournament !== null ? [sql`g.tournament_id = ${tournament}`] : []),
+      ...(preset !== null ? [sql`g.preset = ${preset}`] : []),
+    ];
     return sql`SELECT r.user_id, sum(${half(sql`r.points`)}) AS half_points, count(*) AS games,
         ${countIf(sql`r.outcome = 'win'`)} AS wins, ${countIf(sql`r.best_player`)} AS best_player,
         ${countIf(sql`r.outcome = 'win' AND r.role = 'don'`)} AS wins_don,
         ${countIf(sql`r.outcome = 'win' AND r.role = 'sheriff'`)} AS wins_sheriff,
         ${countIf(sql`r.outcome = 'win' AND r.role = 'mafia'`)} AS wins_mafia, ${countIf(sql`r.killed_night1`)} AS killed_night1
       FROM games g ${this.f.fixedJoin} results r ON r.game_id = g.id
-      WHERE g.tournament_id = ${tournament} AND g.guild_id = ${guild} AND r.ruleset = ${ruleset} AND r.counts = ${this.f.true}
+      WHERE ${sql.join(games, sql` AND `)} AND g.guild_id = ${guild} AND r.ruleset = ${ruleset} AND r.counts = ${this.f.true}
         AND r.finished_at >= ${from} AND r.finished_at < ${to}
       GROUP BY r.user_id`;
   }

@@ -50,6 +50,8 @@ export interface GameRow {
   annulledAt: number | null;
   /** Issue 24: false for a casual game (chosen at creation): in the archive, never in Elo or standings. */
   rated: boolean;
+  /** Issue 24: the server's preset the game was created from (its name), or null. */
+  preset: string | null;
 }
 
 export interface LoggedAction {
@@ -93,6 +95,7 @@ function gameRowFields(t: Tables) {
     finishedAt: g.finishedAt,
     annulledAt: g.annulledAt,
     rated: g.rated,
+    preset: g.preset,
   };
 }
 
@@ -118,6 +121,7 @@ export function toRow(r: RawGame): GameRow {
     finishedAt: r.finishedAt,
     annulledAt: r.annulledAt,
     rated: r.rated,
+    preset: r.preset ?? null,
   };
 }
 
@@ -312,6 +316,8 @@ export class Store {
     ui?: Record<string, unknown>;
     /** Issue 24: false for a casual game (default: rated). */
     rated?: boolean;
+    /** Issue 24: the preset's name, when the game was created from one. */
+    preset?: string | null;
     now: number;
   }): Promise<GameRow> {
     await this.ensureServer(input.guildId, input.now);
@@ -330,6 +336,7 @@ export class Store {
           lobby: JSON.stringify(input.lobby ?? { members: [] }),
           ui: JSON.stringify(input.ui ?? {}),
           rated: input.rated ?? true,
+          preset: input.preset ?? null,
           createdAt: input.now,
           updatedAt: input.now,
         })

@@ -8,6 +8,7 @@
 //   v1:y:<game>:<op>[:<n>]           asynchronous play: sofar, call:<seat> (host), vol:<call>, pick:<call>, watch
 //   v1:t:<tournament>:<op>[:<a>[:<b>]] a tournament: join, leave, draw, final, start:<round>:<table>,
 //                                      standings page:<n>, csv, mine (standings to the clicker)
+import { presetName } from '../app/presets';
 import type { PlayerActionKind } from '../engine/types';
 
 export type LobbyOp = 'join' | 'leave' | 'start' | 'fallback' | 'cancel';
@@ -147,7 +148,7 @@ export function decodeId(raw: unknown): CustomId | null {
 
 // ---------------------------------------------------------------------------------------------
 // /stats views (issue 12): stateless, so pages and "show to the channel" work after a restart.
-//   v1:s:t:<ruleset>:<period>:<by>:<tournament|0>:<page>   /stats top (T: show to the channel)
+//   v1:s:t:<ruleset>:<period>:<by>:<tournament|0>:<page>[:<preset>]   /stats top (T: show to the channel)
 //   v1:s:p:<ruleset>:<period>:<user>:<tournament|0>        /stats player (P: show)
 //   v1:s:g:<game>:<page>                                   /stats game (G: show)
 // <period>: `a` (all time), `d<N>` (last N days), `s<id>` (a season).
@@ -163,6 +164,8 @@ export type StatsId =
       by: 'points' | 'elo';
       tournament: number;
       page: number;
+      /** Issue 24: only the games of this preset (its name). */
+      preset?: string;
     }
   | { view: 'player'; show: boolean; ruleset: string; period: StatsPeriodCode; user: string; tournament: number }
   | { view: 'game'; show: boolean; game: number; page: number };
@@ -176,7 +179,7 @@ export function encodeStatsId(id: StatsId): string {
   let s: string;
   switch (id.view) {
     case 'top':
-      s = `v1:s:${id.show ? 'T' : 't'}:${id.ruleset}:${id.period}:${id.by}:${id.tournament}:${id.page}`;
+      s = `v1:s:${id.show ? 'T' : 't'}:${id.ruleset}:${id.period}:${id.by}:${id.tournament}:${id.page}${id.preset ? `:${id.preset}` : ''}`;
       break;
     case 'player':
       s = `v1:s:${id.show ? 'P' : 'p'}:${id.ruleset}:${id.period}:${id.user}:${id.tournament}`;
@@ -198,9 +201,9 @@ export function decodeStatsId(raw: unknown): StatsId | null {
   const show = v === v.toUpperCase();
   switch (v.toLowerCase()) {
     case 't': {
-      const [, , , ruleset, period, by, tournament, page] = p;
+      const [, , , ruleset, period, by, tournament, page, preset] = p;
       if (
-        p.length !== 8 ||
+        (p.length !== 8 && (p.length !== 9 || presetName(preset!) !== preset)) ||
         !RULESET_RE.test(ruleset!) ||
         !PERIOD_RE.test(period!) ||
         (by !== 'points' && by !== 'elo') ||
@@ -217,6 +220,7 @@ export function decodeStatsId(raw: unknown): StatsId | null {
         by,
         tournament: Number(tournament),
         page: Number(page),
+        ...(preset !== undefined ? { preset } : {}),
       };
     }
     case 'p': {

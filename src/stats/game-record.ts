@@ -21,6 +21,8 @@ export interface GameRecordView {
   winner: Winner;
   reason: string;
   notCounted: VoidReason | null;
+  /** Issue 24: the server's preset the game was played with, or null. */
+  preset: string | null;
   seats: { seat: Seat; userId: string; role: Role; holders: { userId: string; share: number }[] | null }[];
   days: DayRecord[];
   nights: { n: number; out: Seat[] }[];
@@ -85,6 +87,7 @@ export async function gameRecord(db: StatsStore, guildId: string, gameId: number
       { annulled: g.annulled_at !== null, casual: !g.rated, noDayVote: first.no_day_vote === 1, moves: first.moves },
       settings.minMoves,
     ),
+    preset: g.preset ?? null,
     seats: results.map((r) => ({
       seat: r.seat,
       userId: r.user_id,

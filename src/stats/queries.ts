@@ -18,6 +18,8 @@ export interface StatsFilter {
   period: Period;
   /** Only games of this tournament (games.tournament_id). */
   tournament?: number | null;
+  /** Issue 24: only games of this preset (by points only: Elo is one per rule set). */
+  preset?: string | null;
   now: number;
 }
 
@@ -66,7 +68,15 @@ export async function top(
 ): Promise<TopPage> {
   const system = RULESETS[f.ruleset].scoring;
   const { from, to } = range(f);
-  const q = { guildId: f.guildId, ruleset: f.ruleset, period: f.period, from, to, tournament: f.tournament ?? null };
+  const q = {
+    guildId: f.guildId,
+    ruleset: f.ruleset,
+    period: f.period,
+    from,
+    to,
+    tournament: f.tournament ?? null,
+    preset: f.preset ?? null,
+  };
   const first = Math.max(0, page) * PAGE_SIZE;
   const rows = await db.rankedPage(q, by, system, first, first + PAGE_SIZE, caller ?? '');
   const total = rows[0]?.total ?? 0;

@@ -126,7 +126,13 @@ async function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult
     await db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before: was, after, n, finishedAt });
     await db.addRatedGame(guildId, ruleset, u, after, finishedAt);
   }
-  const scopes = ['all', ...(await db.seasonIdsAt(guildId, finishedAt)).map((id) => `s${id}`)];
+  // Issue 24: a preset's games also have their own all-time standings (`/stats top preset:`).
+  const preset = await db.gamePreset(gameId);
+  const scopes = [
+    'all',
+    ...(await db.seasonIdsAt(guildId, finishedAt)).map((id) => `s${id}`),
+    ...(preset !== null ? [`p:${preset}`] : []),
+  ];
   for (const r of rows) {
     for (const scope of scopes) await db.addToStanding(standingDelta(r, scope));
     await db.logRunningTotals(r.guildId, r.ruleset, r.userId, r.finishedAt, r.gameId);

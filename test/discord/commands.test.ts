@@ -59,6 +59,7 @@ describe('slash commands', () => {
       'auto_end',
       'spectators',
       'reset',
+      'preset',
       'season',
       'rating',
     ]);

@@ -50,6 +50,17 @@ describe('/stats and /mafia settings for Discord', () => {
     const ids: StatsId[] = [
       { view: 'top', show: false, ruleset: 'kiev-12', period: 'd30', by: 'elo', tournament: 4, page: 12 },
       { view: 'top', show: true, ruleset: 'chnu-2016', period: 's17', by: 'points', tournament: 0, page: 0 },
+      // Issue 24: a preset's standings (its name, any alphabet, up to 24 characters).
+      {
+        view: 'top',
+        show: false,
+        ruleset: 'classic-10',
+        period: 's9999999999',
+        by: 'points',
+        tournament: 9999999999,
+        page: 100_000,
+        preset: 'довга-тиша_'.padEnd(24, 'ї'),
+      },
       { view: 'player', show: true, ruleset: 'classic-10', period: 'a', user: '123456789012345678', tournament: 0 },
       { view: 'game', show: false, game: 991, page: 2 },
     ];
@@ -69,7 +80,9 @@ describe('/stats and /mafia settings for Discord', () => {
       'v1:s:g:5',
       'v1:s:z:1:1',
       'v2:s:g:5:0',
-      'v1:s:t:kiev-12:a:points:0:0:extra',
+      'v1:s:t:kiev-12:a:points:0:0:extra:more',
+      'v1:s:t:kiev-12:a:points:0:0:Not-Normal',
+      'v1:s:t:kiev-12:a:points:0:0:',
       'v1:s:g:5:99999',
     ]) {
       expect(decodeStatsId(bad), bad).toBeNull();

@@ -26,6 +26,7 @@ import { choice, loc, rulesetChoices, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
 import type { SetupCheck } from '../setup-check';
 import { settingsGroup } from './settings';
+import { findPreset } from './presets';
 import { timerOptions } from './timer-options';
 
 export function mafiaCommand() {
@@ -41,6 +42,8 @@ export function mafiaCommand() {
           choice('kiev-12', 'ruleset.kiev-12'),
         ),
     );
+    // Issue 24: a preset of the server (its rule set, pace, options and timers).
+    s.addStringOption((o) => loc(o, 'opt.preset').setRequired(false).setMaxLength(40));
     s.addStringOption((o) =>
       loc(o, 'opt.pace').setRequired(false).addChoices(choice('live', 'pace.live'), choice('async', 'pace.async')),
     );
@@ -129,18 +132,41 @@ export class MafiaCommand {
   private async create(i: ChatInputCommandInteraction, loc: Locale): Promise<void> {
     // A game keeps the server's settings it was created with (a snapshot in the game's row).
     const settings = await readSettings(this.store, i.guildId!);
-    const ruleset = i.options.getString('ruleset') ?? settings.ruleset;
+    // Issue 24: a preset fixes the rule set and the pace; its options and timers come over the
+    // server's, and this command's timers and rated over the preset's.
+    const presetRaw = i.options.getString('preset');
+    const found = presetRaw === null ? null : findPreset(settings, presetRaw, loc);
+    if (typeof found === 'string') return refuse(i, found);
+    const preset = found?.preset ?? null;
+    const askedRuleset = i.options.getString('ruleset');
+    const askedPace = i.options.getString('pace');
+    if (
+      found &&
+      ((askedRuleset ?? found.preset.ruleset) !== found.preset.ruleset ||
+        (askedPace ?? found.preset.pace) !== found.preset.pace)
+    )
+      return refuse(
+        i,
+        t(loc, 'refusal.preset/fixed', {
+          name: found.name,
+          ruleset: rulesetName(loc, found.preset.ruleset),
+          pace: t(loc, `pace.${found.preset.pace}`),
+        }),
+      );
+    const ruleset = preset?.ruleset ?? askedRuleset ?? settings.ruleset;
     if (ruleset === null) return refuse(i, t(loc, 'refusal.create/ruleset-needed'));
     if (!(RULESET_IDS as string[]).includes(ruleset)) return refuse(i, t(loc, 'refusal.create/ruleset'));
-    const pace = i.options.getString('pace') ?? settings.pace;
+    const pace = preset?.pace ?? askedPace ?? settings.pace;
     if (pace !== 'live' && pace !== 'async') return refuse(i, t(loc, 'refusal.create/pace'));
     const rated = i.options.getBoolean('rated') ?? settings.rated;
-    const timers = timerOptions(i, { ...settings.timers[pace] });
+    const { timers: presetTimers, ...presetRules } = preset?.options ?? {};
+    const timers = timerOptions(i, { ...settings.timers[pace], ...presetTimers });
     if ('bad' in timers) return refuse(i, t(loc, 'refusal.create/timer', timers.bad));
     if (await this.activeGame(i.channelId)) return refuse(i, t(loc, 'refusal.create/busy'));
     const options: OptionOverrides = {};
-    if (Object.keys(timers).length > 0) options.timers = timers;
     if (settings.mafiaTalk === 'every-night') options.mafiaTalk = 'every-night';
+    Object.assign(options, presetRules);
+    if (Object.keys(timers).length > 0) options.timers = timers;
     const parsed = optionOverridesSchema.safeParse(options);
     if (!parsed.success) return refuse(i, t(loc, 'refusal.create/options'));
     const pub = await this.contexts.publicLocale(i.guildId!, i.guildLocale);
@@ -157,6 +183,7 @@ export class MafiaCommand {
             pace,
             options: parsed.data as OptionOverrides,
             rated,
+            preset: found?.name ?? null,
             lobby: {
               members: [],
               names: {},

@@ -20,18 +20,7 @@ import { durationText, rulesetName } from '../render/words';
 import type { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
 import { choice, loc, TIMERS } from './builder';
 import { ratingSettingsSubcommands } from './rating-settings';
-
-const TIMER_ORDER: (keyof Timers)[] = [
-  'night0',
-  'night',
-  'speech',
-  'discussion',
-  'accusation',
-  'vote',
-  'shootout',
-  'lastWords',
-  'postGame',
-];
+import { PresetCommand, presetSubcommand, TIMER_ORDER } from './presets';
 
 /** The settings as one embed, in the reader's language. */
 export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
@@ -109,16 +98,41 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
         value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'),
         inline: true,
       },
+      // Issue 24: the presets by name (each shown whole by `/mafia settings preset name:`).
+      { name: t(loc, 'settings.presets'), value: presetsValue(loc, s) },
     ],
     footer: { text: t(loc, 'settings.footer') },
   };
+}
+
+/** The presets' names with their base, within an embed field's 1,024 characters. */
+function presetsValue(loc: Locale, s: ServerSettings): string {
+  const items = Object.entries(s.presets).map(([name, p]) =>
+    t(loc, 'settings.presetsValue', {
+      name,
+      ruleset: rulesetName(loc, p.ruleset),
+      pace: t(loc, `pace.${p.pace}` as MessageKey),
+    }),
+  );
+  if (items.length === 0) return t(loc, 'settings.none');
+  let out = '';
+  for (const item of items) {
+    const next = out ? `${out}, ${item}` : item;
+    if (next.length > 1000) return `${out}, …`;
+    out = next;
+  }
+  return out;
 }
 
 export class SettingsCommand {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.presets = new PresetCommand(store, now);
+  }
+
+  private readonly presets: PresetCommand;
 
   private async reply(
     i: ChatInputCommandInteraction,
@@ -137,6 +151,7 @@ export class SettingsCommand {
   async handle(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
     const guildId = i.guildId!;
     if (sub === 'show') return this.reply(i, '', await readSettings(this.store, guildId), loc);
+    if (sub === 'preset') return this.presets.handle(i, loc);
     if (!i.memberPermissions?.has(PermissionFlagsBits.ManageGuild))
       return this.reply(i, `⛔ ${t(loc, 'refusal.settings/permission')}`);
     let patch:
@@ -240,7 +255,8 @@ export class SettingsCommand {
         patch = { spectatorRoles: i.options.getBoolean('roles', true) };
         break;
       case 'reset':
-        patch = { ...DEFAULT_SETTINGS };
+        // Everything back to its default but the presets: saved variants, not settings of the bot.
+        patch = (cur) => ({ ...DEFAULT_SETTINGS, presets: cur.presets });
         break;
       default:
         return this.reply(i, `⛔ ${t(loc, 'refusal.input/unknown')}`);
@@ -325,6 +341,7 @@ export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
   );
   asyncSettingsSubcommands(g);
   g.addSubcommand((s) => loc(s, 'settings.reset'));
+  g.addSubcommand((s) => presetSubcommand(s));
   ratingSettingsSubcommands(g);
   return g;
 }

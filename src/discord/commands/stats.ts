@@ -19,6 +19,7 @@ import {
   type StatsFilter,
 } from '../../stats/queries';
 import { isRebuilding, ratingSettings } from '../../stats/record';
+import { presetName } from '../../app/presets';
 import type { Contexts } from '../context';
 import { decodeStatsId, type StatsId, type StatsPeriodCode } from '../custom-id';
 import { gameView, playerView, topView, type Reply } from '../render/stats';
@@ -101,10 +102,24 @@ export class StatsCommands {
     if (sub === 'top') {
       const by = i.options.getString('by') ?? 'points';
       if (by !== 'points' && by !== 'elo') return void (await this.refuse(i, t(loc, 'refusal.input/bad-choice')));
+      // Issue 24: a preset's standings (its name as typed; a deleted preset's games are still its).
+      const presetRaw = i.options.getString('preset');
+      const preset = presetRaw === null ? null : presetName(presetRaw);
+      if (presetRaw !== null && preset === null) return void (await this.refuse(i, t(loc, 'refusal.preset/name')));
+      if (preset !== null && by === 'elo') return void (await this.refuse(i, t(loc, 'refusal.stats/preset-elo')));
       const rs = (ruleset as RulesetId | null) ?? (await this.mainRuleset(guildId));
       return void (await this.answer(
         i,
-        { view: 'top', show: false, ruleset: rs, period: parsed.code, by, tournament, page: 0 },
+        {
+          view: 'top',
+          show: false,
+          ruleset: rs,
+          period: parsed.code,
+          by,
+          tournament,
+          page: 0,
+          ...(preset !== null ? { preset } : {}),
+        },
         loc,
         false,
       ));
@@ -175,6 +190,7 @@ export class StatsCommands {
       ruleset: id.ruleset as RulesetId,
       period,
       tournament: id.tournament || null,
+      preset: id.view === 'top' && id.by === 'points' ? (id.preset ?? null) : null,
       now: this.now(),
     };
     if (id.view === 'top')
@@ -234,7 +250,9 @@ export function statsCommand() {
         .setRequired(false)
         .addChoices(choice('points', 'stats.by.points'), choice('elo', 'stats.by.elo')),
     );
-    return tournament(s);
+    tournament(s);
+    // Issue 24: the games of one preset of the server.
+    return s.addStringOption((o) => loc(o, 'opt.statsPreset').setRequired(false).setMaxLength(40));
   });
   b.addSubcommand((s) => {
     loc(s, 'stats.game');

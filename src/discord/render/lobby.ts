@@ -26,6 +26,7 @@ export function lobbyPayload(game: GameRow, loc: Locale, extra: LobbyExtra = {})
   const lines = [
     t(loc, 'lobby.host', { host: `<@${game.hostId}>` }),
     t(loc, game.rated ? 'lobby.rated' : 'lobby.casual'),
+    ...(game.preset ? [t(loc, 'lobby.preset', { name: game.preset })] : []),
     t(loc, 'lobby.count', { count: members.length, need }),
     ...compositionLines(game, loc),
     '',

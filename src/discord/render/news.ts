@@ -112,6 +112,15 @@ export function endLine(ctx: GameCtx, body: Extract<EventBody, { type: 'game-ove
  * every point comes from the best-player vote (kiev-12, S-3), a column of zeros says nothing: the
  * roles alone, and that the points come with the vote.
  */
+/** Issue 24: under the result, a casual game's word that it does not count, and the preset it was played with. */
+function gameKindLines(ctx: GameCtx): string[] {
+  const loc = ctx.pub;
+  return [
+    ...(ctx.game.preset ? [t(loc, 'result.preset', { name: ctx.game.preset })] : []),
+    ...(ctx.game.rated ? [] : [t(loc, 'result.casual')]),
+  ];
+}
+
 export function resultEmbed(ctx: GameCtx): APIEmbed {
   const s = ctx.state!;
   const loc = ctx.pub;
@@ -126,7 +135,7 @@ export function resultEmbed(ctx: GameCtx): APIEmbed {
     description: [
       lines.join('\n'),
       t(loc, any ? 'result.pointsSoFar' : 'result.pointsByVote'),
-      ...(ctx.game.rated ? [] : [t(loc, 'result.casual')]),
+      ...gameKindLines(ctx),
     ].join('\n\n'),
     color: GOLD,
     footer: { text: t(loc, 'table.footer', { id: ctx.game.id }) },
@@ -177,11 +186,7 @@ export function pointsPayload(ctx: GameCtx): Payload {
     embeds: [
       {
         title: t(loc, 'points.title', { id: ctx.game.id }),
-        description: [
-          bestVoteLines(ctx).join('\n'),
-          lines.join('\n'),
-          ...(ctx.game.rated ? [] : [t(loc, 'result.casual')]),
-        ].join('\n\n'),
+        description: [bestVoteLines(ctx).join('\n'), lines.join('\n'), ...gameKindLines(ctx)].join('\n\n'),
         color: GOLD,
       },
     ],

@@ -33,14 +33,15 @@ function button(id: string, label: string, style: ButtonStyle, disabled = false)
   return new ButtonBuilder().setCustomId(id).setLabel(label).setStyle(style).setDisabled(disabled);
 }
 
-function periodLabel(loc: Locale, p: Period, tournament: number): string {
+function periodLabel(loc: Locale, p: Period, tournament: number, preset?: string): string {
   const base =
     p.kind === 'all'
       ? t(loc, 'st.period.all')
       : p.kind === 'days'
         ? t(loc, 'st.period.days', { count: p.days })
         : t(loc, 'st.period.season', { name: p.name });
-  return tournament ? `${base}, ${t(loc, 'st.period.tournament', { id: tournament })}` : base;
+  const withTournament = tournament ? `${base}, ${t(loc, 'st.period.tournament', { id: tournament })}` : base;
+  return preset ? `${withTournament}, ${t(loc, 'st.top.preset', { name: preset })}` : withTournament;
 }
 
 function showRow(id: StatsId, loc: Locale, extra: ButtonBuilder[] = []) {
@@ -76,7 +77,7 @@ export function topView(
 ): Reply {
   const by: RankBy = id.by;
   const rs = rulesetName(loc, f.ruleset);
-  const periodText = periodLabel(loc, f.period, id.tournament);
+  const periodText = periodLabel(loc, f.period, id.tournament, id.preset);
   if (page.total === 0)
     return { embeds: [{ description: t(loc, 'st.top.empty', { ruleset: rs, period: periodText }) }], components: [] };
   const line = (r: (typeof page.rows)[number]) =>
@@ -205,6 +206,7 @@ export function gameView(rec: GameRecordView, page: number, loc: Locale, publish
   const lines: string[] = [];
   const result = t(loc, `winner.${rec.winner}` as MessageKey) + (rec.reason === 'host' ? t(loc, 'st.game.byHost') : '');
   lines.push(t(loc, 'st.game.summary', { result, date: date(rec.finishedAt) }));
+  if (rec.preset) lines.push(t(loc, 'st.game.preset', { name: rec.preset }));
   if (rec.notCounted) lines.push(`⚠️ ${t(loc, `st.game.notCounted.${rec.notCounted}` as MessageKey)}`);
   lines.push('', t(loc, 'st.game.seats'));
   for (const s of rec.seats) {
