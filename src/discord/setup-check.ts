@@ -16,8 +16,8 @@ import { readSettings } from '../app/settings';
 import type { Store } from '../db/store';
 import type { Deliverer } from '../delivery/deliverer';
 import { t, toLocale, type Locale, type MessageKey } from '../i18n';
+import { unreachablePlayers } from './dm-check';
 import { memberOf } from './host-tools';
-import { mentions } from './render/common';
 
 /** One line of the answer: fine, to fix, or worth knowing. */
 export interface CheckLine {
@@ -153,17 +153,7 @@ export class SetupCheck {
     if (!lobby) return [{ status: 'info', text: t(loc, 'setup.dmsNoLobby') }];
     const members = lobby.lobby.members;
     if (members.length === 0) return [{ status: 'info', text: t(loc, 'setup.dmsEmpty') }];
-    const fallback = toLocale(language) ?? loc;
-    const startedAt = this.now();
-    const ok = await Promise.all(
-      members.map(async (u) => {
-        const ul = toLocale(lobby.lobby.locales?.[u]) ?? fallback;
-        const probe = { content: t(ul, 'lobby.dmCheck', { id: lobby.id }), allowed_mentions: mentions() };
-        await this.deliverer.forgetClosed(u);
-        return this.deliverer.probeDm(u, probe, undefined, { startedAt });
-      }),
-    );
-    const closed = members.filter((_, k) => !ok[k]);
+    const closed = await unreachablePlayers(this.deliverer, lobby, members, toLocale(language) ?? loc, this.now());
     if (closed.length === 0) return [{ status: 'ok', text: t(loc, 'setup.dmsOk', { count: members.length }) }];
     return [{ status: 'fix', text: t(loc, 'setup.dmsClosed', { users: closed.map((u) => `<@${u}>`).join(', ') }) }];
   }

@@ -6,12 +6,12 @@ import type { GameService } from '../../app/game-service';
 import type { GameRow } from '../../db/store';
 import type { Deliverer, DeliveryLogger } from '../../delivery/deliverer';
 import { RULESETS } from '../../engine/rulesets';
-import { t, toLocale, type Locale } from '../../i18n';
+import { t, type Locale } from '../../i18n';
 import type { ClickAnswers } from '../click-answers';
+import { dmCheckPayload, unreachablePlayers } from '../dm-check';
 import { uiOf } from '../context';
 import type { LobbyOp } from '../custom-id';
 import type { HostTools } from '../host-tools';
-import { mentions } from '../render/common';
 import { refusalText } from '../render/words';
 import { refuse, type Component } from '../reply';
 
@@ -105,10 +105,12 @@ export class LobbyButtons {
       const fallback = new Set(
         op === 'fallback' ? [...(game.lobby.fallback ?? []), ...(game.lobby.unreachable ?? [])] : [],
       );
-      const unreachable = await this.probeAll(
+      const unreachable = await unreachablePlayers(
+        this.deliverer,
         game,
         game.lobby.members.filter((u) => !fallback.has(u)),
         ctxLoc,
+        this.service.now(),
       );
       if (unreachable.length > 0 && op === 'start') {
         await this.service.updateLobby(game.id, (l) => ({ ...l, unreachable }));
@@ -134,16 +136,10 @@ export class LobbyButtons {
     }
   }
 
-  /** The DM check's text, in the player's language. */
-  private dmCheck(game: GameRow, userId: string, fallbackLoc: Locale) {
-    const loc = toLocale(game.lobby.locales?.[userId]) ?? fallbackLoc;
-    return { content: t(loc, 'lobby.dmCheck', { id: game.id }), allowed_mentions: mentions() };
-  }
-
   /** A player's DM check when he joins, while the lobby fills (one the bot cannot reach is named in it). */
   private async checkDmOnJoin(game: GameRow, userId: string, fallbackLoc: Locale): Promise<void> {
     try {
-      const ok = await this.deliverer.probeDm(userId, this.dmCheck(game, userId, fallbackLoc));
+      const ok = await this.deliverer.probeDm(userId, dmCheckPayload(game, userId, fallbackLoc));
       if (ok) return;
       await this.service.updateLobby(game.id, (l) =>
         l.members.includes(userId) && !(l.unreachable ?? []).includes(userId)
@@ -153,19 +149,5 @@ export class LobbyButtons {
     } catch (e) {
       this.log.warn(`lobby ${game.id}: DM check of ${userId} failed (${(e as Error).message})`);
     }
-  }
-
-  private async probeAll(game: GameRow, users: readonly string[], fallbackLoc: Locale): Promise<string[]> {
-    // All of this lobby's checks at once, as of this moment: the deliverer sends them together,
-    // in the order lobbies started, at the pace its budget allows (that is the bound).
-    const startedAt = this.service.now();
-    const ok = await Promise.all(
-      users.map(async (u) => {
-        await this.deliverer.forgetClosed(u);
-        return this.deliverer.probeDm(u, this.dmCheck(game, u, fallbackLoc), undefined, { startedAt });
-      }),
-    );
-    const out = users.filter((_, k) => !ok[k]);
-    return game.lobby.members.filter((u) => out.includes(u));
   }
 }
