@@ -7,6 +7,7 @@ import { timersSchema } from '../engine/options';
 import { RULESET_IDS } from '../engine/rulesets';
 import type { RulesetId } from '../engine/types';
 import { asyncSettingsShape } from './async-settings';
+import { conductSettingsSchema, DEFAULT_CONDUCT } from './conduct-settings';
 
 const snowflake = z.string().regex(/^\d{15,21}$/);
 
@@ -38,6 +39,8 @@ export const serverSettingsSchema = z.object({
   /** Every finished game's points are also posted here (null: only in the game's channel). */
   resultsChannel: snowflake.nullable().default(null),
   ...asyncSettingsShape,
+  /** Issue 24: the thresholds that pause a member from rated games (src/app/conduct.ts). */
+  conduct: conductSettingsSchema.default(DEFAULT_CONDUCT),
 });
 
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
