@@ -123,6 +123,9 @@ describe('conduct', () => {
       const refusedVol = await world.fake.click(barred.id, call, vol);
       await refusedVol.settled();
       expect(refusalOf(refusedVol)).toMatch(/^⛔ A host has barred you from this server’s games\./);
+      // Nor may the host seat him.
+      const seated = await d.slash(world.host.id, 'host', 'substitute', { seat: 5, user: user(barred.id) });
+      expect(seated.content).toMatch(/^⛔ This member is barred from this server’s games\./);
       const v = world.fake.addUser({ username: 'taras', guilds: [world.guild.id] });
       await (await world.fake.click(v.id, call, vol)).settled();
       await idle();
