@@ -19,7 +19,7 @@ export const conductEn = {
   'cmd.conduct.pause.name': 'pause',
   'cmd.conduct.pause.desc': 'Hosts: pause a member from rated games for some days',
   'cmd.conduct.lift.name': 'lift',
-  'cmd.conduct.lift.desc': 'Hosts: end a member’s pause (his earlier record no longer pauses him)',
+  'cmd.conduct.lift.desc': 'Hosts: end a member’s pause (what came before no longer counts)',
   'cmd.opt.conductMember.name': 'member',
   'cmd.opt.conductMember.desc': 'The member',
   'cmd.opt.conductReason.name': 'reason',
@@ -122,7 +122,7 @@ export const conductEn = {
   'conduct.done.ban': '✅ {member} may not join this server’s games until a host allows it again.',
   'conduct.done.unban': '✅ {member} may join games again.',
   'conduct.done.pause': '✅ {member} is paused from rated games until {when}.',
-  'conduct.done.lift': '✅ {member}’s pause is over; his earlier record no longer pauses him.',
+  'conduct.done.lift': '✅ {member}’s pause is over; what came before it no longer counts towards a pause.',
 } as const satisfies Record<string, Entry>;
 
 type Keys = keyof typeof conductEn;
@@ -234,7 +234,7 @@ export const conductUk: Record<Keys, Entry> = {
     other: '{count} фолу у грі #{game}',
   },
   'conduct.fact.removal': 'видалено з гри #{game}',
-  'conduct.fact.abandoned': 'покинув гру #{game}, місце зайняла заміна',
+  'conduct.fact.abandoned': 'гра #{game}: місце віддано заміні',
   'conduct.decisions': 'Рішення ведучих',
   'conduct.log.ban': 'заборонено грати: {member}',
   'conduct.log.unban': 'знову дозволено грати: {member}',
@@ -367,8 +367,8 @@ export const conductRu: Record<Keys, Entry> = {
     many: '{count} фолов в игре #{game}',
     other: '{count} фола в игре #{game}',
   },
-  'conduct.fact.removal': 'удалён из игры #{game}',
-  'conduct.fact.abandoned': 'бросил игру #{game}, место заняла замена',
+  'conduct.fact.removal': 'удалён(а) из игры #{game}',
+  'conduct.fact.abandoned': 'игра #{game}: место отдано замене',
   'conduct.decisions': 'Решения ведущих',
   'conduct.log.ban': 'запрещено играть: {member}',
   'conduct.log.unban': 'снова разрешено играть: {member}',

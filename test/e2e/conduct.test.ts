@@ -122,7 +122,9 @@ describe('conduct', () => {
       expect(ban.content).toMatch(/^✅ <@\d+> may not join this server’s games/);
       const refusedVol = await world.fake.click(barred.id, call, vol);
       await refusedVol.settled();
-      expect(refusalOf(refusedVol)).toMatch(/^⛔ A host has barred you from this server’s games\./);
+      expect(refusalOf(refusedVol)).toMatch(
+        /^⛔ A host has barred you from this server’s games\.\nReason: two accounts/,
+      );
       // Nor may the host seat him.
       const seated = await d.slash(world.host.id, 'host', 'substitute', { seat: 5, user: user(barred.id) });
       expect(seated.content).toMatch(/^⛔ This member is barred from this server’s games\./);
