@@ -258,7 +258,7 @@ export class ConductCommand {
     }
     for (const r of paused.values())
       lines.push(
-        `- ⏸️ ${t(loc, 'conduct.paused', { when: ts(r.until!, 'f'), left: ts(r.until!, 'R') })} <@${r.userId}>`,
+        `- ⏸️ ${t(loc, 'conduct.pauseLine', { member: `<@${r.userId}>`, when: ts(r.until!, 'f'), left: ts(r.until!, 'R') })}`,
       );
     lines.push('', `**${t(loc, 'conduct.logTitle')}**`);
     if (log.length === 0) lines.push(t(loc, 'conduct.noLog'));

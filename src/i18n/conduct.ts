@@ -116,6 +116,7 @@ export const conductEn = {
   'conduct.bansTitle': 'Barred and paused members',
   'conduct.noBans': 'Nobody is barred.',
   'conduct.banLine': '{member} since {when}',
+  'conduct.pauseLine': '{member} paused from rated games until {when} ({left})',
   'conduct.logTitle': 'The log (newest first)',
   'conduct.noLog': 'No decisions yet.',
 
@@ -252,6 +253,7 @@ export const conductUk: Record<Keys, Entry> = {
   'conduct.bansTitle': 'Кому заборонено грати і хто на паузі',
   'conduct.noBans': 'Заборон немає.',
   'conduct.banLine': '{member} з {when}',
+  'conduct.pauseLine': '{member}: пауза в рейтингових іграх до {when} ({left})',
   'conduct.logTitle': 'Журнал (спочатку нові)',
   'conduct.noLog': 'Рішень ще не було.',
 
@@ -386,6 +388,7 @@ export const conductRu: Record<Keys, Entry> = {
   'conduct.bansTitle': 'Кому запрещено играть и кто на паузе',
   'conduct.noBans': 'Запретов нет.',
   'conduct.banLine': '{member} с {when}',
+  'conduct.pauseLine': '{member}: пауза в рейтинговых играх до {when} ({left})',
   'conduct.logTitle': 'Журнал (сначала новые)',
   'conduct.noLog': 'Решений ещё не было.',
 

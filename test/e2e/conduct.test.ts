@@ -255,7 +255,7 @@ describe('conduct', () => {
     expect(pause.content).toMatch(/^✅ <@\d+> is paused from rated games until <t:\d+:f>/);
     const bans = text(await d.slash(boss.id, 'mafia', 'bans', {}, 'conduct'));
     expect(bans).toMatch(new RegExp(`⛔ <@${u(2)}> since <t:\\d+:D> — Reason: insults in chat`));
-    expect(bans).toMatch(new RegExp(`⏸️ Paused from rated games until <t:\\d+:f> \\(<t:\\d+:R>\\)\\. <@${u(4)}>`));
+    expect(bans).toMatch(new RegExp(`⏸️ <@${u(4)}> paused from rated games until <t:\\d+:f> \\(<t:\\d+:R>\\)`));
     expect(bans).toMatch(
       new RegExp(
         `<t:\\d+:d> <@${boss.id}>: paused <@${u(4)}> from rated games until <t:\\d+:f> — Reason: left a final`,
