@@ -131,17 +131,25 @@ export function currentBans(rows: readonly ServerAuditRow[]): { userId: string; 
 /** How far back a record reads: the threshold window plus its pause (older facts pause nobody), at least a year. */
 export const recordSince = (s: ConductSettings, now: number): number => now - Math.max(365, s.days + s.pause) * DAY_MS;
 
-/** A member's standing on a server now: his audit rows, his facts, the server's thresholds. */
+/** Whether any threshold can pause a member (else his facts pause nobody). */
+export const thresholdsOn = (s: ConductSettings): boolean =>
+  s.pause > 0 && (s.absences > 0 || s.fouls > 0 || s.removals > 0 || s.abandoned > 0);
+
+/**
+ * A member's standing on a server now: his audit rows, his facts, the server's thresholds.
+ * `record` false (a join): his facts are read only when a threshold can pause him.
+ */
 export async function memberStanding(
   store: Store,
   guildId: string,
   userId: string,
   now: number,
+  record = true,
 ): Promise<Standing & { facts: ConductFact[]; rows: ServerAuditRow[]; settings: ConductSettings }> {
   const settings = (await readSettings(store, guildId)).conduct;
   const cs = ConductStore.of(store.c);
   const rows = await cs.member(guildId, userId);
-  const facts = await cs.facts(guildId, userId, recordSince(settings, now));
+  const facts = record || thresholdsOn(settings) ? await cs.facts(guildId, userId, recordSince(settings, now)) : [];
   return { ...standing(rows, facts, settings, now), facts, rows, settings };
 }
 
@@ -159,7 +167,7 @@ export async function joinRefusal(
   now: number,
   host = false,
 ): Promise<ConductRefusal | null> {
-  const st = await memberStanding(store, guildId, userId, now);
+  const st = await memberStanding(store, guildId, userId, now, false);
   const bar = conductBar(st, rated);
   if (bar === 'banned') return { code: host ? 'substitute/banned' : 'conduct/banned', reason: st.ban!.reason };
   if (bar === 'paused') return { code: host ? 'substitute/paused' : 'conduct/paused', until: st.pause!.until };
