@@ -8,6 +8,8 @@ import type { GameRow, Store } from '../db/store';
 import type { GameState, RefusalCode, Seat } from '../engine/types';
 import { owedIsSecret, owedSeats, quietDeadline, reminderTimes } from './async-rules';
 import type { GameEffect, GameService } from './game-service';
+import { ConductStore } from '../db/conduct-store';
+import { joinRefusal } from './conduct';
 import { asVolunteerRefusal, playsIn, playingHostMayCall, SEAT_REFUSAL, seatBar, type SeatingContext } from './hosts';
 import { inQuietHours } from './quiet-hours';
 import { Scheduler, type TimerHost } from './scheduler';
@@ -203,6 +205,15 @@ export class AsyncPlayRules {
       const holder = await this.astore.holder(game.id, seat);
       if (n < settings.absentAfter || !holder || holder.flaggedAt !== null) continue;
       await this.astore.flag(game.id, seat, now);
+      // Issue 24: the absence stays in the member's record (the seat's count is reset when he acts).
+      await ConductStore.of(this.store.c).add({
+        guildId: game.guildId,
+        at: now,
+        actorId: 'system',
+        action: 'absent',
+        userId: holder.userId,
+        gameId: game.id,
+      });
       await this.view.absent(game, prev, seat, n, `absent:${seat}:${prev.moves}`, now);
     }
   }
@@ -401,6 +412,9 @@ export class AsyncPlayRules {
     };
     const bar = seatBar(userId, known, await this.seating(game.id), `user:${userId}`);
     if (bar) return { ok: false, code: SEAT_REFUSAL[bar].volunteer };
+    // Issue 24: a member the server banned takes no seat, one paused takes none in a rated game.
+    const conduct = await joinRefusal(this.store, game.guildId, userId, game.rated, this.now());
+    if (conduct) return { ok: false, code: conduct.code };
     if (call.volunteers.includes(userId)) return { ok: false, code: 'subcall/already' };
     if (settings.autoSubstitute) {
       const r = await this.service.substitute(game.id, call.seat, userId, `user:${userId}`, 'first volunteer');

@@ -5,6 +5,7 @@
 // (SQLite or PostgreSQL behind src/db/connection.ts): inside a transaction nothing but storage is
 // awaited (the planners write the outbox there), so one change never waits on another game.
 import cron, { type ScheduledTask } from 'node-cron';
+import { joinRefusal } from './conduct';
 import { apply, createGame } from '../engine/apply';
 import { isClockControl, planUndo } from '../engine/replay';
 import type {
@@ -447,6 +448,16 @@ export class GameService {
       const known = { ...table, audit: await this.store.auditLog(gameId) };
       const bar = seatBar(userId, known, seating, by);
       if (bar) return { ok: false as const, code: SEAT_REFUSAL[bar].host };
+      // Issue 24: a member the server banned takes no seat, one paused takes none in a rated game.
+      const conduct = await joinRefusal(
+        this.store,
+        game.guildId,
+        userId,
+        game.rated,
+        this.now(),
+        by.startsWith('host:'),
+      );
+      if (conduct) return { ok: false as const, code: conduct.code };
       // A host who plays gives a seat only to a volunteer of the call open for it (PLAYING_HOST).
       if (by.startsWith('host:') && playedIn(by.slice('host:'.length), known)) {
         const fair = playingHostMaySeat(seat, userId, seating);

@@ -8,6 +8,7 @@ import { RULESET_IDS } from '../engine/rulesets';
 import type { RulesetId } from '../engine/types';
 import { asyncSettingsShape } from './async-settings';
 import { presetsSchema } from './presets';
+import { conductSettingsSchema, DEFAULT_CONDUCT } from './conduct-settings';
 
 const snowflake = z.string().regex(/^\d{15,21}$/);
 
@@ -41,6 +42,8 @@ export const serverSettingsSchema = z.object({
   ...asyncSettingsShape,
   /** Issue 24: the server's presets (house variants) by name, for `/mafia create preset:`. */
   presets: presetsSchema.default({}),
+  /** Issue 24: the thresholds that pause a member from rated games (src/app/conduct.ts). */
+  conduct: conductSettingsSchema.default(DEFAULT_CONDUCT),
 });
 
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;

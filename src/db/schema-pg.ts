@@ -664,3 +664,34 @@ export const relayedClicks = pgTable(
     index('relayed_clicks_waiting').on(t.takenAt, t.id),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Conduct across games (issue 24).
+
+/**
+ * The server's own audit log (the `audit` table is per game): bans and unbans (who may not join
+ * games), a host's pauses from rated games and their lifts, and the absences the bot flagged in
+ * asynchronous games (the seat's run of misses is reset when he acts, so the flag is kept here).
+ * A member's record is read from this table and `results` (fouls, removals) and `seat_holders`
+ * (games he left to a substitute); nothing else about conduct is stored.
+ */
+export const serverAudit = pgTable(
+  'server_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    guildId: text('guild_id').notNull(),
+    at: bigint('at', { mode: 'number' }).notNull(),
+    /** `host:<id>` (a host's command) or `system` (the bot). */
+    actorId: text('actor_id').notNull(),
+    /** `ban`, `unban`, `pause`, `lift` or `absent`. */
+    action: text('action').notNull(),
+    /** The member it is about. */
+    userId: text('user_id').notNull(),
+    /** The game of an absence. */
+    gameId: bigint('game_id', { mode: 'number' }),
+    /** A pause's end. */
+    until: bigint('until', { mode: 'number' }),
+    reason: text('reason'),
+  },
+  (t) => [index('server_audit_member').on(t.guildId, t.userId, t.at), index('server_audit_guild').on(t.guildId, t.at)],
+);

@@ -5,6 +5,7 @@
 import { MessageFlags, type ButtonInteraction, type StringSelectMenuInteraction } from 'discord.js';
 import type { GameEffect, GameService } from '../app/game-service';
 import { AsyncPlayRules, type AsyncRefusal } from '../app/async-play';
+import { joinRefusal } from '../app/conduct';
 import type { Scheduler, TimerHost } from '../app/scheduler';
 import type { AsyncStore } from '../db/async-store';
 import type { GameRow, Store } from '../db/store';
@@ -12,6 +13,7 @@ import type { OutboxStore } from '../db/outbox-store';
 import { t, type Locale } from '../i18n';
 import { AsyncMessages } from './async-messages';
 import type { ClickAnswers } from './click-answers';
+import { conductRefusalText } from './conduct';
 import type { Contexts } from './context';
 import { refuse, say } from './reply';
 import type { CustomId } from './custom-id';
@@ -37,7 +39,7 @@ export class AsyncPlay {
     private readonly contexts: Contexts,
     service: GameService,
     private readonly answers: ClickAnswers,
-    now: () => number,
+    private readonly now: () => number,
     private readonly kick: () => void,
     timers?: TimerHost,
     /** Whether the bot may create private threads in a channel (null: unknown). */
@@ -163,6 +165,9 @@ export class AsyncPlay {
     }
     const member = i.member && 'displayName' in i.member ? i.member.displayName : null;
     const name = member ?? i.user.displayName ?? i.user.username;
+    // Issue 24: a member barred or paused is told why and until when (the service refuses him too).
+    const barred = await joinRefusal(this.store, game.guildId, i.user.id, game.rated, this.now());
+    if (barred) return this.reply(i, `⛔ ${conductRefusalText(loc, barred)}`);
     const r = await this.rules.volunteer(game, call, i.user.id, String(name));
     if (!r.ok) return this.refuse(i, loc, r);
     if (r.seated) return this.show(i, game.id, key);

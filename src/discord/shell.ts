@@ -3,6 +3,7 @@
 // existing kind) in custom-id.ts, its handler in components/, its line here; the compiler points at
 // every table that misses it.
 import { SetupCheck } from './setup-check';
+import { ConductCommand } from './conduct';
 import type { Dealer } from '../app/dealer';
 import type { GameService } from '../app/game-service';
 import type { Store } from '../db/store';
@@ -47,7 +48,13 @@ export function buildRouter(d: ShellDeps): Router {
   const settings = new SettingsCommand(d.store, () => d.service.now());
   const ratings = new RatingSettingsCommand(d.store, () => d.service.now());
   const setup = new SetupCheck(d.store, d.deliverer, () => d.service.now());
-  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, { settings, ratings, setup });
+  const conduct = new ConductCommand(d.store, () => d.service.now());
+  const mafia = new MafiaCommand(d.service, d.store, d.outbox, d.contexts, d.deliverer, {
+    settings,
+    ratings,
+    setup,
+    conduct,
+  });
   const host = new HostCommand(d.service, d.store, tools);
   const lobby = new LobbyButtons(d.service, d.deliverer, tools, answers, d.log, d.dealer);
   const act = new ActControls(d.service, d.store, d.contexts, answers);

@@ -4,6 +4,7 @@ import { hostToolkitEn } from './host-toolkit';
 import { asyncPlayEn } from './async-play';
 import { communityEn } from './community';
 import { presetsEn } from './presets';
+import { conductEn } from './conduct';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -556,6 +557,7 @@ export const en = {
   ...asyncPlayEn,
   ...communityEn,
   ...presetsEn,
+  ...conductEn,
   ...tournamentEn,
   ...statsEn,
   ...rulesEn,

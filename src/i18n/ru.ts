@@ -3,6 +3,7 @@ import { hostToolkitRu } from './host-toolkit';
 import { asyncPlayRu } from './async-play';
 import { communityRu } from './community';
 import { presetsRu } from './presets';
+import { conductRu } from './conduct';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -588,6 +589,7 @@ export const ru: Catalog = {
   ...asyncPlayRu,
   ...communityRu,
   ...presetsRu,
+  ...conductRu,
   ...tournamentRu,
   ...statsRu,
   ...rulesRu,

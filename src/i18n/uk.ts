@@ -3,6 +3,7 @@ import { hostToolkitUk } from './host-toolkit';
 import { asyncPlayUk } from './async-play';
 import { communityUk } from './community';
 import { presetsUk } from './presets';
+import { conductUk } from './conduct';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -586,6 +587,7 @@ export const uk: Catalog = {
   ...asyncPlayUk,
   ...communityUk,
   ...presetsUk,
+  ...conductUk,
   ...tournamentUk,
   ...statsUk,
   ...rulesUk,

@@ -21,6 +21,7 @@ import { pgGameReader } from '../../src/db/pg-game-reader';
 import { looksLikePostgresUrl, redactUrl } from '../../src/db/pg-connect';
 import { parseMigrateArgs } from '../../src/cli/migrate-args';
 import { RelayStore } from '../../src/db/relay-store';
+import { ConductStore } from '../../src/db/conduct-store';
 import { LifecycleStore } from '../../src/db/lifecycle-store';
 import { Store } from '../../src/db/store';
 import { TournamentStore } from '../../src/db/tournament-store';
@@ -189,6 +190,15 @@ async function playedDatabase(): Promise<{ file: string; runningId: number }> {
     { interactionId: '900000000000000001', guildId: 'sim', payload: JSON.stringify({ id: '900000000000000001' }) },
     clock,
   );
+  // A host's ban on the server (issue 24's conduct), with its reason.
+  await ConductStore.of(open.connection).add({
+    guildId: 'sim',
+    at: clock,
+    actorId: 'host:100000000000000001',
+    action: 'ban',
+    userId: '100000000000000002',
+    reason: 'two accounts',
+  });
   open.close();
   return { file: w.dbPath, runningId };
 }
@@ -299,6 +309,7 @@ describe('the copy plan', () => {
         'substitute_calls',
         'suspensions',
         'relayed_clicks',
+        'server_audit',
       ].sort(),
     );
     const at = new Map(plan.map((p, i) => [p.name, i]));

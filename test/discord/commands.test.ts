@@ -58,6 +58,7 @@ describe('slash commands', () => {
       'auto_substitute',
       'auto_end',
       'spectators',
+      'conduct',
       'reset',
       'preset',
       'season',

@@ -25,6 +25,7 @@ import type { RatingSettingsCommand } from './rating-settings';
 import { choice, loc, rulesetChoices, TIMERS } from './builder';
 import type { SettingsCommand } from './settings';
 import type { SetupCheck } from '../setup-check';
+import { conductSubcommands, type ConductCommand } from '../conduct';
 import { settingsGroup } from './settings';
 import { findPreset } from './presets';
 import { timerOptions } from './timer-options';
@@ -63,6 +64,8 @@ export function mafiaCommand() {
     ),
   );
   b.addSubcommandGroup((g) => settingsGroup(loc(g, 'mafia.settings')));
+  // Issue 24: /mafia conduct record|ban|unban|pause|lift|bans.
+  b.addSubcommandGroup((g) => conductSubcommands(loc(g, 'mafia.conduct')));
   // Issue 24: /mafia setup check [dms].
   b.addSubcommandGroup((g) =>
     loc(g, 'mafia.setup').addSubcommand((s) =>
@@ -86,6 +89,8 @@ export interface MafiaSettingsHandlers {
   ratings: RatingSettingsCommand;
   /** Issue 24: `/mafia setup check`. */
   setup: SetupCheck;
+  /** Issue 24: `/mafia conduct …`. */
+  conduct: ConductCommand;
 }
 
 export class MafiaCommand {
@@ -107,6 +112,7 @@ export class MafiaCommand {
       if (sub === 'check') return this.settings.setup.run(i, loc);
       return refuse(i, t(loc, 'refusal.input/unknown'));
     }
+    if (i.options.getSubcommandGroup(false) === 'conduct') return this.settings.conduct.run(i, loc, sub);
     if (i.options.getSubcommandGroup(false) === 'settings') {
       if (sub === 'season' || sub === 'rating') return this.settings.ratings.run(i, loc, sub);
       return this.settings.settings.handle(i, loc, sub);

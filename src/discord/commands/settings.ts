@@ -17,6 +17,7 @@ import { TIMER_OPTIONS } from './builder';
 import { TIMER_KEYS } from './timer-options';
 import { parseDuration } from '../duration';
 import { durationText, rulesetName } from '../render/words';
+import { conductSettingText } from '../conduct';
 import type { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
 import { choice, loc, TIMERS } from './builder';
 import { ratingSettingsSubcommands } from './rating-settings';
@@ -93,6 +94,7 @@ export function settingsEmbed(loc: Locale, s: ServerSettings): APIEmbed {
         value: t(loc, s.autoEnd ? 'settings.autoEnd.on' : 'settings.autoEnd.off'),
         inline: true,
       },
+      { name: t(loc, 'settings.conduct'), value: conductSettingText(loc, s.conduct) },
       {
         name: t(loc, 'settings.spectators'),
         value: t(loc, s.spectatorRoles ? 'settings.spectators.on' : 'settings.spectators.off'),
@@ -251,6 +253,24 @@ export class SettingsCommand {
           note = t(loc, 'settings.lobbyPingMuted', { role: `<@&${role.id}>` });
         break;
       }
+      case 'conduct': {
+        // Issue 24: each option given changes its threshold; the others stay.
+        const opt = (name: string) => i.options.getInteger(name);
+        patch = (current) => {
+          const c = { ...current.conduct };
+          const given = {
+            days: opt('within'),
+            absences: opt('absences'),
+            fouls: opt('fouls'),
+            removals: opt('removals'),
+            abandoned: opt('left'),
+            pause: opt('pause'),
+          };
+          for (const [k, v] of Object.entries(given)) if (v !== null) c[k as keyof typeof c] = v;
+          return { conduct: c };
+        };
+        break;
+      }
       case 'spectators':
         patch = { spectatorRoles: i.options.getBoolean('roles', true) };
         break;
@@ -340,6 +360,19 @@ export function settingsGroup(g: SlashCommandSubcommandGroupBuilder) {
     ),
   );
   asyncSettingsSubcommands(g);
+  // Issue 24: the thresholds of conduct (src/app/conduct.ts).
+  g.addSubcommand((s) => {
+    loc(s, 'settings.conduct');
+    const n = (key: string, max: number, min = 0) =>
+      s.addIntegerOption((o) => loc(o, key).setRequired(false).setMinValue(min).setMaxValue(max));
+    n('opt.conductAbsences', 50);
+    n('opt.conductFouls', 50);
+    n('opt.conductRemovals', 50);
+    n('opt.conductLeft', 50);
+    n('opt.conductWindow', 365, 1);
+    n('opt.conductPause', 365);
+    return s;
+  });
   g.addSubcommand((s) => loc(s, 'settings.reset'));
   g.addSubcommand((s) => presetSubcommand(s));
   ratingSettingsSubcommands(g);

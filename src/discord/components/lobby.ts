@@ -1,6 +1,7 @@
 // The lobby's buttons: Join, Leave, Cancel, Start and "Start anyway" (players whose DMs are closed
 // play through the channel's private buttons). The answer to a click is the lobby itself.
 import { MessageFlags } from 'discord.js';
+import { joinRefusal } from '../../app/conduct';
 import type { Dealer } from '../../app/dealer';
 import type { GameService } from '../../app/game-service';
 import type { GameRow } from '../../db/store';
@@ -9,6 +10,7 @@ import { RULESETS } from '../../engine/rulesets';
 import { t, type Locale } from '../../i18n';
 import type { ClickAnswers } from '../click-answers';
 import { dmCheckPayload, unreachablePlayers } from '../dm-check';
+import { conductRefusalText } from '../conduct';
 import { uiOf } from '../context';
 import type { LobbyOp } from '../custom-id';
 import type { HostTools } from '../host-tools';
@@ -68,6 +70,12 @@ export class LobbyButtons {
     const userId = i.user.id;
     const member = i.member && 'displayName' in i.member ? i.member.displayName : null;
     const name = (member ?? i.user.displayName ?? i.user.username).slice(0, 60);
+    // Issue 24: a member the server banned joins no game, one paused no rated game; he alone is told
+    // why and until when (the lobby shows nothing of it).
+    if (!game.lobby.members.includes(userId)) {
+      const barred = await joinRefusal(this.service.store, game.guildId, userId, game.rated, this.service.now());
+      if (barred) return this.answers.refuseShowing(i, game.id, 'lobby', conductRefusalText(loc, barred));
+    }
     const r = await this.service.updateLobby(game.id, (l) => {
       if (l.members.includes(userId)) return 'lobby/already-joined';
       if (l.members.length >= need) return 'lobby/full';
