@@ -174,10 +174,10 @@ describe('presets', () => {
     };
     const saved = await uk({ name: 'швидка', ruleset: 'classic-10', pace: 'async', night: '8h' });
     const body = text(saved.message);
-    expect(body).toMatch(/✅ Пресет \*\*швидка\*\* збережено\./);
+    expect(body).toMatch(/✅ Формат \*\*швидка\*\* збережено\./);
     expect(body).toMatch(/Таймери: нульова ніч: 8 год, ніч: 8 год/);
     expect(body).toMatch(/асинхронно/);
     const bad = await uk({ name: 'швидка', rules: 'askDon=може' });
-    expect(bad.content).toMatch(/^⛔ «askDon=може»: askDon приймає true або false\./);
+    expect(bad.content).toMatch(/^⛔ «askDon=може»: значення askDon — true або false\./);
   });
 });
