@@ -41,9 +41,9 @@ export const exportUk: Record<Keys, Entry> = {
   'cmd.stats.export.desc':
     'Турнірна таблиця та завершені ігри файлами CSV або JSON — для таблиць чи рейтингового сайту',
   'cmd.opt.exportFormat.name': 'формат',
-  'cmd.opt.exportFormat.desc': 'CSV (для таблиць; типово) або JSON (для програм)',
+  'cmd.opt.exportFormat.desc': 'CSV (для таблиць; за замовчуванням) або JSON (для програм)',
   'cmd.opt.exportWhat.name': 'що',
-  'cmd.opt.exportWhat.desc': 'Турнірна таблиця, ігри (рядок на кожного гравця) або все разом (типово)',
+  'cmd.opt.exportWhat.desc': 'Турнірна таблиця, ігри (рядок на кожного гравця) або все разом (за замовчуванням)',
   'export.format.csv': 'CSV (для таблиць)',
   'export.format.json': 'JSON (для програм)',
   'export.what.standings': 'турнірна таблиця',
