@@ -428,6 +428,32 @@ describe('/stats export files (stats/export.ts)', () => {
     expect('games' in o).toBe(false);
   });
 
+  it('a tournament: only its games, its standings, named in the files and the metadata', async () => {
+    const { store, db } = fresh();
+    const a = users('1000000000000000');
+    await putGame(store, NOW - 3 * DAY, table(a));
+    const inTour = await putGame(store, NOW - 2 * DAY, table(a, false));
+    rawSqlite(store).prepare('UPDATE games SET tournament_id = 7 WHERE id = ?').run(inTour);
+    const r = await buildExport(db, request({ filter: filter({ tournament: 7 }) }));
+    if (r.kind !== 'files') throw new Error(r.kind);
+    expect(r.files.map((f) => f.name)).toEqual([
+      'standings-classic-10-all-tournament-7.csv',
+      'games-classic-10-all-tournament-7.csv',
+    ]);
+    const games = csvObjects(r.files[1]!.data.toString('utf8'));
+    expect(new Set(games.map((g) => g.game_id))).toEqual(new Set([String(inTour)]));
+    expect(games.every((g) => g.tournament_id === '7')).toBe(true);
+    const standings = csvObjects(r.files[0]!.data.toString('utf8'));
+    expect(standings.every((s) => s.games === '1')).toBe(true);
+    const shown = (await top(db, filter({ tournament: 7 }), 'points', 0, null)).rows;
+    expect(standings.map((s) => [s.place, s.user_id, s.points])).toEqual(
+      shown.map((x) => [String(x.place), x.userId, String(x.points)]),
+    );
+    const json = await buildExport(db, request({ format: 'json', filter: filter({ tournament: 7 }) }));
+    if (json.kind !== 'files') throw new Error(json.kind);
+    expect(JSON.parse(json.files[0]!.data.toString('utf8')).tournament_id).toBe(7);
+  });
+
   it('a file over the size limit is refused, named, never cut', async () => {
     const { store, db } = fresh();
     await putGame(store, NOW - DAY, table(users('1000000000000000')));
