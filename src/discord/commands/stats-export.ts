@@ -121,13 +121,17 @@ export class StatsExportCommand {
       const maxBytes = i.attachmentSizeLimit > 0 ? i.attachmentSizeLimit : DEFAULT_LIMIT;
       const result = await buildExport(this.db, { filter, format, what, nameOf: (u) => this.nameOf(i, u), maxBytes });
       const params = { ruleset: rulesetName(loc, rs), period: periodText(loc, period, tournament) };
+      // The work is done (an export over the limit read up to the limit): the member waits.
+      if (result.kind !== 'empty') this.last.set(key, this.now());
       if (result.kind === 'too-large') {
         const text = t(loc, 'refusal.export/too-large', { file: result.file, size: sizeText(result.limit) });
         return void (await i.editReply({ content: `⛔ ${text}`, allowedMentions: { parse: [] } }));
       }
-      if (result.kind === 'empty')
-        return void (await i.editReply({ content: t(loc, 'export.empty', params), allowedMentions: { parse: [] } }));
-      this.last.set(key, this.now());
+      if (result.kind === 'empty') {
+        // Only the standings asked for, and only casual games: "no counted games", as /stats top says.
+        const text = t(loc, what === 'standings' ? 'st.top.empty' : 'export.empty', params);
+        return void (await i.editReply({ content: text, allowedMentions: { parse: [] } }));
+      }
       const players = t(loc, 'export.players', { count: result.players });
       await i.editReply({
         content: t(loc, 'export.ready', { ...params, players, count: result.games }),
