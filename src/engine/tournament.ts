@@ -140,7 +140,19 @@ export function pageOf<T>(rows: readonly T[], page: number, size: number): { row
 
 /** One CSV line per player of every finished game: the export of every game's points. */
 export function tournamentCsv(tables: readonly TournamentTable[], names: (userId: string) => string): string {
-  const header = ['round', 'table', 'game', 'seat', 'user_id', 'name', 'role', 'won', 'points', 'best_player', 'counted'];
+  const header = [
+    'round',
+    'table',
+    'game',
+    'seat',
+    'user_id',
+    'name',
+    'role',
+    'won',
+    'points',
+    'best_player',
+    'counted',
+  ];
   const rows: CsvCell[][] = [];
   const sorted = [...tables].sort((a, b) => a.round - b.round || a.table - b.table);
   for (const t of sorted) {
