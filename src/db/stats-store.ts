@@ -120,6 +120,39 @@ export interface ProfileTotals {
   removals: number;
 }
 
+/** One seat of a finished game as /stats export writes it (src/stats/export.ts). */
+export interface ExportSeatRow {
+  gameId: number;
+  seat: number;
+  userId: string;
+  role: string;
+  team: string;
+  outcome: string;
+  points: number;
+  /** Points by item (JSON). */
+  breakdown: string;
+  bestPlayer: boolean;
+  killedNight1: boolean;
+  finishedAt: number;
+  counts: boolean;
+  noDayVote: boolean;
+  moves: number;
+  fouls: number;
+  removed: boolean;
+  bestMoveBlack: number | null;
+  /** Everyone who held the seat with his share (JSON), or null. */
+  holders: string | null;
+  winner: string | null;
+  rated: boolean;
+  annulledAt: number | null;
+  tournamentId: number | null;
+  pace: string;
+  startedAt: number | null;
+  /** The seat's holder's Elo before and after the game (a counted game only). */
+  eloBefore: number | null;
+  eloAfter: number | null;
+}
+
 /** A finished game as /stats game replays it (JSON columns as stored). */
 export interface RecordGameRow {
   id: number;
@@ -783,6 +816,63 @@ export class StatsStore {
     }>(sql`SELECT ruleset FROM standings WHERE guild_id = ${guildId} AND scope = 'all'
       GROUP BY ruleset ORDER BY count(*) DESC, ruleset LIMIT 1`);
     return r?.ruleset ?? null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // /stats export: every row, read in pages (src/stats/export.ts)
+
+  /**
+   * The finished games' seats of a rule set in a range, in the order they finished (then game,
+   * then seat), after the key `after` (keyset paging on the results_guild_ruleset_date index):
+   * every seat, counted or not, with its game's facts and the seat's rating change.
+   */
+  async exportSeats(
+    q: Omit<StandingsQuery, 'period'>,
+    after: { finishedAt: number; gameId: number; seat: number } | null,
+    limit: number,
+  ): Promise<ExportSeatRow[]> {
+    const { guildId: guild, ruleset, from, to, tournament } = q;
+    const key = after
+      ? sql` AND (r.finished_at > ${after.finishedAt} OR (r.finished_at = ${after.finishedAt} AND (r.game_id > ${after.gameId}
+          OR (r.game_id = ${after.gameId} AND r.seat > ${after.seat}))))`
+      : sql``;
+    const inTournament = tournament === null ? sql`` : sql` AND g.tournament_id = ${tournament}`;
+    const rows = await this.c.rows<Record<string, unknown>>(sql`SELECT r.game_id, r.seat, r.user_id, r.role, r.team,
+        r.outcome, r.points, r.breakdown, r.best_player, r.killed_night1, r.finished_at, r.counts, r.no_day_vote, r.moves,
+        r.fouls, r.removed, r.best_move_black, r.holders, g.winner, g.rated, g.annulled_at, g.tournament_id, g.pace,
+        g.started_at, h.before AS elo_before, h.after AS elo_after
+      FROM results r ${this.f.fixedJoin} games g ON g.id = r.game_id
+        LEFT JOIN rating_history h ON h.game_id = r.game_id AND h.user_id = r.user_id
+      WHERE r.guild_id = ${guild} AND r.ruleset = ${ruleset} AND r.finished_at >= ${from} AND r.finished_at < ${to}${key}${inTournament}
+      ORDER BY r.finished_at, r.game_id, r.seat LIMIT ${sql.raw(String(Math.floor(limit)))}`);
+    return rows.map((r) => ({
+      gameId: num(r.game_id),
+      seat: num(r.seat),
+      userId: String(r.user_id),
+      role: String(r.role),
+      team: String(r.team),
+      outcome: String(r.outcome),
+      points: num(r.points),
+      breakdown: String(r.breakdown),
+      bestPlayer: flag(r.best_player),
+      killedNight1: flag(r.killed_night1),
+      finishedAt: num(r.finished_at),
+      counts: flag(r.counts),
+      noDayVote: flag(r.no_day_vote),
+      moves: num(r.moves),
+      fouls: num(r.fouls),
+      removed: flag(r.removed),
+      bestMoveBlack: numOrNull(r.best_move_black),
+      holders: r.holders === null || r.holders === undefined ? null : String(r.holders),
+      winner: r.winner === null || r.winner === undefined ? null : String(r.winner),
+      rated: flag(r.rated),
+      annulledAt: numOrNull(r.annulled_at),
+      tournamentId: numOrNull(r.tournament_id),
+      pace: String(r.pace),
+      startedAt: numOrNull(r.started_at),
+      eloBefore: numOrNull(r.elo_before),
+      eloAfter: numOrNull(r.elo_after),
+    }));
   }
 
   // -------------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ export function buildRouter(d: ShellDeps): Router {
       host: (i, loc) => host.run(i, loc),
       stats: (i, loc) => {
         const sub = i.options.getSubcommand(false);
-        if (sub === 'player' || sub === 'top' || sub === 'game') return stats.command(i, loc, sub);
+        if (sub === 'player' || sub === 'top' || sub === 'game' || sub === 'export') return stats.command(i, loc, sub);
         return refuse(i, t(loc, 'refusal.input/unknown'));
       },
       tournament: (i, loc) => d.tournaments.command(i, loc),

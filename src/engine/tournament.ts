@@ -2,6 +2,7 @@
 // stored results (no I/O, no clock; randomness comes in as a function).
 import { QUALIFIERS, TABLE, standings, type GameRecord, type ScoringSystem, type StandingRow } from './standings';
 import type { Role } from './types';
+import { csvTable, type CsvCell } from './csv';
 
 /** The final is played as round 4 (T-2): 3 qualifying rounds, then one table of the 10 best. */
 export const FINAL_ROUND = QUALIFIERS + 1;
@@ -139,38 +140,40 @@ export function pageOf<T>(rows: readonly T[], page: number, size: number): { row
 
 /** One CSV line per player of every finished game: the export of every game's points. */
 export function tournamentCsv(tables: readonly TournamentTable[], names: (userId: string) => string): string {
-  const esc = (v: string | number | boolean) => {
-    const s = String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  // A display name is text: one that starts like a formula is not run by a spreadsheet.
-  const text = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
-  const lines = [
-    ['round', 'table', 'game', 'seat', 'user_id', 'name', 'role', 'won', 'points', 'best_player', 'counted'].join(','),
+  const header = [
+    'round',
+    'table',
+    'game',
+    'seat',
+    'user_id',
+    'name',
+    'role',
+    'won',
+    'points',
+    'best_player',
+    'counted',
   ];
+  const rows: CsvCell[][] = [];
   const sorted = [...tables].sort((a, b) => a.round - b.round || a.table - b.table);
   for (const t of sorted) {
     if (!t.results || t.gameId === null) continue;
     const drawn = new Set(t.seats);
     for (const r of [...t.results].sort((a, b) => a.seat - b.seat)) {
-      lines.push(
-        [
-          t.round === FINAL_ROUND ? 'final' : t.round,
-          t.table,
-          t.gameId,
-          r.seat,
-          r.userId,
-          text(names(r.userId)),
-          r.role,
-          r.won,
-          r.points,
-          r.bestPlayer,
-          drawn.has(r.userId),
-        ]
-          .map(esc)
-          .join(','),
-      );
+      // A display name is text: one that starts like a formula is not run by a spreadsheet (csvCell).
+      rows.push([
+        t.round === FINAL_ROUND ? 'final' : t.round,
+        t.table,
+        t.gameId,
+        r.seat,
+        r.userId,
+        names(r.userId),
+        r.role,
+        r.won,
+        r.points,
+        r.bestPlayer,
+        drawn.has(r.userId),
+      ]);
     }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvTable(header, rows);
 }

@@ -5,6 +5,7 @@ import { asyncPlayEn } from './async-play';
 import { communityEn } from './community';
 import { presetsEn } from './presets';
 import { conductEn } from './conduct';
+import { exportEn } from './export';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -558,6 +559,7 @@ export const en = {
   ...communityEn,
   ...presetsEn,
   ...conductEn,
+  ...exportEn,
   ...tournamentEn,
   ...statsEn,
   ...rulesEn,

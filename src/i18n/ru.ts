@@ -4,6 +4,7 @@ import { asyncPlayRu } from './async-play';
 import { communityRu } from './community';
 import { presetsRu } from './presets';
 import { conductRu } from './conduct';
+import { exportRu } from './export';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -590,6 +591,7 @@ export const ru: Catalog = {
   ...communityRu,
   ...presetsRu,
   ...conductRu,
+  ...exportRu,
   ...tournamentRu,
   ...statsRu,
   ...rulesRu,

@@ -4,6 +4,7 @@ import { asyncPlayUk } from './async-play';
 import { communityUk } from './community';
 import { presetsUk } from './presets';
 import { conductUk } from './conduct';
+import { exportUk } from './export';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -588,6 +589,7 @@ export const uk: Catalog = {
   ...communityUk,
   ...presetsUk,
   ...conductUk,
+  ...exportUk,
   ...tournamentUk,
   ...statsUk,
   ...rulesUk,

@@ -47,7 +47,8 @@ export interface TopPage {
 
 export const PAGE_SIZE = 10;
 
-function range(f: StatsFilter): { from: number; to: number } {
+/** The period's range of finishing times: [from, to). */
+export function range(f: StatsFilter): { from: number; to: number } {
   switch (f.period.kind) {
     case 'all':
       return { from: 0, to: Number.MAX_SAFE_INTEGER };

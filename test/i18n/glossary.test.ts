@@ -13,6 +13,7 @@ import { asyncPlayEn, asyncPlayRu, asyncPlayUk } from '../../src/i18n/async-play
 import { tournamentEn, tournamentRu, tournamentUk } from '../../src/i18n/tournament';
 import { statsEn, statsRu, statsUk } from '../../src/i18n/stats';
 import { rulesEn, rulesRu, rulesUk } from '../../src/i18n/rules';
+import { exportEn, exportRu, exportUk } from '../../src/i18n/export';
 import { hostCommand } from '../../src/discord/commands/definitions';
 
 const I18N = 'src/i18n';
@@ -35,6 +36,9 @@ const sources: { name: string; lang: Locale; entries: Record<string, Entry> }[] 
   { name: 'rulesEn', lang: 'en', entries: rulesEn },
   { name: 'rulesUk', lang: 'uk', entries: rulesUk },
   { name: 'rulesRu', lang: 'ru', entries: rulesRu },
+  { name: 'exportEn', lang: 'en', entries: exportEn },
+  { name: 'exportUk', lang: 'uk', entries: exportUk },
+  { name: 'exportRu', lang: 'ru', entries: exportRu },
 ];
 
 /** Every text of an entry: the string, or each plural form. */

@@ -39,7 +39,7 @@ describe('/stats and /mafia settings for Discord', () => {
     for (const c of allCommands()) problems(c as unknown as Opt, c.name, out);
     expect(out).toEqual([]);
     const stats = allCommands().find((c) => c.name === 'stats') as unknown as Opt;
-    expect(stats.options!.map((o) => o.name)).toEqual(['player', 'top', 'game']);
+    expect(stats.options!.map((o) => o.name)).toEqual(['player', 'top', 'game', 'export']);
     const settings = (allCommands().find((c) => c.name === 'mafia') as unknown as Opt).options!.find(
       (o) => o.name === 'settings',
     )!;

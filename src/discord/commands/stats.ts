@@ -26,6 +26,7 @@ import { gameView, playerView, topView, type Reply } from '../render/stats';
 import { SlashCommandBuilder, type SlashCommandSubcommandBuilder } from '@discordjs/builders';
 import { choice, loc, rulesetChoices } from './builder';
 import { parseDays } from '../duration';
+import { exportSubcommand, StatsExportCommand } from './stats-export';
 
 /** "All time" as a reader types it in en, uk or ru. */
 const ALL_TIME =
@@ -37,6 +38,21 @@ export class StatsCommands {
     private readonly contexts: Contexts,
     private readonly now: () => number,
   ) {}
+
+  private exporter: StatsExportCommand | null = null;
+
+  /** /stats export (stats-export.ts), lent this command's periods and main rule set. */
+  private get export(): StatsExportCommand {
+    return (this.exporter ??= new StatsExportCommand(
+      this.db,
+      {
+        parsePeriod: (g, raw) => this.parsePeriod(g, raw),
+        period: (g, code) => this.period(g, code),
+        mainRuleset: (g) => this.mainRuleset(g),
+      },
+      this.now,
+    ));
+  }
 
   /** The stats queries (src/db/stats-store.ts): this file holds no SQL. */
   private get db() {
@@ -81,6 +97,7 @@ export class StatsCommands {
   // Commands
 
   async command(i: ChatInputCommandInteraction, loc: Locale, sub: string): Promise<void> {
+    if (sub === 'export') return this.export.run(i, loc);
     const guildId = i.guildId!;
     const ruleset = i.options.getString('ruleset');
     if (ruleset !== null && !(RULESET_IDS as string[]).includes(ruleset))
@@ -258,5 +275,6 @@ export function statsCommand() {
     loc(s, 'stats.game');
     return s.addIntegerOption((o) => loc(o, 'opt.gameId').setRequired(true).setMinValue(1));
   });
+  exportSubcommand(b);
   return b;
 }
