@@ -3,6 +3,7 @@
 import { hostToolkitEn } from './host-toolkit';
 import { asyncPlayEn } from './async-play';
 import { communityEn } from './community';
+import { achievementsEn } from './achievements';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -554,6 +555,7 @@ export const en = {
   ...hostToolkitEn,
   ...asyncPlayEn,
   ...communityEn,
+  ...achievementsEn,
   ...tournamentEn,
   ...statsEn,
   ...rulesEn,

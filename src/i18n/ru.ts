@@ -2,6 +2,7 @@
 import { hostToolkitRu } from './host-toolkit';
 import { asyncPlayRu } from './async-play';
 import { communityRu } from './community';
+import { achievementsRu } from './achievements';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -586,6 +587,7 @@ export const ru: Catalog = {
   ...hostToolkitRu,
   ...asyncPlayRu,
   ...communityRu,
+  ...achievementsRu,
   ...tournamentRu,
   ...statsRu,
   ...rulesRu,

@@ -2,6 +2,7 @@
 import { hostToolkitUk } from './host-toolkit';
 import { asyncPlayUk } from './async-play';
 import { communityUk } from './community';
+import { achievementsUk } from './achievements';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -584,6 +585,7 @@ export const uk: Catalog = {
   ...hostToolkitUk,
   ...asyncPlayUk,
   ...communityUk,
+  ...achievementsUk,
   ...tournamentUk,
   ...statsUk,
   ...rulesUk,
