@@ -13,6 +13,7 @@ import { asyncPlayEn, asyncPlayRu, asyncPlayUk } from '../../src/i18n/async-play
 import { tournamentEn, tournamentRu, tournamentUk } from '../../src/i18n/tournament';
 import { statsEn, statsRu, statsUk } from '../../src/i18n/stats';
 import { rulesEn, rulesRu, rulesUk } from '../../src/i18n/rules';
+import { achievementsEn, achievementsRu, achievementsUk } from '../../src/i18n/achievements';
 import { hostCommand } from '../../src/discord/commands/definitions';
 
 const I18N = 'src/i18n';
@@ -35,6 +36,9 @@ const sources: { name: string; lang: Locale; entries: Record<string, Entry> }[] 
   { name: 'rulesEn', lang: 'en', entries: rulesEn },
   { name: 'rulesUk', lang: 'uk', entries: rulesUk },
   { name: 'rulesRu', lang: 'ru', entries: rulesRu },
+  { name: 'achievementsEn', lang: 'en', entries: achievementsEn },
+  { name: 'achievementsUk', lang: 'uk', entries: achievementsUk },
+  { name: 'achievementsRu', lang: 'ru', entries: achievementsRu },
 ];
 
 /** Every text of an entry: the string, or each plural form. */
