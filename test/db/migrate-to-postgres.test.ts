@@ -299,6 +299,7 @@ describe('the copy plan', () => {
         'substitute_calls',
         'suspensions',
         'relayed_clicks',
+        'achievements',
       ].sort(),
     );
     const at = new Map(plan.map((p, i) => [p.name, i]));
