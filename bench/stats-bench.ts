@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { GameService } from '../src/app/game-service';
 import { openDatabase } from '../src/db/client';
 import { copyToPostgres } from '../src/db/copy-to-postgres';
@@ -141,6 +141,12 @@ async function fillGames(
             .returning({ id: t.games.id }),
         ))!;
         const best = Math.floor(rng() * roles.length);
+        // Issue 24: the feats the achievements read (src/stats/achievements.ts), about as often as
+        // real games give them: a team winning in full strength, the Sheriff finding every black
+        // player, the Don finding the Sheriff on night 1.
+        const fullStrength = winner !== 'draw' && rng() < 0.05;
+        const clearSight = winner === 'red' && rng() < 0.04;
+        const sharpNose = rng() < 0.12;
         const rows = [...seats].map((user, i) => {
           const role = roles[i]!;
           const team = teamOf(role);
@@ -177,7 +183,12 @@ async function fillGames(
             moves,
             fouls: rng() < 0.1 ? 1 : 0,
             removed: false,
-            bestMoveBlack: i === 0 && rng() < 0.3 ? 2 : null,
+            bestMoveBlack: i === 0 && rng() < 0.3 ? (rng() < 0.2 ? 3 : 2) : null,
+            feats: [
+              ...(clearSight && (role === 'sheriff' || role === 'commissioner') ? ['clear-sight'] : []),
+              ...(sharpNose && role === 'don' ? ['sharp-nose'] : []),
+              ...(fullStrength && outcome === 'win' ? ['full-strength'] : []),
+            ].join(','),
           };
         });
         await c.run(db.insert(t.results).values(rows));
@@ -381,6 +392,11 @@ export async function benchStats(
       longestEventLoopStallMs: Math.round(loop.max / 1e5) / 10,
     };
   }
+  // Issue 24: the achievements the games earned, and the busiest player's (every /stats player reads them).
+  const achievements = {
+    rows: Number((await c.get(c.db.select({ n: count() }).from(c.t.achievements)))?.n ?? 0),
+    busiestPlayer: (await stats.playerAchievements(GUILD, 'classic-10', busiest.user_id)).map((a) => a.code),
+  };
   await open.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   return {
@@ -396,6 +412,8 @@ export async function benchStats(
     seasonDefineMs,
     queriesMs: queries,
     busiestPlayerGames: busiest.games,
+    /** Issue 24: the achievements the games earned, and the busiest player's (read by every /stats player). */
+    achievements,
     rebuildAfterAnnul,
   };
 }

@@ -171,6 +171,11 @@ export const results = pgTable(
     bestMoveBlack: bigint('best_move_black', { mode: 'number' }),
     /** Everyone who held the seat with his share of the game's moves (JSON), when a substitute played. */
     holders: text('holders'),
+    /**
+     * Issue 24: what the seat did in this game that an achievement rewards (codes, comma-separated,
+     * src/stats/achievements.ts `gameFeats`); null for results stored before achievements.
+     */
+    feats: text('feats'),
   },
   (t) => [
     primaryKey({ columns: [t.gameId, t.seat] }),
@@ -544,6 +549,28 @@ export const standingsLog = pgTable(
     killedNight1: bigint('killed_night1', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId, t.finishedAt, t.gameId] })],
+);
+
+/**
+ * Issue 24: achievements earned, per server, rule set and player, each once: derived from the
+ * counted results (src/stats/achievements.ts) when a game closes and again by a rebuild, like the
+ * standings. `game_id` is the game that earned it (its closing announces it).
+ */
+export const achievements = pgTable(
+  'achievements',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    userId: text('user_id').notNull(),
+    code: text('code').notNull(),
+    gameId: bigint('game_id', { mode: 'number' }).notNull(),
+    earnedAt: bigint('earned_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId, t.ruleset, t.code] }),
+    index('achievements_game').on(t.gameId),
+    index('achievements_ruleset').on(t.guildId, t.ruleset),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

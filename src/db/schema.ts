@@ -159,6 +159,11 @@ export const results = sqliteTable(
     bestMoveBlack: integer('best_move_black'),
     /** Everyone who held the seat with his share of the game's moves (JSON), when a substitute played. */
     holders: text('holders'),
+    /**
+     * Issue 24: what the seat did in this game that an achievement rewards (codes, comma-separated,
+     * src/stats/achievements.ts `gameFeats`); null for results stored before achievements.
+     */
+    feats: text('feats'),
   },
   (t) => [
     primaryKey({ columns: [t.gameId, t.seat] }),
@@ -532,6 +537,28 @@ export const standingsLog = sqliteTable(
     killedNight1: integer('killed_night1').notNull(),
   },
   (t) => [primaryKey({ columns: [t.guildId, t.ruleset, t.userId, t.finishedAt, t.gameId] })],
+);
+
+/**
+ * Issue 24: achievements earned, per server, rule set and player, each once: derived from the
+ * counted results (src/stats/achievements.ts) when a game closes and again by a rebuild, like the
+ * standings. `game_id` is the game that earned it (its closing announces it).
+ */
+export const achievements = sqliteTable(
+  'achievements',
+  {
+    guildId: text('guild_id').notNull(),
+    ruleset: text('ruleset').notNull(),
+    userId: text('user_id').notNull(),
+    code: text('code').notNull(),
+    gameId: integer('game_id').notNull(),
+    earnedAt: integer('earned_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.guildId, t.userId, t.ruleset, t.code] }),
+    index('achievements_game').on(t.gameId),
+    index('achievements_ruleset').on(t.guildId, t.ruleset),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -34,6 +34,20 @@ export interface StoredResult {
   holders: string | null;
   noDayVote: boolean;
   moves: number;
+  /** D-10: black seats named in the seat's best move (null: none). */
+  bestMoveBlack: number | null;
+  /** Issue 24: the seat's feats in the game (src/stats/achievements.ts), null before achievements. */
+  feats: string | null;
+}
+
+/** An achievement earned (issue 24): once per server, rule set, player and code. */
+export interface EarnedAchievement {
+  guildId: string;
+  ruleset: string;
+  userId: string;
+  code: string;
+  gameId: number;
+  earnedAt: number;
 }
 
 /** What one counted result adds to a standings row (0/1 flags, points doubled to stay whole). */
@@ -419,6 +433,41 @@ export class StatsStore {
             set: { elo: sql`excluded.elo`, games: sql`${t.ratings.games} + 1`, updatedAt: sql`excluded.updated_at` },
           }),
       ),
+      // Issue 24: the player's all-time standings row (the achievements' totals), by its key.
+      standingAll: c.statement((db, t) => {
+        const s = t.standingsTable;
+        return db
+          .select({
+            wins: s.wins,
+            winsDon: s.winsDon,
+            winsSheriff: s.winsSheriff,
+            winsMafia: s.winsMafia,
+            bestPlayer: s.bestPlayer,
+          })
+          .from(s)
+          .where(
+            and(
+              eq(s.guildId, p('guildId')),
+              eq(s.ruleset, p('ruleset')),
+              eq(s.scope, 'all'),
+              eq(s.userId, p('userId')),
+            ),
+          );
+      }),
+      // Earned once: a later game that meets it again changes nothing (the first game keeps it).
+      achievement: c.statement((db, t) =>
+        db
+          .insert(t.achievements)
+          .values({
+            guildId: p('guildId'),
+            ruleset: p('ruleset'),
+            userId: p('userId'),
+            code: p('code'),
+            gameId: p('gameId'),
+            earnedAt: p('earnedAt'),
+          })
+          .onConflictDoNothing(),
+      ),
       standing: c.statement((db, t) => {
         const s = t.standingsTable;
         return db
@@ -550,6 +599,8 @@ export class StatsStore {
       holders: r.holders,
       noDayVote: r.noDayVote,
       moves: r.moves,
+      bestMoveBlack: r.bestMoveBlack,
+      feats: r.feats,
     }));
   }
 
@@ -597,6 +648,49 @@ export class StatsStore {
 
   async addToStanding(d: StandingDelta): Promise<void> {
     await this.c.run(this.q.standing(), { ...d });
+  }
+
+  /** The player's all-time standings in a rule set (null: no counted game yet). */
+  async standingAll(
+    guildId: string,
+    ruleset: string,
+    userId: string,
+  ): Promise<{ wins: number; winsDon: number; winsSheriff: number; winsMafia: number; bestPlayer: number } | null> {
+    const r = await this.c.get(this.q.standingAll(), { guildId, ruleset, userId });
+    if (!r) return null;
+    return {
+      wins: num(r.wins),
+      winsDon: num(r.winsDon),
+      winsSheriff: num(r.winsSheriff),
+      winsMafia: num(r.winsMafia),
+      bestPlayer: num(r.bestPlayer),
+    };
+  }
+
+  /** Issue 24: an achievement earned (nothing when the player has it already). */
+  async addAchievement(a: EarnedAchievement): Promise<void> {
+    await this.c.run(this.q.achievement(), { ...a });
+  }
+
+  /** Issue 24: the achievements a game earned (its closing announces them), by the game's index. */
+  async achievementsOfGame(gameId: number): Promise<{ userId: string; code: string }[]> {
+    const rows = await this.c.rows<{ user_id: string; code: string }>(
+      sql`SELECT user_id, code FROM achievements WHERE game_id = ${gameId} ORDER BY user_id, code`,
+    );
+    return rows.map((r) => ({ userId: r.user_id, code: r.code }));
+  }
+
+  /** Issue 24: a player's achievements in a rule set (one seek on the key), oldest first. */
+  async playerAchievements(
+    guildId: string,
+    ruleset: string,
+    userId: string,
+  ): Promise<{ code: string; gameId: number; earnedAt: number }[]> {
+    const rows = await this.c.rows<{ code: string; game_id: number; earned_at: number }>(
+      sql`SELECT code, game_id, earned_at FROM achievements
+        WHERE guild_id = ${guildId} AND user_id = ${userId} AND ruleset = ${ruleset} ORDER BY earned_at, code`,
+    );
+    return rows.map((r) => ({ code: r.code, gameId: num(r.game_id), earnedAt: num(r.earned_at) }));
   }
 
   /** Keeps the player's all-time totals as they are after this game (for ranges of time). */
@@ -670,14 +764,16 @@ export class StatsStore {
 
   /** Deletes up to `limit` rows of a rule set's rating history or running totals; returns how many. */
   deleteDerivedRows(
-    table: 'rating_history' | 'standings_log',
+    table: 'rating_history' | 'standings_log' | 'achievements',
     guildId: string,
     ruleset: string,
     limit: number,
   ): Promise<number> {
     // A row's physical address: SQLite's rowid, PostgreSQL's ctid.
     const id = sql.raw(this.c.dialect === 'sqlite' ? 'rowid' : 'ctid');
-    const tbl = sql.raw(table === 'rating_history' ? 'rating_history' : 'standings_log');
+    const tbl = sql.raw(
+      table === 'rating_history' ? 'rating_history' : table === 'achievements' ? 'achievements' : 'standings_log',
+    );
     return this.c.exec(sql`DELETE FROM ${tbl} WHERE ${id} IN
       (SELECT ${id} FROM ${tbl} WHERE guild_id = ${guildId} AND ruleset = ${ruleset} LIMIT ${sql.raw(String(Math.floor(limit)))})`);
   }

@@ -6,6 +6,7 @@ import { teamOf } from '../engine/rulesets';
 import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
+import { gameFeats } from '../stats/achievements';
 import type { Connection, Tables } from './connection';
 import { StatsStore } from './stats-store';
 import type { games, GameStatus } from './schema';
@@ -653,6 +654,8 @@ export class Store {
         bestMoveBlack:
           bm?.seat === p.seat ? bm.targets.filter((x) => teamOf(state.players[x - 1]!.role) === 'black').length : null,
         holders: await this.seatHolders(game.id, subs, p.seat, userBySeat.get(p.seat) ?? '', state.moves),
+        // Issue 24: what the seat did that an achievement rewards (the achievements are derived from it).
+        feats: gameFeats(state, p.seat).join(','),
       });
     }
     await this.c.run(db.insert(t.results).values(rows));

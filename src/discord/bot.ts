@@ -316,7 +316,13 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   const answers = new ClickAnswers(outbox, deliverer);
 
   // The features: what players see of a change (the planner), asynchronous play, tournaments.
-  const planner = new Planner(outbox, contexts, (channelId) => channelCaps(client, channelId), now);
+  const planner = new Planner(
+    outbox,
+    contexts,
+    (channelId) => channelCaps(client, channelId),
+    now,
+    (gameId) => store.stats.achievementsOfGame(gameId),
+  );
   const asyncStore = new AsyncStore(db.connection);
   const threads = (channelId: string) => channelCaps(client, channelId)?.threads ?? null;
   const kick = () => deliverer.kick();

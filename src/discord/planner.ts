@@ -19,6 +19,7 @@ import { announcement, endLine, pointsPayload, resultEmbed } from './render/news
 import { tablePayload } from './render/game';
 import { checkLine, closedPanel, confirmation, panelPayload, roleCard } from './render/panel';
 import { lobbyPayload } from './render/lobby';
+import { achievementsPayload } from './render/achievements';
 import { planHostNews, resultsElsewhere, undoNews } from './host-news';
 import { ChannelAccess, type ChannelCaps } from './channel-access';
 import { closedMessage, StageMessages } from './stage-messages';
@@ -35,6 +36,8 @@ export class Planner {
     private readonly contexts: Contexts,
     caps: (channelId: string) => ChannelCaps | null,
     private readonly now: () => number,
+    /** Issue 24: the achievements a game earned (written by its closing, in this transaction). */
+    private readonly earnedIn?: (gameId: number) => Promise<{ userId: string; code: string }[]>,
   ) {
     this.access = new ChannelAccess(outbox, caps, now);
     this.stages = new StageMessages(outbox, contexts, now);
@@ -226,6 +229,7 @@ export class Planner {
         meta: { what: 'points' },
       });
       await resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
+      await this.achievements(ctx);
     }
     // The pinned table is the round's register: it is brought up to date each morning and when the
     // game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
@@ -241,6 +245,22 @@ export class Planner {
     if (stageChanged || writersKey(prev) !== writersKey(state)) await this.access.permissions(ctx);
     // M-2, G-5, G-7: the mafia thread's lock, and its members after any change of who is at the table.
     await this.access.threadLock(ctx);
+  }
+
+  /**
+   * Issue 24: the achievements the game's closing earned, announced once in its channel: the rows
+   * were written by the closing's own transaction (src/stats/record.ts), and so is this post, keyed
+   * per game (the outbox's nonce keeps it to one message after a crash). A rebuild writes the rows
+   * again without a planner: it never announces.
+   */
+  private async achievements(ctx: GameCtx): Promise<void> {
+    if (!this.earnedIn) return;
+    const payload = achievementsPayload(ctx.pub, ctx.game.id, await this.earnedIn(ctx.game.id));
+    if (!payload) return;
+    await this.outbox.add(ctx.game.id, channelDest(ctx.game.channelId), 'post', payload, this.now(), {
+      meta: { what: 'achievements' },
+      key: 'achievements',
+    });
   }
 
   /** The other living shooters see a teammate's pick (the table's "gestures"). */

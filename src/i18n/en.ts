@@ -6,6 +6,7 @@ import { communityEn } from './community';
 import { presetsEn } from './presets';
 import { conductEn } from './conduct';
 import { exportEn } from './export';
+import { achievementsEn } from './achievements';
 
 import { tournamentEn } from './tournament';
 import { statsEn } from './stats';
@@ -560,6 +561,7 @@ export const en = {
   ...presetsEn,
   ...conductEn,
   ...exportEn,
+  ...achievementsEn,
   ...tournamentEn,
   ...statsEn,
   ...rulesEn,

@@ -5,6 +5,7 @@ import { communityRu } from './community';
 import { presetsRu } from './presets';
 import { conductRu } from './conduct';
 import { exportRu } from './export';
+import { achievementsRu } from './achievements';
 import { tournamentRu } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -592,6 +593,7 @@ export const ru: Catalog = {
   ...presetsRu,
   ...conductRu,
   ...exportRu,
+  ...achievementsRu,
   ...tournamentRu,
   ...statsRu,
   ...rulesRu,

@@ -5,6 +5,7 @@ import { communityUk } from './community';
 import { presetsUk } from './presets';
 import { conductUk } from './conduct';
 import { exportUk } from './export';
+import { achievementsUk } from './achievements';
 import { tournamentUk } from './tournament';
 import type { Catalog } from './catalog';
 
@@ -590,6 +591,7 @@ export const uk: Catalog = {
   ...presetsUk,
   ...conductUk,
   ...exportUk,
+  ...achievementsUk,
   ...tournamentUk,
   ...statsUk,
   ...rulesUk,

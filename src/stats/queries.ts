@@ -121,6 +121,8 @@ export interface PlayerProfile {
   last: { gameId: number; role: string; outcome: string; points: number; finishedAt: number; counts: boolean }[];
   /** The Elo after each rated game, oldest first (the chart; the last 200). */
   history: { at: number; elo: number }[];
+  /** Issue 24: the player's achievements in the rule set (all time, whatever the period), oldest first. */
+  achievements: { code: string; gameId: number; earnedAt: number }[];
 }
 
 /** The rule set the player played last on this server (when `/stats player` names none). */
@@ -168,6 +170,7 @@ export async function profile(db: StatsStore, f: StatsFilter, userId: string): P
     trend,
     last,
     history: hist.map((h) => ({ at: h.at, elo: h.after })),
+    achievements: await db.playerAchievements(f.guildId, f.ruleset, userId),
   };
 }
 

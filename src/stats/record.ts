@@ -5,6 +5,7 @@
 import type { StandingDelta, StatsStore, StoredResult } from '../db/stats-store';
 import { DEFAULT_ELO, eloChanges, voidReason, type EloSettings, type RatedSeat } from '../engine/rating';
 import type { Team, Winner } from '../engine/types';
+import { earnedBy } from './achievements';
 
 export interface RatingSettings {
   elo: EloSettings;
@@ -137,6 +138,28 @@ async function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult
     for (const scope of scopes) await db.addToStanding(standingDelta(r, scope));
     await db.logRunningTotals(r.guildId, r.ruleset, r.userId, r.finishedAt, r.gameId);
   }
+  await awardAchievements(db, rows);
+}
+
+/**
+ * Issue 24: the achievements a counted game earns, after its standings (their totals include it).
+ * The same code when a game closes and when a rebuild replays it: a rebuild finds the same games
+ * that earned them; it only writes rows (the closing game's planner announces what it earned).
+ */
+async function awardAchievements(db: StatsStore, rows: readonly StoredResult[]): Promise<void> {
+  for (const r of rows) {
+    if (!r.userId) continue;
+    const tally = await db.standingAll(r.guildId, r.ruleset, r.userId);
+    for (const code of earnedBy(r, tally))
+      await db.addAchievement({
+        guildId: r.guildId,
+        ruleset: r.ruleset,
+        userId: r.userId,
+        code,
+        gameId: r.gameId,
+        earnedAt: r.finishedAt,
+      });
+  }
 }
 
 /** A season defined (or ended): its standings from the stored results. */
@@ -177,7 +200,7 @@ async function* rebuildSteps(
     yield 'counts';
   }
   await db.clearStandingsAndRatings(guildId, ruleset);
-  for (const table of ['rating_history', 'standings_log'] as const) {
+  for (const table of ['rating_history', 'standings_log', 'achievements'] as const) {
     while ((await db.deleteDerivedRows(table, guildId, ruleset, STEP_DELETE)) > 0) yield 'delete';
   }
   let cursor = { at: -1, game: 0 };

@@ -310,6 +310,7 @@ describe('the copy plan', () => {
         'suspensions',
         'relayed_clicks',
         'server_audit',
+        'achievements',
       ].sort(),
     );
     const at = new Map(plan.map((p, i) => [p.name, i]));

@@ -14,6 +14,7 @@ import { tournamentEn, tournamentRu, tournamentUk } from '../../src/i18n/tournam
 import { statsEn, statsRu, statsUk } from '../../src/i18n/stats';
 import { rulesEn, rulesRu, rulesUk } from '../../src/i18n/rules';
 import { exportEn, exportRu, exportUk } from '../../src/i18n/export';
+import { achievementsEn, achievementsRu, achievementsUk } from '../../src/i18n/achievements';
 import { hostCommand } from '../../src/discord/commands/definitions';
 
 const I18N = 'src/i18n';
@@ -39,6 +40,9 @@ const sources: { name: string; lang: Locale; entries: Record<string, Entry> }[] 
   { name: 'exportEn', lang: 'en', entries: exportEn },
   { name: 'exportUk', lang: 'uk', entries: exportUk },
   { name: 'exportRu', lang: 'ru', entries: exportRu },
+  { name: 'achievementsEn', lang: 'en', entries: achievementsEn },
+  { name: 'achievementsUk', lang: 'uk', entries: achievementsUk },
+  { name: 'achievementsRu', lang: 'ru', entries: achievementsRu },
 ];
 
 /** Every text of an entry: the string, or each plural form. */

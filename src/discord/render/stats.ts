@@ -11,6 +11,7 @@ import type { GameRecordView } from '../../stats/game-record';
 import type { Period, RankBy, StatsFilter, top, profile } from '../../stats/queries';
 import { encodeStatsId, type StatsId } from '../custom-id';
 import { chunkLines } from './common';
+import { achievementLines } from './achievements';
 import { roleName, rulesetName } from './words';
 
 export type Reply = InteractionReplyOptions & { embeds: APIEmbed[] };
@@ -173,6 +174,10 @@ export function playerView(
       flag: g.counts ? '' : t(loc, 'st.player.notCounted'),
     }),
   );
+  const achieved = achievementLines(
+    loc,
+    p.achievements.map((a) => a.code),
+  );
   const embed: APIEmbed = {
     title: t(loc, 'st.player.title', { name, ruleset: rs, period: periodText }).slice(0, 256),
     description: lines.join('\n'),
@@ -181,6 +186,7 @@ export function playerView(
         ? [{ name: t(loc, 'st.player.roles'), value: roles.join('\n').slice(0, 1024), inline: true }]
         : []),
       ...(last.length ? [{ name: t(loc, 'st.player.last'), value: chunkLines(last, 1024)[0]!, inline: false }] : []),
+      ...(achieved.length ? [{ name: t(loc, 'ach.field'), value: chunkLines(achieved, 1024)[0]!, inline: false }] : []),
     ],
   };
   const reply: Reply = { embeds: [embed], components: publish ? [] : [showRow(id, loc)] };
