@@ -25,10 +25,7 @@ export const exportEn = {
   },
   'export.players': { one: '{count} player', other: '{count} players' },
   'export.empty': 'No finished games in {ruleset} ({period}): there is nothing to export.',
-  'refusal.export/cooldown': {
-    one: 'You have just made an export: try again in {count} second.',
-    other: 'You have just made an export: try again in {count} seconds.',
-  },
+  'refusal.export/cooldown': 'You have just made an export: try again {when}.',
   'refusal.export/busy': 'Another export of this server is being prepared: try again in a moment.',
   'refusal.export/too-large':
     '{file} would be larger than {size}, the largest file Discord takes here. Choose a season or fewer days, or the standings alone.',
@@ -58,12 +55,7 @@ export const exportUk: Record<Keys, Entry> = {
   },
   'export.players': { one: '{count} гравець', few: '{count} гравці', many: '{count} гравців', other: '{count} гравця' },
   'export.empty': 'У «{ruleset}» ({period}) немає завершених ігор — експортувати нічого.',
-  'refusal.export/cooldown': {
-    one: 'Ви щойно зробили експорт — спробуйте знову за {count} секунду.',
-    few: 'Ви щойно зробили експорт — спробуйте знову за {count} секунди.',
-    many: 'Ви щойно зробили експорт — спробуйте знову за {count} секунд.',
-    other: 'Ви щойно зробили експорт — спробуйте знову за {count} секунди.',
-  },
+  'refusal.export/cooldown': 'Ви щойно зробили експорт — спробуйте знову {when}.',
   'refusal.export/busy': 'Саме готується інший експорт цього сервера — спробуйте за хвилинку.',
   'refusal.export/too-large':
     '{file} вийде більшим за {size} — найбільший файл, який Discord тут приймає. Виберіть сезон чи менше днів або лише турнірну таблицю.',
@@ -91,12 +83,7 @@ export const exportRu: Record<Keys, Entry> = {
   },
   'export.players': { one: '{count} игрок', few: '{count} игрока', many: '{count} игроков', other: '{count} игрока' },
   'export.empty': 'В «{ruleset}» ({period}) нет завершённых игр — экспортировать нечего.',
-  'refusal.export/cooldown': {
-    one: 'Вы только что сделали экспорт — попробуйте снова через {count} секунду.',
-    few: 'Вы только что сделали экспорт — попробуйте снова через {count} секунды.',
-    many: 'Вы только что сделали экспорт — попробуйте снова через {count} секунд.',
-    other: 'Вы только что сделали экспорт — попробуйте снова через {count} секунды.',
-  },
+  'refusal.export/cooldown': 'Вы только что сделали экспорт — попробуйте снова {when}.',
   'refusal.export/busy': 'Сейчас готовится другой экспорт этого сервера — попробуйте через минутку.',
   'refusal.export/too-large':
     '{file} получится больше {size} — самого большого файла, который Discord здесь принимает. Выберите сезон или меньше дней либо только турнирную таблицу.',

@@ -154,7 +154,7 @@ describe('/stats export through Discord', () => {
     // The same member again at once: the cooldown; another member may.
     const again = await stats(d, u1!.id, 'export', { what: 'standings' });
     expect(again.ephemeral).toBe(true);
-    expect(again.content).toMatch(/^⛔ You have just made an export: try again in \d+ seconds?\.$/);
+    expect(again.content).toMatch(/^⛔ You have just made an export: try again <t:\d+:R>\.$/);
     expect(again.message!.attachments).toHaveLength(0);
     const only = await stats(d, w.users[4]!.id, 'export', { what: 'games' });
     expect([...files(w, only).keys()]).toEqual(['games-chnu-2016-all.csv']);
@@ -212,7 +212,7 @@ describe('/stats export through Discord', () => {
     const ukFiles = files(w, uk);
     expect(parseCsv(ukFiles.get('standings-chnu-2016-30d.csv')!)[0]![0]).toBe('place');
     const ukAgain = await stats(d, u5!.id, 'export', {}, 'uk');
-    expect(ukAgain.content).toMatch(/^⛔ Ви щойно зробили експорт — спробуйте знову за \d+ секунд[уи]?\.$/);
+    expect(ukAgain.content).toMatch(/^⛔ Ви щойно зробили експорт — спробуйте знову <t:\d+:R>\.$/);
     expect(w.fake.unhandled).toEqual([]);
   });
 

@@ -106,8 +106,9 @@ export class StatsExportCommand {
     const key = `${guildId}:${i.user.id}`;
     const since = this.now() - (this.last.get(key) ?? -Infinity);
     if (since < EXPORT_COOLDOWN_MS) {
-      const count = Math.ceil((EXPORT_COOLDOWN_MS - since) / 1000);
-      return void (await this.refuse(i, t(loc, 'refusal.export/cooldown', { count })));
+      // Discord shows the time left in the reader's own language ("in 58 seconds").
+      const when = `<t:${Math.ceil((this.now() - since + EXPORT_COOLDOWN_MS) / 1000)}:R>`;
+      return void (await this.refuse(i, t(loc, 'refusal.export/cooldown', { when })));
     }
     if (this.busy.has(guildId)) return void (await this.refuse(i, t(loc, 'refusal.export/busy')));
 
