@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { memberStanding } from '../src/app/conduct';
 import { GameService } from '../src/app/game-service';
 import { openDatabase } from '../src/db/client';
 import { copyToPostgres } from '../src/db/copy-to-postgres';
@@ -350,6 +351,12 @@ export async function benchStats(
       async () => await top(stats, f({ preset: 'fast', period: season }), 'points', 0, busiest.user_id),
     ),
     'player, all time (busiest player)': await time(RUNS, async () => await profile(stats, f(), busiest.user_id)),
+    // Issue 24: a member's conduct record (his fouls, removals, absences and games left in the
+    // record's window, and his bans and pauses), as /mafia conduct record and every lobby join read it.
+    'conduct record (busiest player)': await time(
+      RUNS,
+      async () => await memberStanding(store, GUILD, busiest.user_id, now),
+    ),
     'player, last 30 days': await time(
       RUNS,
       async () => await profile(stats, f({ period: { kind: 'days', days: 30 } }), busiest.user_id),
