@@ -167,8 +167,8 @@ describe('achievements through Discord', () => {
     expect(more).toEqual([]);
     expect(ann!.content).toContain(`🏅 Досягнення в грі #${d.gameId}`);
     expect(ann!.content).toContain(`<@${w!.users[3]!.id}> — **Повний склад**: перемога, коли вся команда ще за столом`);
-    expect(ann!.content).toContain(`<@${w!.users[5]!.id}> — **Нюх Дона**: Дон: Шерифа знайдено перевіркою в першу ніч`);
+    expect(ann!.content).toContain(`<@${w!.users[5]!.id}> — **Нюх Дона**: Дон знаходить Шерифа першої ж ночі`);
     const own = await player(d, w!.users[5]!.id, 'uk');
-    expect(own).toMatch(/Досягнення\n🏅 \*\*Нюх Дона\*\* — Дон: Шерифа знайдено перевіркою в першу ніч/);
+    expect(own).toMatch(/Досягнення\n🏅 \*\*Нюх Дона\*\* — Дон знаходить Шерифа першої ж ночі/);
   });
 });

@@ -207,12 +207,12 @@ describe('/stats export through Discord', () => {
     // Ukrainian: the answer in the reader's language, the files' columns as documented.
     const uk = await stats(d, u5!.id, 'export', { period: '30д' }, 'uk');
     expect(text(uk.message)).toMatch(
-      /^📄 Турнір ЧНУ 2016 \(10\), за останні 30 днів: у таблиці 10 гравців, 1 завершена гра \(нерейтингові й анульовані теж, із позначкою\)\.$/,
+      /^📄 Турнір ЧНУ 2016 \(10\), за останні 30 днів: у таблиці 10 гравців, 1 завершена гра \(разом із нерейтинговими й анульованими — вони позначені\)\.$/,
     );
     const ukFiles = files(w, uk);
     expect(parseCsv(ukFiles.get('standings-chnu-2016-30d.csv')!)[0]![0]).toBe('place');
     const ukAgain = await stats(d, u5!.id, 'export', {}, 'uk');
-    expect(ukAgain.content).toMatch(/^⛔ Ви щойно зробили експорт — спробуйте знову <t:\d+:R>\.$/);
+    expect(ukAgain.content).toMatch(/^⛔ Ви щойно зробили експорт — спробуйте ще раз <t:\d+:R>\.$/);
     expect(w.fake.unhandled).toEqual([]);
   });
 
