@@ -70,7 +70,8 @@ export const games = sqliteTable(
     index('games_guild_status').on(t.guildId, t.status),
     index('games_channel_status').on(t.channelId, t.status),
     index('games_tournament').on(t.tournamentId),
-    index('games_guild_preset').on(t.guildId, t.preset),
+    // Issue 24: a preset's games in a period (/stats top preset: period:), in the order they finished.
+    index('games_guild_preset_finished').on(t.guildId, t.preset, t.finishedAt),
   ],
 );
 

@@ -1132,11 +1132,13 @@ export class StatsStore {
         WHERE s.guild_id = ${guild} AND s.ruleset = ${ruleset} AND s.scope = 'all' AND s.games - coalesce(b.games, 0) > 0`;
     }
     // A tournament's or a preset's games in a period: their results summed. SQLite's CROSS JOIN
-    // walks the games first (by games_tournament or games_guild_preset), then each game's results by its key.
+    // walks the games first (by games_tournament or games_guild_preset_finished), then each game's results by its key.
     const { countIf, half } = this.f;
     const games = [
       ...(tournament !== null ? [sql`g.tournament_id = ${tournament}`] : []),
-      ...(preset !== null ? [sql`g.preset = ${preset}`] : []),
+      // A preset's games by games_guild_preset_finished: those of the period only (a game's results
+      // carry its finished_at).
+      ...(preset !== null ? [sql`g.preset = ${preset} AND g.finished_at >= ${from} AND g.finished_at < ${to}`] : []),
     ];
     return sql`SELECT r.user_id, sum(${half(sql`r.points`)}) AS half_points, count(*) AS games,
         ${countIf(sql`r.outcome = 'win'`)} AS wins, ${countIf(sql`r.best_player`)} AS best_player,

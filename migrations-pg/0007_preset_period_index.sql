@@ -1,0 +1,2 @@
+DROP INDEX "games_guild_preset";--> statement-breakpoint
+CREATE INDEX "games_guild_preset_finished" ON "games" USING btree ("guild_id","preset","finished_at");
