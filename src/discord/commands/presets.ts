@@ -20,12 +20,11 @@ import { optionOverridesSchema, resolveOptions } from '../../engine/options';
 import { RULESET_IDS } from '../../engine/rulesets';
 import type { RulesetId, Timers } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
-import { parseDuration } from '../duration';
 import { rulesPayload } from '../render/rules';
 import { durationText, rulesetName } from '../render/words';
 import { toReply } from '../reply';
 import { choice, loc, rulesetChoices, TIMER_OPTIONS } from './builder';
-import { TIMER_KEYS } from './timer-options';
+import { timerChanges } from './timer-options';
 
 /** The stage timers in the order the rules say them. */
 export const TIMER_ORDER: (keyof Timers)[] = [
@@ -152,18 +151,9 @@ export class PresetCommand {
       }
       edit.rules = r.changes;
     }
-    for (const opt of TIMER_OPTIONS) {
-      const v = i.options.getString(opt);
-      if (v === null) continue;
-      const secs = v.trim().toLowerCase() === 'default' ? 'default' : parseDuration(v);
-      if (secs === null || (secs !== 'default' && (secs < 5 || secs > 30 * 86_400)))
-        return void (await this.say(
-          i,
-          `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: v.slice(0, 20) })}`,
-        ));
-      edit.timers ??= new Map();
-      for (const key of TIMER_KEYS[opt]) edit.timers.set(key, secs);
-    }
+    const timers = timerChanges(i);
+    if ('bad' in timers) return void (await this.say(i, `⛔ ${t(loc, 'refusal.settings/timer', timers.bad)}`));
+    if (timers.size > 0) edit.timers = timers;
     const remove = i.options.getBoolean('delete') === true;
     const changing = remove || Object.keys(edit).length > 0;
     if (!changing) {

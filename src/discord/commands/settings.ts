@@ -13,9 +13,7 @@ import {
 import type { Store } from '../../db/store';
 import type { Timers } from '../../engine/types';
 import { t, type Locale, type MessageKey } from '../../i18n';
-import { TIMER_OPTIONS } from './builder';
-import { TIMER_KEYS } from './timer-options';
-import { parseDuration } from '../duration';
+import { timerChanges } from './timer-options';
 import { durationText, rulesetName } from '../render/words';
 import { conductSettingText } from '../conduct';
 import type { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
@@ -190,27 +188,15 @@ export class SettingsCommand {
         const pace = i.options.getString('pace', true);
         if (pace !== 'live' && pace !== 'async') return this.reply(i, `⛔ ${t(loc, 'refusal.create/pace')}`);
         // What each timer option says: a number of seconds, or `default` (back to the rule set).
-        const given = new Map<(typeof TIMER_OPTIONS)[number], number | 'default'>();
-        for (const opt of TIMER_OPTIONS) {
-          const raw = i.options.getString(opt);
-          if (raw === null) continue;
-          if (raw.trim().toLowerCase() === 'default') {
-            given.set(opt, 'default');
-            continue;
-          }
-          const secs = parseDuration(raw);
-          if (secs === null || secs < 5 || secs > 30 * 86_400)
-            return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', { option: opt, value: raw.slice(0, 20) })}`);
-          given.set(opt, secs);
-        }
+        const given = timerChanges(i);
+        if ('bad' in given) return this.reply(i, `⛔ ${t(loc, 'refusal.settings/timer', given.bad)}`);
         // Applied to the timers as they are when the change is written.
         patch = (cur) => {
           const next: Partial<Timers> = { ...cur.timers[pace] };
-          for (const [opt, v] of given)
-            for (const key of TIMER_KEYS[opt]) {
-              if (v === 'default') delete next[key];
-              else next[key] = v;
-            }
+          for (const [key, v] of given) {
+            if (v === 'default') delete next[key];
+            else next[key] = v;
+          }
           return { timers: { ...cur.timers, [pace]: next } };
         };
         break;

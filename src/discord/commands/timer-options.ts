@@ -1,4 +1,4 @@
-// The timer options of /mafia create, /mafia settings timers and /tournament create: one reader for all.
+// The timer options of /mafia create, /mafia settings timers, /mafia settings preset and /tournament create: one reader for all.
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { Timers } from '../../engine/types';
 import { TIMER_OPTIONS, type TimerOption } from './builder';
@@ -21,6 +21,26 @@ export function timerOptions(
     for (const key of TIMER_KEYS[opt]) timers[key] = secs;
   }
   return timers;
+}
+
+/**
+ * The timer options as changes (`/mafia settings timers`, `/mafia settings preset`): each given one
+ * as seconds (5 s to 30 days) or `default` (back to the rule set's), per stage timer it sets; or the
+ * first bad one (for the refusal's text).
+ */
+export function timerChanges(
+  i: ChatInputCommandInteraction,
+): Map<keyof Timers, number | 'default'> | { bad: { option: string; value: string } } {
+  const out = new Map<keyof Timers, number | 'default'>();
+  for (const opt of TIMER_OPTIONS) {
+    const raw = i.options.getString(opt);
+    if (raw === null) continue;
+    const secs = raw.trim().toLowerCase() === 'default' ? 'default' : parseDuration(raw);
+    if (secs === null || (secs !== 'default' && (secs < 5 || secs > 30 * 86_400)))
+      return { bad: { option: opt, value: raw.slice(0, 20) } };
+    for (const key of TIMER_KEYS[opt]) out.set(key, secs);
+  }
+  return out;
 }
 
 export const TIMER_KEYS: Record<TimerOption, (keyof Timers)[]> = {
