@@ -35,6 +35,16 @@ const ROOT = new AsyncResource('mafia:outside-transactions');
 export function detached<T>(fn: () => T): T {
   return ROOT.runInAsyncScope(fn);
 }
+/**
+ * `p` itself, marked as handled: a statement's answer kept for later (a transaction's cache) that
+ * nobody may wait for is not an unhandled rejection when it fails; whoever waits for it still gets
+ * the failure (and the transaction fails with it).
+ */
+export function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
 /** drizzle over this connection, typed with the SQLite schema (PostgreSQL's is generated from it: same tables, same columns). */
 export type Db = BetterSQLite3Database<typeof schema>;
 /** The tables of the connection's dialect (`schema.ts` or `schema-pg.ts`), typed as `schema.ts`'s. */
@@ -72,6 +82,13 @@ export interface Connection {
   get<T>(q: Pick<Runnable<T>, 'get'>, params?: Params): Promise<T | undefined>;
   /** Runs an insert, update or delete; how many rows it changed. */
   run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number>;
+  /**
+   * Runs an insert, update or delete whose count nobody needs (the hot paths' writes). Inside a
+   * transaction on PostgreSQL, a statement built with `statement()` is sent without waiting for
+   * its answer: it travels with the next statement that is waited for, or with the commit, and
+   * its failure fails the transaction there. Elsewhere, as `run`.
+   */
+  queue(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<void>;
   /** Raw SQL (drizzle's `sql` template) returning rows. */
   rows<T>(query: SQL): Promise<T[]>;
   /** Raw SQL that changes rows; how many. */
@@ -91,7 +108,9 @@ export interface Connection {
   /**
    * Inside a transaction: holds the game's row until it ends, so a second process that believes it
    * owns the guild (during a handover) waits instead of writing the same game (PostgreSQL's
-   * `SELECT … FOR UPDATE`). SQLite: nothing to do, its transactions hold the whole file.
+   * `SELECT … FOR UPDATE`, sent without waiting for its answer: the server runs the transaction's
+   * statements in order, so the next one the flow waits for is the one that waits for the row).
+   * SQLite: nothing to do, its transactions hold the whole file.
    */
   lockGame(gameId: number): Promise<void>;
   /** Whether the calling flow is inside a transaction of this connection. */
@@ -268,6 +287,12 @@ export class SqliteConnection implements Connection {
 
   run(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<number> {
     return this.when(() => (q.run(params) as { changes: number }).changes);
+  }
+
+  queue(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<void> {
+    return this.when(() => {
+      q.run(params);
+    });
   }
 
   rows<T>(query: SQL): Promise<T[]> {

@@ -616,7 +616,7 @@ export class OutboxStore {
     key: string | null,
     free = false,
   ): Promise<void> {
-    await this.c.run(this.q.insert(), {
+    await this.c.queue(this.q.insert(), {
       gameId,
       dest,
       op,
@@ -696,7 +696,7 @@ export class OutboxStore {
         state: 'live',
         updatedAt: now,
       };
-      await this.c.run(this.q.insertSlot(), {
+      await this.c.queue(this.q.insertSlot(), {
         gameId,
         key,
         kind,
@@ -716,7 +716,7 @@ export class OutboxStore {
     const state = opts.state ?? cur.state;
     const repost = opts.repost ?? cur.repost;
     if (cur.payload === json && cur.state === state && cur.repost === repost) return false;
-    await this.c.run(this.q.bumpSlot(), { gameId, key, payload: json, state, now, repost });
+    await this.c.queue(this.q.bumpSlot(), { gameId, key, payload: json, state, now, repost });
     this.remember(gameId, key, { ...cur, payload: json, state, repost, version: cur.version + 1, updatedAt: now });
     return true;
   }

@@ -7,7 +7,7 @@ import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
 import { gameFeats } from '../stats/achievements';
-import type { Connection, Tables } from './connection';
+import { quiet, type Connection, type Tables } from './connection';
 import { StatsStore } from './stats-store';
 import type { games, GameStatus } from './schema';
 import { ownedGame } from './owned';
@@ -480,11 +480,11 @@ export class Store {
       resetDeadline?: boolean;
     },
   ): Promise<{ stageSeq: number; dueAt: number } | null> {
-    return this.transaction(async () => {
+    const stored = await this.transaction(async () => {
       // The game's row first: its UPDATE holds the row to the end of the transaction, as lockGame
       // would (PostgreSQL: a second process that believes it owns the guild waits here), with one
       // statement fewer.
-      await this.c.run(this.updateState(), {
+      await this.c.queue(this.updateState(), {
         gameId,
         state: JSON.stringify(state),
         moves: state.moves,
@@ -493,7 +493,7 @@ export class Store {
       });
       // G-7: the host moved the stage's end (also earlier): the later end it was shown goes too.
       if (extra?.resetDeadline) await this.dropDeadline(gameId);
-      await this.c.run(this.insertAction(), {
+      await this.c.queue(this.insertAction(), {
         gameId,
         seq: state.moves,
         kind: entry.action.kind,
@@ -506,19 +506,26 @@ export class Store {
       if (extra?.audit) await this.addAudit(extra.audit);
       if (extra?.onOver) await extra.onOver();
       if (extra?.inTx) await extra.inTx();
-      // The stage's end as stored at the end of it all (the planner may have moved it later).
-      return state.deadline === null ? null : this.deadlineOf(gameId);
+      // The stage's end as stored at the end of it all (the planner may have moved it later): its
+      // answer is waited for after the commit, which it travels with (PostgreSQL).
+      return { end: state.deadline === null ? null : quiet(this.deadlineOf(gameId)) };
     });
+    return stored.end === null ? null : stored.end;
   }
 
-  /** Writes the stage's end (a later end the same stage was given stays); the row as it now is. */
+  /**
+   * Writes the stage's end (a later end the same stage was given stays). The row as it then is
+   * is kept for `deadlineOf` as its answer to come (PostgreSQL: not waited for here).
+   */
   private async writeDeadline(gameId: number, seq: number, dueAt: number): Promise<void> {
-    const row = (await this.c.get(this.upsertDeadline(), { gameId, seq, dueAt })) ?? null;
-    this.c.txCache()?.set(`deadline:${gameId}`, row);
+    const row = this.c.get(this.upsertDeadline(), { gameId, seq, dueAt }).then((r) => r ?? null);
+    this.c.txCache()?.set(`deadline:${gameId}`, quiet(row));
+    // Outside a transaction nothing keeps it: wait for it here.
+    if (!this.c.inTransaction) await row;
   }
 
   private async dropDeadline(gameId: number): Promise<void> {
-    await this.c.run(this.deleteDeadline(), { gameId });
+    await this.c.queue(this.deleteDeadline(), { gameId });
     this.c.txCache()?.set(`deadline:${gameId}`, null);
   }
 
@@ -550,9 +557,9 @@ export class Store {
   async deadlineOf(gameId: number): Promise<{ stageSeq: number; dueAt: number } | null> {
     const cache = this.c.txCache();
     const k = `deadline:${gameId}`;
-    if (cache?.has(k)) return cache.get(k) as { stageSeq: number; dueAt: number } | null;
-    const row = (await this.c.get(this.selectDeadline(), { gameId })) ?? null;
-    cache?.set(k, row);
+    if (cache?.has(k)) return (await cache.get(k)) as { stageSeq: number; dueAt: number } | null;
+    const row = this.c.get(this.selectDeadline(), { gameId }).then((r) => r ?? null);
+    cache?.set(k, quiet(row));
     return row;
   }
 

@@ -101,6 +101,36 @@ async function addGame(c: PgConnection, guildId = '1'): Promise<number> {
   return g!.id;
 }
 
+/**
+ * A connection whose clients count round trips: statements sent while nothing else was in flight
+ * on their client (behind an unanswered one, a statement travels with it). `trips()` gives the
+ * count since the last call.
+ */
+async function countingConnection(): Promise<{ c: PgConnection; trips: () => number }> {
+  type Inflight = { _activeQuery?: unknown; _sentQueryQueue?: unknown[]; _queryQueue?: unknown[] };
+  const query = pg.Client.prototype.query;
+  let n = 0;
+  // The pool's clients take the prototype's query when they are made: patched only meanwhile.
+  pg.Client.prototype.query = function (this: pg.Client & Inflight, ...args: unknown[]) {
+    if (!this._activeQuery && !this._sentQueryQueue?.length && !this._queryQueue?.length) n++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    const { c } = await openFresh({ poolSize: 1 });
+    await c.transaction(async () => {}); // the pool's one client, made now
+    return {
+      c,
+      trips: () => {
+        const r = n;
+        n = 0;
+        return r;
+      },
+    };
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+}
+
 const movesOf = async (c: PgConnection, id: number) =>
   (await c.get(c.db.select({ moves: c.t.games.moves }).from(c.t.games).where(eq(c.t.games.id, id))))!.moves;
 
@@ -164,7 +194,7 @@ describe('PgConnection: flows and transactions', () => {
     expect(await movesOf(c, g1)).toBe(1);
   });
 
-  it('makes a second transaction on the same game wait in lockGame until the first ends, then see its write', async () => {
+  it('makes a second transaction on the same game wait at lockGame (its next statement) until the first ends, then see its write', async () => {
     await addServer(c, '1');
     const g = await addGame(c);
     const w = await watcher(url);
@@ -181,9 +211,9 @@ describe('PgConnection: flows and transactions', () => {
       });
       await locked.wait;
       const second = c.transaction(async () => {
-        await c.lockGame(g);
-        events.push('second holds the game');
+        await c.lockGame(g); // sent without waiting: the read after it waits for the row
         const moves = await movesOf(c, g);
+        events.push('second holds the game');
         await c.run(
           c.db
             .update(c.t.games)
@@ -272,6 +302,89 @@ describe('PgConnection: flows and transactions', () => {
       await c.transaction(async () => addServer(c, '5'));
     });
     expect(await ids()).toEqual(['1', '2', '4', '5']);
+  });
+
+  describe('pipelined: BEGIN, lockGame and queued writes go out with the next statement waited for', () => {
+    const insert = () =>
+      c.statement((db, t) =>
+        db.insert(t.servers).values({ guildId: sql.placeholder('id'), createdAt: 1, updatedAt: 1 }),
+      );
+    const codeOf = (e: unknown) => (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+
+    it('fails the transaction with a queued write’s own error at the next read, and keeps nothing of it', async () => {
+      await addServer(c, 'x');
+      const add = insert();
+      let read: unknown;
+      const err = await c
+        .transaction(async () => {
+          await c.queue(add(), { id: 'a' });
+          await c.queue(add(), { id: 'x' }); // duplicate key: not waited for
+          await c.queue(add(), { id: 'b' });
+          read = await ids().catch((e: unknown) => e);
+          throw read;
+        })
+        .catch((e: unknown) => e);
+      expect(codeOf(read)).toBe('23505'); // its own, not "the transaction is aborted" (25P02)
+      expect(err).toBe(read);
+      expect(await ids()).toEqual(['x']);
+    });
+
+    it('fails the commit when the last queued write fails, though nothing waited for it', async () => {
+      await addServer(c, 'x');
+      const add = insert();
+      const err = await c
+        .transaction(async () => {
+          await c.queue(add(), { id: 'a' });
+          await c.queue(add(), { id: 'x' });
+          return 'done';
+        })
+        .catch((e: unknown) => e);
+      expect(codeOf(err)).toBe('23505');
+      expect(await ids()).toEqual(['x']);
+      await c.transaction(async () => c.queue(add(), { id: 'y' })); // the client is usable again
+      expect(await ids()).toEqual(['x', 'y']);
+    });
+
+    it('forgets a queued write’s failure inside a savepoint rolled back; the outer transaction commits the rest', async () => {
+      await addServer(c, 'x');
+      const add = insert();
+      await c.transaction(async () => {
+        await c.queue(add(), { id: '1' });
+        const inner = await c
+          .transaction(async () => {
+            await c.queue(add(), { id: '2' });
+            await c.queue(add(), { id: 'x' });
+            await ids();
+          })
+          .catch((e: unknown) => e);
+        expect(codeOf(inner)).toBe('23505');
+        await c.queue(add(), { id: '3' });
+      });
+      expect(await ids()).toEqual(['1', '3', 'x']);
+    });
+
+    it('takes one round trip for BEGIN, queued writes and COMMIT, and one more per read waited for', async () => {
+      const { c: counted, trips } = await countingConnection();
+      const add = counted.statement((db, t) =>
+        db.insert(t.servers).values({ guildId: sql.placeholder('id'), createdAt: 1, updatedAt: 1 }),
+      );
+      await addServer(counted, 'g');
+      const g = await addGame(counted, 'g');
+      trips();
+      await counted.transaction(async () => {
+        await counted.lockGame(g);
+        for (const id of ['a', 'b', 'c']) await counted.queue(add(), { id });
+      });
+      expect(trips()).toBe(1);
+      await counted.transaction(async () => {
+        await counted.lockGame(g);
+        await counted.queue(add(), { id: 'd' });
+        expect(await movesOf(counted, g)).toBe(0); // BEGIN, the lock, the write and this read: one
+        await counted.queue(add(), { id: 'e' });
+      });
+      expect(trips()).toBe(2); // and the commit with the last write
+      expect((await counted.all(counted.db.select().from(counted.t.servers))).length).toBe(6);
+    });
   });
 
   it('runs a statement and raw SQL inside a transaction on the transaction’s client', async () => {
