@@ -61,7 +61,7 @@ export async function benchPersistence(
     () => ({ manageRoles: true, threads: true }),
     () => clock,
   );
-  service.use({ plan: (e) => planner.plan(e) });
+  service.use({ plan: (e) => planner.plan(e), prefetch: (id, e) => planner.prefetch(id, e) });
   const rng = seededRng(seed);
   const tag = options.tag ?? '';
   let actions = 0;

@@ -82,6 +82,12 @@ export interface ServiceHooks {
    */
   plan?: (e: GameEffect) => void | Promise<void>;
   /**
+   * Reads, inside an accepted action's transaction and at the same time as the game's row, what
+   * `plan` is going to read (kept in the transaction's cache; PostgreSQL: sent with BEGIN, one
+   * round trip for all of it). Optional: `plan` reads whatever was not read here.
+   */
+  prefetch?: (gameId: number, e: { prev: GameState; state: GameState; action: Action }) => Promise<void>;
+  /**
    * Runs a change's planning (all `plan` hooks) with the change known to it: the audience check
    * (src/discord/audience.ts) learns what caused the writes. The first registered is used.
    */
@@ -158,6 +164,13 @@ const IS_HOST_ACTION: { readonly [K in ActionKind]: K extends HostActionKind ? t
 const isHostAction = (a: Action): a is HostAction => IS_HOST_ACTION[a.kind];
 /** `host-foul` -> `foul`, the audit log's name of the verb. */
 const hostVerb = (kind: HostActionKind): HostVerb => kind.slice('host-'.length) as HostVerb;
+
+/** Thrown inside an action's transaction to refuse it: its game is no longer played. */
+class NotPlayed extends Error {
+  constructor() {
+    super('game/not-running');
+  }
+}
 
 export class GameService {
   readonly now: () => number;
@@ -598,28 +611,43 @@ export class GameService {
     const r = apply(prev, action, { now });
     if (!r.ok) return r;
     const state = r.state;
-    const game = (await this.store.getGame(gameId))!;
-    if (game.status !== 'running' && game.status !== 'post-game') return { ok: false, code: 'game/not-running' };
     const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
     const host = isHostAction(action);
     const audit = host
       ? { gameId, at: now, actorId: actor, action: hostVerb(action.kind), detail: { ...action }, reason }
       : undefined;
-    const effect: GameEffect = { kind: 'action', game, action, actor, prev, state, events: r.events };
     const clock = isClockControl(action.kind);
-    const stored = await this.store.commitAction(gameId, { action, actor, at: now }, state, {
-      ...(audit ? { audit } : {}),
-      ...(over
-        ? { onOver: async () => this.store.writeResults(game, state, await this.store.players(gameId), now) }
-        : {}),
-      ...(clock ? { resetDeadline: true } : {}),
-      inTx: () => this.planEffect(effect),
-    });
+    // The game's row is read inside the transaction, held, before anything is written (PostgreSQL:
+    // sent with BEGIN, one round trip); a game no longer played refuses the action there.
+    let effect: GameEffect | null = null as GameEffect | null;
+    let stored: { stageSeq: number; dueAt: number } | null;
+    try {
+      stored = await this.store.commitAction(gameId, { action, actor, at: now }, state, {
+        prefetch: async () => {
+          await Promise.all(this.hooks.map(async (h) => h.prefetch?.(gameId, { prev, state, action })));
+        },
+        game: (row) => {
+          if (!row || (row.status !== 'running' && row.status !== 'post-game')) throw new NotPlayed();
+          effect = { kind: 'action', game: row, action, actor, prev, state, events: r.events };
+        },
+        ...(audit ? { audit } : {}),
+        ...(over
+          ? {
+              onOver: async () => this.store.writeResults(effect!.game, state, await this.store.players(gameId), now),
+            }
+          : {}),
+        ...(clock ? { resetDeadline: true } : {}),
+        inTx: () => this.planEffect(effect!),
+      });
+    } catch (e) {
+      if (e instanceof NotPlayed) return { ok: false, code: 'game/not-running' };
+      throw e;
+    }
     this.states.set(gameId, state);
     if (clock) this.extended.delete(gameId);
     await this.armStage(gameId, state, stored);
     if (over) this.release(gameId);
-    this.emitEffect(gameId, effect);
+    this.emitEffect(gameId, (effect as GameEffect | null)!);
     return { ok: true, state, events: r.events, seq: state.moves };
   }
 

@@ -448,7 +448,7 @@ export class OutboxStore {
           .select(slotFields(t))
           .from(t.slots)
           .where(
-            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms') OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
+            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms', ${p('key1')}, ${p('key2')}) OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
           ),
       ),
       gameSlots: st((db, t) =>
@@ -771,14 +771,18 @@ export class OutboxStore {
 
   /**
    * Inside a transaction about to plan a game's messages: its live stage messages and night panels,
-   * its mafia thread and its permissions, read in one query and kept for the rest of the
-   * transaction (slot, liveSlots), instead of one read each (a round trip each on PostgreSQL).
+   * its mafia thread and its permissions, and up to two more slots the plan will ask for whatever
+   * their state (`keys`: the next stage's message, the actor's panel), read in one query and kept
+   * for the rest of the transaction (slot, liveSlots), instead of one read each (a round trip each
+   * on PostgreSQL).
    */
-  async primeSlots(gameId: number): Promise<void> {
+  async primeSlots(gameId: number, keys: readonly string[] = []): Promise<void> {
     const cache = this.c.txCache();
     if (!cache || cache.has(`slots-live:${gameId}`)) return;
-    const rows = (await this.c.all(this.q.planSlots(), { gameId })) as Slots;
-    for (const key of ['thread', 'perms']) cache.set(`slot:${gameId}:${key}`, null);
+    if (keys.length > 2) throw new Error('primeSlots: at most two more keys');
+    const [key1 = 'thread', key2 = 'thread'] = keys;
+    const rows = (await this.c.all(this.q.planSlots(), { gameId, key1, key2 })) as Slots;
+    for (const key of ['thread', 'perms', ...keys]) cache.set(`slot:${gameId}:${key}`, null);
     for (const r of rows) cache.set(`slot:${gameId}:${r.key}`, r);
     cache.set(`slots-live:${gameId}`, true);
   }

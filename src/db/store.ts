@@ -7,7 +7,7 @@ import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
 import { gameFeats } from '../stats/achievements';
-import { quiet, type Connection, type Tables } from './connection';
+import { quiet, type Connection, type Db, type Tables } from './connection';
 import { StatsStore } from './stats-store';
 import type { games, GameStatus } from './schema';
 import { ownedGame } from './owned';
@@ -135,15 +135,25 @@ export function statusOf(state: GameState): GameStatus {
 
 type Seat = { seat: number; userId: string; role: Role };
 
+type DeadlineRow = { stageSeq: number; dueAt: number };
+/** A stage's end kept in a transaction's cache: its answer, and the row once it is known. */
+interface KeptDeadline {
+  answer: Promise<DeadlineRow | null>;
+  known: boolean;
+  value: DeadlineRow | null;
+}
+
 export class Store {
   // Hot paths (every action reads the game and its seats, logs, saves the state and the deadline):
   // prepared once on SQLite (Connection.statement), not rebuilt per query.
   private readonly insertAction;
   private readonly updateState;
   private readonly upsertDeadline;
+  private readonly upsertDeadlineQuiet;
   private readonly deleteDeadline;
   private readonly selectDeadline;
   private readonly selectGame;
+  private readonly selectGameHeld;
   private readonly selectState;
   private readonly selectPlayers;
 
@@ -170,7 +180,7 @@ export class Store {
         })
         .where(eq(t.games.id, p('gameId'))),
     );
-    this.upsertDeadline = c.statement((db, t) =>
+    const upsertDeadline = (db: Db, t: Tables) =>
       db
         .insert(t.deadlines)
         .values({ gameId: p('gameId'), stageSeq: p('seq'), dueAt: p('dueAt') })
@@ -181,10 +191,13 @@ export class Store {
             stageSeq: sql`excluded.stage_seq`,
             dueAt: sql`CASE WHEN ${t.deadlines.stageSeq} = excluded.stage_seq THEN ${c.greatest(t.deadlines.dueAt, sql`excluded.due_at`)} ELSE excluded.due_at END`,
           },
-        })
-        // The row as it now is (a later end kept), so the planner and the timer need not read it.
-        .returning({ stageSeq: t.deadlines.stageSeq, dueAt: t.deadlines.dueAt }),
+        });
+    // The row as it now is (a later end kept), so the planner and the timer need not read it…
+    this.upsertDeadline = c.statement((db, t) =>
+      upsertDeadline(db, t).returning({ stageSeq: t.deadlines.stageSeq, dueAt: t.deadlines.dueAt }),
     );
+    // …or, when the transaction knows the row it replaces, nothing (queued: see writeDeadline).
+    this.upsertDeadlineQuiet = c.statement(upsertDeadline);
     this.deleteDeadline = c.statement((db, t) => db.delete(t.deadlines).where(eq(t.deadlines.gameId, p('gameId'))));
     this.selectGame = c.statement((db, t) =>
       db
@@ -192,6 +205,17 @@ export class Store {
         .from(t.games)
         .where(eq(t.games.id, p('id'))),
     );
+    // The game's row with its stage's end (commitAction), the game's row held.
+    this.selectGameHeld = c.statement((db, t) => {
+      const q = db
+        .select({ ...gameRowFields(t), endSeq: t.deadlines.stageSeq, endAt: t.deadlines.dueAt })
+        .from(t.games)
+        .leftJoin(t.deadlines, eq(t.deadlines.gameId, t.games.id))
+        .where(eq(t.games.id, p('id')));
+      // SQLite's transactions hold the whole file already (and it has no FOR UPDATE).
+      type Held = { for(s: 'update', o: { of: unknown }): typeof q };
+      return c.dialect === 'postgres' ? (q as unknown as Held).for('update', { of: t.games }) : q;
+    });
     this.selectState = c.statement((db, t) =>
       db
         .select({ state: t.games.state })
@@ -421,6 +445,7 @@ export class Store {
   /** Deals the game: seats, roles and the initial state, in one transaction. */
   async startGame(id: number, seats: Seat[], state: GameState, now: number): Promise<void> {
     await this.gameTransaction(id, async () => {
+      this.c.txCache()?.delete(`players:${id}`);
       const game = await this.getGame(id);
       if (!game) throw new Error(`no game ${id}`);
       const { db, t } = this.c;
@@ -448,13 +473,20 @@ export class Store {
     });
   }
 
+  /** A game's seats (kept for the rest of a transaction that reads them: only this store writes them). */
   async players(gameId: number): Promise<Seat[]> {
-    return (await this.c.all(this.selectPlayers(), { gameId })) as Seat[];
+    const cache = this.c.txCache();
+    const k = `players:${gameId}`;
+    if (cache?.has(k)) return (cache.get(k) as Seat[]).map((s) => ({ ...s }));
+    const rows = (await this.c.all(this.selectPlayers(), { gameId })) as Seat[];
+    cache?.set(k, rows);
+    return rows.map((s) => ({ ...s }));
   }
 
   /** A substitute takes over a seat (the seat, its role and its history stay). */
   async substitute(gameId: number, seat: number, userId: string): Promise<void> {
     const { db, t } = this.c;
+    this.c.txCache()?.delete(`players:${gameId}`);
     await this.c.run(
       db
         .update(t.players)
@@ -474,6 +506,13 @@ export class Store {
     entry: { action: Action; actor: string; at: number },
     state: GameState,
     extra?: {
+      /**
+       * The game's row as this transaction holds it, read first (nothing is written before): it
+       * may throw to refuse the action, and nothing is written.
+       */
+      game?: (row: GameRow | null) => void;
+      /** Reads made with the game's row (the plan's: see ServiceHooks.prefetch). */
+      prefetch?: () => Promise<void>;
       audit?: AuditEntry;
       onOver?: () => Promise<void>;
       inTx?: () => Promise<void>;
@@ -481,9 +520,19 @@ export class Store {
     },
   ): Promise<{ stageSeq: number; dueAt: number } | null> {
     const stored = await this.transaction(async () => {
-      // The game's row first: its UPDATE holds the row to the end of the transaction, as lockGame
-      // would (PostgreSQL: a second process that believes it owns the guild waits here), with one
-      // statement fewer.
+      // The game's row first, held to the end of the transaction as lockGame would hold it
+      // (PostgreSQL: a second process that believes it owns the guild waits here): read with FOR
+      // UPDATE when the caller wants it (sent with BEGIN, one round trip), else by the state's
+      // UPDATE, with one statement fewer.
+      if (extra?.game) {
+        // With the stage's end it replaces (writeDeadline then works the new one out).
+        const [row] = await Promise.all([this.c.get(this.selectGameHeld(), { id: gameId }), extra.prefetch?.()]);
+        if (row) {
+          const { endSeq, endAt, ...game } = row;
+          this.keepDeadline(gameId, endSeq === null || endAt === null ? null : { stageSeq: endSeq, dueAt: endAt });
+          extra.game(toRow(game));
+        } else extra.game(null);
+      }
       await this.c.queue(this.updateState(), {
         gameId,
         state: JSON.stringify(state),
@@ -515,18 +564,52 @@ export class Store {
 
   /**
    * Writes the stage's end (a later end the same stage was given stays). The row as it then is
-   * is kept for `deadlineOf` as its answer to come (PostgreSQL: not waited for here).
+   * is kept for `deadlineOf`: worked out from the row it replaces when this transaction knows it
+   * (commitAction reads it with the game's row; only the game's own work writes it, in turn), the
+   * write then queued; else the write's answer to come (PostgreSQL: not waited for here).
    */
   private async writeDeadline(gameId: number, seq: number, dueAt: number): Promise<void> {
-    const row = this.c.get(this.upsertDeadline(), { gameId, seq, dueAt }).then((r) => r ?? null);
-    this.c.txCache()?.set(`deadline:${gameId}`, quiet(row));
+    const cache = this.c.txCache();
+    const kept = cache?.get(`deadline:${gameId}`) as KeptDeadline | undefined;
+    if (kept?.known) {
+      const cur = kept.value;
+      await this.c.queue(this.upsertDeadlineQuiet(), { gameId, seq, dueAt });
+      this.keepDeadline(
+        gameId,
+        cur && cur.stageSeq === seq ? { stageSeq: seq, dueAt: Math.max(cur.dueAt, dueAt) } : { stageSeq: seq, dueAt },
+      );
+      return;
+    }
+    const row = this.c
+      .get(this.upsertDeadline(), { gameId, seq, dueAt })
+      .then((r) => (r as DeadlineRow | undefined) ?? null);
+    this.keepDeadline(gameId, row);
     // Outside a transaction nothing keeps it: wait for it here.
     if (!this.c.inTransaction) await row;
   }
 
   private async dropDeadline(gameId: number): Promise<void> {
     await this.c.queue(this.deleteDeadline(), { gameId });
-    this.c.txCache()?.set(`deadline:${gameId}`, null);
+    this.keepDeadline(gameId, null);
+  }
+
+  /** The stage's end for the rest of the transaction (Connection.txCache): a row, or its answer to come. */
+  private keepDeadline(gameId: number, row: DeadlineRow | null | Promise<DeadlineRow | null>): void {
+    const cache = this.c.txCache();
+    if (!cache) return;
+    if (!(row instanceof Promise)) {
+      cache.set(`deadline:${gameId}`, { answer: Promise.resolve(row), known: true, value: row } satisfies KeptDeadline);
+      return;
+    }
+    const kept: KeptDeadline = { answer: quiet(row), known: false, value: null };
+    row.then(
+      (v) => {
+        kept.known = true;
+        kept.value = v;
+      },
+      () => {},
+    );
+    cache.set(`deadline:${gameId}`, kept);
   }
 
   async log(gameId: number): Promise<LoggedAction[]> {
@@ -557,9 +640,10 @@ export class Store {
   async deadlineOf(gameId: number): Promise<{ stageSeq: number; dueAt: number } | null> {
     const cache = this.c.txCache();
     const k = `deadline:${gameId}`;
-    if (cache?.has(k)) return (await cache.get(k)) as { stageSeq: number; dueAt: number } | null;
+    const kept = cache?.get(k) as KeptDeadline | undefined;
+    if (kept) return kept.answer;
     const row = this.c.get(this.selectDeadline(), { gameId }).then((r) => r ?? null);
-    cache?.set(k, quiet(row));
+    this.keepDeadline(gameId, row);
     return row;
   }
 

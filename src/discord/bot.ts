@@ -372,6 +372,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   // the timers are armed and the deliverer is cued.
   service.use({
     around: (e, plan) => audience.around(e, plan),
+    prefetch: (gameId, e) => planner.prefetch(gameId, e),
     plan: async (e) => {
       await asyncPlay.before(e);
       await planner.plan(e);

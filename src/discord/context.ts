@@ -28,6 +28,11 @@ export class Contexts {
     return toLocale(server?.locale) ?? toLocale(guildLocale) ?? this.defaultLocale;
   }
 
+  /** The game's seats (read once per transaction: Store.players). */
+  async seats(gameId: number): Promise<void> {
+    await this.store.players(gameId);
+  }
+
   row(gameId: number): Promise<GameRow | null> {
     return this.store.getGame(gameId);
   }

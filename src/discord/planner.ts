@@ -128,6 +128,17 @@ export class Planner {
     await this.access.permissions(ctx);
   }
 
+  /**
+   * The reads of an action's plan, at once (ServiceHooks.prefetch; PostgreSQL: one round trip,
+   * sent with the transaction's BEGIN and the game's row): the slots it reads (the thread's, the
+   * permissions', the live stage messages and night panels, the next stage's message and the
+   * actor's panel) and the seats. Kept in the transaction's cache.
+   */
+  async prefetch(gameId: number, e: { prev: GameState; state: GameState; action: Action }): Promise<void> {
+    const keys = [`stage:${e.state.seq}`, ...('seat' in e.action ? [`panel:${e.prev.seq}:${e.action.seat}`] : [])];
+    await Promise.all([this.outbox.primeSlots(gameId, keys), this.contexts.seats(gameId)]);
+  }
+
   private async action(
     game: GameRow,
     prev: GameState,
@@ -137,8 +148,8 @@ export class Planner {
     undone?: Action,
     system = false,
   ): Promise<void> {
-    // The slots this plan reads (the thread's, the permissions', the stage's, the panels'), at once.
-    await this.outbox.primeSlots(game.id);
+    // What this plan reads (prefetch), when the service did not read it with the game's row.
+    await this.prefetch(game.id, { prev, state, action });
     const ctx = await this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();

@@ -100,6 +100,23 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
     lists.mockRestore();
   });
 
+  it('primes two more slots the plan names, whatever their state, and knows an absent one is absent', async () => {
+    await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 1);
+    await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 2, { state: 'stale' });
+    const reads = vi.spyOn(c, 'get');
+    let panel: SlotRow | null = null;
+    await c.transaction(async () => {
+      await outbox.primeSlots(gameId, ['stage:3', 'panel:2:4']);
+      expect(await outbox.slot(gameId, 'stage:3')).toBeNull();
+      panel = await outbox.slot(gameId, 'panel:2:4');
+      expect(await outbox.liveSlots(gameId)).toEqual([]); // a stale panel is not live
+    });
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect(panel).toEqual(await stored('panel:2:4'));
+    expect(panel).toMatchObject({ state: 'stale' });
+  });
+
   it('keeps liveSlots from the primed rows equal to a fresh read as stages close and open', async () => {
     await outbox.setSlot(gameId, 'stage:3', 'message', 'ch:ch', { content: 'day' }, 1);
     await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 1);
@@ -198,5 +215,105 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
     // No deadline: none stored, none returned.
     expect(await store.commitAction(gameId, entry(4), state(3, null))).toBeNull();
     expect(await store.deadlineOf(gameId)).toBeNull();
+
+    // The service's way (`game`): the game's row is read first with the stage's end it replaces,
+    // and the new end is worked out from it, not read back; always what a fresh read gives.
+    const held: (number | null)[] = [];
+    const viaGame = (at: number, s: GameState, inTx?: () => Promise<void>) =>
+      store.commitAction(gameId, entry(at), s, {
+        game: (row) => void held.push(row?.id ?? null),
+        ...(inTx ? { inTx } : {}),
+      });
+    const asked = vi.spyOn(c, 'get');
+    const fresh = await viaGame(5, state(4, 4_000));
+    expect(asked).toHaveBeenCalledTimes(1); // the game's row (with the end), nothing else
+    asked.mockRestore();
+    expect(fresh).toEqual({ stageSeq: 4, dueAt: 4_000 });
+    expect(await store.deadlineOf(gameId)).toEqual(fresh);
+    await store.extendDeadline(gameId, 4, 4_700); // seen late: the same stage keeps the later end
+    expect(await viaGame(6, state(4, 4_000))).toEqual({ stageSeq: 4, dueAt: 4_700 });
+    expect(await viaGame(7, state(4, 4_900))).toEqual({ stageSeq: 4, dueAt: 4_900 });
+    expect(await store.deadlineOf(gameId)).toEqual({ stageSeq: 4, dueAt: 4_900 });
+    expect(await viaGame(8, state(5, 3_000))).toEqual({ stageSeq: 5, dueAt: 3_000 }); // a new stage: its own
+    expect(await store.deadlineOf(gameId)).toEqual({ stageSeq: 5, dueAt: 3_000 });
+    const movedInside = await viaGame(9, state(6, 6_000), () => store.extendDeadline(gameId, 6, 6_600).then(() => {}));
+    expect(movedInside).toEqual({ stageSeq: 6, dueAt: 6_600 });
+    expect(await store.deadlineOf(gameId)).toEqual(movedInside);
+    expect(held).toEqual([gameId, gameId, gameId, gameId, gameId]);
+  });
+
+  it('refuses an action its game’s row refuses: nothing of it is written', async () => {
+    const s = createGame(
+      'classic-10',
+      {
+        roles: [
+          'don',
+          'mafia',
+          'mafia',
+          'sheriff',
+          'civilian',
+          'civilian',
+          'civilian',
+          'civilian',
+          'civilian',
+          'civilian',
+        ],
+      },
+      {},
+      'live',
+      { now: 0 },
+    );
+    const err = await store
+      .commitAction(
+        gameId,
+        { action: { kind: 'timeout', seq: 0 } as never, actor: 'system', at: 1 },
+        { ...s, moves: 1, deadline: 5_000 },
+        {
+          game: (row) => {
+            if (row?.status === 'lobby') throw new Error('not played');
+          },
+        },
+      )
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('not played');
+    expect((await store.getGame(gameId))?.moves).toBe(0);
+    expect(await store.log(gameId)).toEqual([]);
+    expect(await store.deadlineOf(gameId)).toBeNull();
+  });
+
+  it('reads a game’s seats once per transaction; a substitute’s seat is read again', async () => {
+    const roles = [
+      'don',
+      'mafia',
+      'mafia',
+      'sheriff',
+      'civilian',
+      'civilian',
+      'civilian',
+      'civilian',
+      'civilian',
+      'civilian',
+    ] as const;
+    await store.startGame(
+      gameId,
+      roles.map((role, i) => ({ seat: i + 1, userId: `u${i + 1}`, role })),
+      createGame('classic-10', { roles: [...roles] }, {}, 'live', { now: 0 }),
+      1,
+    );
+    const lists = vi.spyOn(c, 'all');
+    let seen: string[][] = [];
+    await c.transaction(async () => {
+      const a = await store.players(gameId);
+      a[0]!.userId = 'changed by a caller'; // a copy: the kept seats stay as read
+      const b = await store.players(gameId);
+      expect(lists).toHaveBeenCalledTimes(1);
+      await store.substitute(gameId, 3, 'sub');
+      const after = await store.players(gameId);
+      seen = [b, after].map((x) => x.map((p) => p.userId));
+    });
+    lists.mockRestore();
+    expect(seen[0]![0]).toBe('u1');
+    expect(seen[1]![2]).toBe('sub');
+    expect((await store.players(gameId)).map((p) => p.userId)).toEqual(seen[1]);
   });
 });
