@@ -99,6 +99,12 @@ export interface Connection {
    * Run what the returned function gives with `all`/`get`/`run` and the placeholders' values.
    */
   statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']>;
+  /**
+   * A statement written in SQL (drizzle's `sql` template, values as `sql.placeholder`), for what
+   * drizzle's builders cannot say (PostgreSQL's data-modifying WITH); prepared once as `statement`
+   * prepares, and run the same way (`run`, `queue`).
+   */
+  sqlStatement(build: () => SQL): () => Runnable<unknown>;
   /** SQL: this process owns the guild whose id `guildId` is (ownership.ts). */
   ownsGuild(guildId: SQLWrapper): SQL;
   /** SQL: the larger of two numbers. */
@@ -247,6 +253,18 @@ export class SqliteConnection implements Connection {
   statement<Q extends Preparable>(build: (db: Db, t: Tables) => Q): () => ReturnType<Q['prepare']> {
     const prepared = build(this.db, this.t).prepare();
     const runnable = (direct(prepared) ?? prepared) as ReturnType<Q['prepare']>;
+    return () => runnable;
+  }
+
+  sqlStatement(build: () => SQL): () => Runnable<unknown> {
+    const q = this.dialectOf.sqlToQuery(build());
+    const st = this.sqlite.prepare(q.sql);
+    const values = valuesOf(q.params);
+    const runnable: Runnable<unknown> = {
+      run: (v) => st.run(...values(v)),
+      get: (v) => st.get(...values(v)),
+      all: (v) => st.all(...values(v)),
+    };
     return () => runnable;
   }
 

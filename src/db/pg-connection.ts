@@ -46,7 +46,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import {
   rowMapper,
@@ -63,6 +63,9 @@ import { OwnershipRef, type Ownership } from './ownership';
 import * as pgSchema from './schema-pg';
 
 type PgDb = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
+
+/** Turns `sqlStatement`'s SQL into text and values (no schema involved). */
+const PG_DIALECT = new PgDialect();
 
 /** A transaction (or savepoint) of one flow; `active` until it ends. */
 interface Open {
@@ -416,6 +419,17 @@ export class PgConnection implements Connection {
       }
       return (kept ?? each()) as ReturnType<Q['prepare']>;
     };
+  }
+
+  /** Its SQL and values taken once, as `statement`'s, and run as a named statement the same way. */
+  sqlStatement(build: () => SQL): () => Runnable<unknown> {
+    const preparable = {
+      prepare: () => {
+        const q = PG_DIALECT.sqlToQuery(build());
+        return { queryString: q.sql, params: q.params } satisfies DrizzlePgPrepared;
+      },
+    };
+    return this.statement(() => preparable) as unknown as () => Runnable<unknown>;
   }
 
   /**

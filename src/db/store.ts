@@ -1,13 +1,13 @@
 // The game's repository (servers, games, players, actions, deadlines, results, audit). All SQL is in
 // src/db, one store per area (docs/storage.md), run through the storage seam's Connection (SQLite
 // or PostgreSQL, the same code). Hot paths use prepared statements (`Connection.statement`).
-import { and, asc, count, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { teamOf } from '../engine/rulesets';
 import type { Action, GameState, OptionOverrides, Pace, Role, RulesetId } from '../engine/types';
 import { seatShares } from '../engine/rating';
 import { recordGame } from '../stats/record';
 import { gameFeats } from '../stats/achievements';
-import { quiet, type Connection, type Db, type Tables } from './connection';
+import { quiet, type Connection, type Db, type Runnable, type Tables } from './connection';
 import { StatsStore } from './stats-store';
 import type { games, GameStatus } from './schema';
 import { ownedGame } from './owned';
@@ -136,6 +136,17 @@ export function statusOf(state: GameState): GameStatus {
 type Seat = { seat: number; userId: string; role: Role };
 
 type DeadlineRow = { stageSeq: number; dueAt: number };
+
+/** The stage's end after writing `dueAt` for stage `seq` over `cur`: the same stage keeps a later end. */
+function nextEnd(cur: DeadlineRow | null, seq: number, dueAt: number): DeadlineRow {
+  return cur && cur.stageSeq === seq ? { stageSeq: seq, dueAt: Math.max(cur.dueAt, dueAt) } : { stageSeq: seq, dueAt };
+}
+
+/** PostgreSQL: the state's UPDATE and the log's INSERT of Store.actionWrites, ahead of its last part. */
+function actionHead(): SQL {
+  const p = sql.placeholder;
+  return sql`with state_written as (update games set state = ${p('state')}, moves = ${p('moves')}, status = ${p('status')}, updated_at = ${p('at')} where id = ${p('gameId')}), action_logged as (insert into actions (game_id, seq, kind, action, actor, at) values (${p('gameId')}, ${p('moves')}, ${p('kind')}, ${p('action')}, ${p('actor')}, ${p('at')}))`;
+}
 /** A stage's end kept in a transaction's cache: its answer, and the row once it is known. */
 interface KeptDeadline {
   answer: Promise<DeadlineRow | null>;
@@ -150,6 +161,8 @@ export class Store {
   private readonly updateState;
   private readonly upsertDeadline;
   private readonly upsertDeadlineQuiet;
+  /** PostgreSQL: the state, the log row and the stage's end in one statement (null on SQLite). */
+  private readonly actionWrites: { end: () => Runnable<unknown>; noEnd: () => Runnable<unknown> } | null;
   private readonly deleteDeadline;
   private readonly selectDeadline;
   private readonly selectGame;
@@ -198,6 +211,20 @@ export class Store {
     );
     // …or, when the transaction knows the row it replaces, nothing (queued: see writeDeadline).
     this.upsertDeadlineQuiet = c.statement(upsertDeadline);
+    // PostgreSQL: updateState, insertAction and the deadline's upsert (or delete) as one statement
+    // (a data-modifying WITH; SQLite has none): commitAction's service path, where the game's row
+    // is held already and the stage's end it replaces is known. The same columns and values as the
+    // three statements above; the e2e and persistence suites run both forms (one per database).
+    this.actionWrites =
+      c.dialect === 'postgres'
+        ? {
+            end: c.sqlStatement(
+              () =>
+                sql`${actionHead()} insert into deadlines (game_id, stage_seq, due_at) values (${p('gameId')}, ${p('seq')}, ${p('dueAt')}) on conflict (game_id) do update set stage_seq = excluded.stage_seq, due_at = case when deadlines.stage_seq = excluded.stage_seq then greatest(deadlines.due_at, excluded.due_at) else excluded.due_at end`,
+            ),
+            noEnd: c.sqlStatement(() => sql`${actionHead()} delete from deadlines where game_id = ${p('gameId')}`),
+          }
+        : null;
     this.deleteDeadline = c.statement((db, t) => db.delete(t.deadlines).where(eq(t.deadlines.gameId, p('gameId'))));
     this.selectGame = c.statement((db, t) =>
       db
@@ -527,11 +554,31 @@ export class Store {
       if (extra?.game) {
         // With the stage's end it replaces (writeDeadline then works the new one out).
         const [row] = await Promise.all([this.c.get(this.selectGameHeld(), { id: gameId }), extra.prefetch?.()]);
-        if (row) {
+        if (!row) extra.game(null);
+        else {
           const { endSeq, endAt, ...game } = row;
-          this.keepDeadline(gameId, endSeq === null || endAt === null ? null : { stageSeq: endSeq, dueAt: endAt });
+          const cur = endSeq === null || endAt === null ? null : { stageSeq: endSeq, dueAt: endAt };
+          this.keepDeadline(gameId, cur);
           extra.game(toRow(game));
-        } else extra.game(null);
+          if (this.actionWrites && !extra.resetDeadline) {
+            // PostgreSQL: the three writes below as one statement.
+            const end = state.deadline === null ? null : nextEnd(cur, state.seq, state.deadline);
+            await this.c.queue(end ? this.actionWrites.end() : this.actionWrites.noEnd(), {
+              gameId,
+              state: JSON.stringify(state),
+              moves: state.moves,
+              status: statusOf(state),
+              kind: entry.action.kind,
+              action: JSON.stringify(entry.action),
+              actor: entry.actor,
+              at: entry.at,
+              seq: state.seq,
+              dueAt: state.deadline,
+            });
+            this.keepDeadline(gameId, end);
+            return this.afterWrites(gameId, state, extra);
+          }
+        }
       }
       await this.c.queue(this.updateState(), {
         gameId,
@@ -552,14 +599,23 @@ export class Store {
       });
       if (state.deadline === null) await this.dropDeadline(gameId);
       else await this.writeDeadline(gameId, state.seq, state.deadline);
-      if (extra?.audit) await this.addAudit(extra.audit);
-      if (extra?.onOver) await extra.onOver();
-      if (extra?.inTx) await extra.inTx();
-      // The stage's end as stored at the end of it all (the planner may have moved it later): its
-      // answer is waited for after the commit, which it travels with (PostgreSQL).
-      return { end: state.deadline === null ? null : quiet(this.deadlineOf(gameId)) };
+      return this.afterWrites(gameId, state, extra);
     });
     return stored.end === null ? null : stored.end;
+  }
+
+  /** commitAction after the action's own writes: the audit, the closing, the plan; the stage's end. */
+  private async afterWrites(
+    gameId: number,
+    state: GameState,
+    extra?: { audit?: AuditEntry; onOver?: () => Promise<void>; inTx?: () => Promise<void> },
+  ): Promise<{ end: Promise<DeadlineRow | null> | null }> {
+    if (extra?.audit) await this.addAudit(extra.audit);
+    if (extra?.onOver) await extra.onOver();
+    if (extra?.inTx) await extra.inTx();
+    // The stage's end as stored at the end of it all (the planner may have moved it later): its
+    // answer is waited for after the commit, which it travels with (PostgreSQL).
+    return { end: state.deadline === null ? null : quiet(this.deadlineOf(gameId)) };
   }
 
   /**
@@ -572,12 +628,8 @@ export class Store {
     const cache = this.c.txCache();
     const kept = cache?.get(`deadline:${gameId}`) as KeptDeadline | undefined;
     if (kept?.known) {
-      const cur = kept.value;
       await this.c.queue(this.upsertDeadlineQuiet(), { gameId, seq, dueAt });
-      this.keepDeadline(
-        gameId,
-        cur && cur.stageSeq === seq ? { stageSeq: seq, dueAt: Math.max(cur.dueAt, dueAt) } : { stageSeq: seq, dueAt },
-      );
+      this.keepDeadline(gameId, nextEnd(kept.value, seq, dueAt));
       return;
     }
     const row = this.c

@@ -53,6 +53,22 @@ describe.each(subjects)('$name connection', ({ name, open }) => {
     expect(await ids()).toEqual(['2']);
   });
 
+  it('runs a statement written in SQL, prepared once, and queues one inside a transaction', async () => {
+    const p = sql.placeholder;
+    const addTwo = c.sqlStatement(
+      () => sql`insert into servers (guild_id, created_at, updated_at) values (${p('a')}, 1, 1), (${p('b')}, 1, 1)`,
+    );
+    expect(addTwo()).toBe(addTwo()); // built once
+    expect(await c.run(addTwo(), { a: '1', b: '2' })).toBe(2);
+    await c.transaction(async () => {
+      await c.queue(addTwo(), { a: '3', b: '4' });
+      expect(await ids()).toEqual(['1', '2', '3', '4']); // the read after it sees it
+    });
+    const err = await c.transaction(() => c.queue(addTwo(), { a: '5', b: '1' })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error); // a duplicate: the transaction fails, nothing of it is kept
+    expect(await ids()).toEqual(['1', '2', '3', '4']);
+  });
+
   it.runIf(name === 'sqlite')(
     'keeps another flow out of an open transaction: its read waits for the commit',
     async () => {

@@ -239,7 +239,11 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
     const movedInside = await viaGame(9, state(6, 6_000), () => store.extendDeadline(gameId, 6, 6_600).then(() => {}));
     expect(movedInside).toEqual({ stageSeq: 6, dueAt: 6_600 });
     expect(await store.deadlineOf(gameId)).toEqual(movedInside);
-    expect(held).toEqual([gameId, gameId, gameId, gameId, gameId]);
+    expect(await viaGame(10, state(7, null))).toBeNull(); // no end: none stored
+    expect(await store.deadlineOf(gameId)).toBeNull();
+    expect((await store.getGame(gameId))?.moves).toBe(moves);
+    expect((await store.log(gameId)).map((e) => e.at)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(held).toEqual([gameId, gameId, gameId, gameId, gameId, gameId]);
   });
 
   it('refuses an action its game’s row refuses: nothing of it is written', async () => {
