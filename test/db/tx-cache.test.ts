@@ -11,6 +11,21 @@ import type { GameState } from '../../src/engine/types';
 import { postgresAvailable, postgresOrSkip } from '../../testkit/postgres';
 import { connectionSubjects as subjects, type Opened } from '../../testkit/connections';
 
+/** The roles of a classic-10 table, and a fresh game dealt them. */
+const CLASSIC_ROLES = [
+  'don',
+  'mafia',
+  'mafia',
+  'sheriff',
+  'civilian',
+  'civilian',
+  'civilian',
+  'civilian',
+  'civilian',
+  'civilian',
+] as const;
+const classic = (): GameState => createGame('classic-10', { roles: [...CLASSIC_ROLES] }, {}, 'live', { now: 0 });
+
 beforeAll(async () => {
   await (await postgresOrSkip('test/db/tx-cache.test.ts'))?.drop();
 });
@@ -164,26 +179,7 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
   it('gives the stage’s end as stored: written once, read by nobody again in the transaction', async () => {
     let moves = 0;
     const state = (seq: number, deadline: number | null): GameState => ({
-      ...createGame(
-        'classic-10',
-        {
-          roles: [
-            'don',
-            'mafia',
-            'mafia',
-            'sheriff',
-            'civilian',
-            'civilian',
-            'civilian',
-            'civilian',
-            'civilian',
-            'civilian',
-          ],
-        },
-        {},
-        'live',
-        { now: 0 },
-      ),
+      ...classic(),
       seq,
       moves: ++moves,
       deadline,
@@ -247,26 +243,7 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
   });
 
   it('refuses an action its game’s row refuses: nothing of it is written', async () => {
-    const s = createGame(
-      'classic-10',
-      {
-        roles: [
-          'don',
-          'mafia',
-          'mafia',
-          'sheriff',
-          'civilian',
-          'civilian',
-          'civilian',
-          'civilian',
-          'civilian',
-          'civilian',
-        ],
-      },
-      {},
-      'live',
-      { now: 0 },
-    );
+    const s = classic();
     const err = await store
       .commitAction(
         gameId,
@@ -286,22 +263,10 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
   });
 
   it('reads a game’s seats once per transaction; a substitute’s seat is read again', async () => {
-    const roles = [
-      'don',
-      'mafia',
-      'mafia',
-      'sheriff',
-      'civilian',
-      'civilian',
-      'civilian',
-      'civilian',
-      'civilian',
-      'civilian',
-    ] as const;
     await store.startGame(
       gameId,
-      roles.map((role, i) => ({ seat: i + 1, userId: `u${i + 1}`, role })),
-      createGame('classic-10', { roles: [...roles] }, {}, 'live', { now: 0 }),
+      CLASSIC_ROLES.map((role, i) => ({ seat: i + 1, userId: `u${i + 1}`, role })),
+      classic(),
       1,
     );
     const lists = vi.spyOn(c, 'all');
