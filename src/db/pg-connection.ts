@@ -14,8 +14,9 @@
 // earlier ones are unanswered; the server answers in order). A transaction sends BEGIN, lockGame's
 // lock and the writes the stores `queue` without waiting for their answers, and holds its socket's
 // writes back until the flow waits (cork): they leave in one write with the next statement waited
-// for, and the last ones with COMMIT. An action's transaction so takes a round trip per read it
-// waits for and one for the commit (issue 23: 12 round trips per action before, 5.6 after). A
+// for, and the last ones with COMMIT. A transaction so takes a round trip per read it waits for
+// and one for the commit (issue 23: an action took 12 round trips, one per statement; with its
+// reads sent together, Store.commitAction, it takes 3). A
 // statement sent that fails fails the transaction: the next one waited for throws its error, and
 // so does the commit (see `send`).
 //
@@ -83,7 +84,7 @@ interface Open {
 }
 
 /**
- * What a transaction sent without waiting (BEGIN, `lockGame`, `queue`, savepoints): each answer's
+ * What a transaction sent without waiting (BEGIN, `lockGame`, `queue`, COMMIT): each answer's
  * wait, which never fails (a failure is kept in `failed`, the first one).
  */
 interface Sent {
