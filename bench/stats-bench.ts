@@ -194,7 +194,7 @@ async function fillGames(
         });
         await c.run(db.insert(t.results).values(rows));
         const t0 = performance.now();
-        await recordGame(stats, id); // the work the game-closing transaction adds
+        await recordGame(stats, id, GUILD); // the work the game-closing transaction adds
         closing.push(performance.now() - t0);
       }
     });

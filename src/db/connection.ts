@@ -89,6 +89,12 @@ export interface Connection {
    * its failure fails the transaction there. Elsewhere, as `run`.
    */
   queue(q: Pick<Runnable<unknown>, 'run'>, params?: Params): Promise<void>;
+  /**
+   * `queue` for an insert, update or delete built when it runs (drizzle's builder on `db`, its
+   * values in it: a game's results, as many rows as seats). Inside a transaction on PostgreSQL it is
+   * sent without waiting for its answer, as `queue` sends a statement; elsewhere, as `run`.
+   */
+  queueBuilt(q: Pick<Runnable<unknown>, 'run'>): Promise<void>;
   /** Raw SQL (drizzle's `sql` template) returning rows. */
   rows<T>(query: SQL): Promise<T[]>;
   /** Raw SQL that changes rows; how many. */
@@ -311,6 +317,10 @@ export class SqliteConnection implements Connection {
     return this.when(() => {
       q.run(params);
     });
+  }
+
+  queueBuilt(q: Pick<Runnable<unknown>, 'run'>): Promise<void> {
+    return this.queue(q);
   }
 
   rows<T>(query: SQL): Promise<T[]> {

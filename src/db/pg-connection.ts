@@ -350,6 +350,19 @@ export class PgConnection implements Connection {
     else await this.run(q, params);
   }
 
+  /** A builder's SQL and values, sent on the transaction's client as an unnamed statement. */
+  async queueBuilt(q: Pick<Runnable<unknown>, 'run'>): Promise<void> {
+    const open = this.current();
+    const built = q as unknown as { toSQL?: () => { sql: string; params: unknown[] } };
+    if (!open || typeof built.toSQL !== 'function') {
+      await this.run(q);
+      return;
+    }
+    const { sql: text, params } = built.toSQL();
+    this.cork(open);
+    this.send(open, open.client.query(text, params));
+  }
+
   async rows<T>(query: SQL): Promise<T[]> {
     return (await this.answer(this.pgDb.execute(query))).rows as T[];
   }

@@ -604,13 +604,13 @@ export class StatsStore {
     }));
   }
 
-  /** Whether the game was annulled, and (issue 24) whether it was created rated: one read. */
   /** Issue 24: the preset a game was played with (its name), or null. */
   async gamePreset(gameId: number): Promise<string | null> {
     const [r] = await this.c.rows<{ preset: string | null }>(sql`SELECT preset FROM games WHERE id = ${gameId}`);
     return r?.preset ?? null;
   }
 
+  /** Whether the game was annulled, and (issue 24) whether it was created rated: one read. */
   async countingFacts(gameId: number): Promise<{ annulled: boolean; rated: boolean }> {
     const g = await this.c.get(this.q.annulledAt(), { gameId });
     return { annulled: g?.at != null, rated: g ? Boolean(g.rated) : true };
@@ -618,7 +618,7 @@ export class StatsStore {
 
   /** Whether the game's results count for standings and ratings. */
   async setCounts(gameId: number, counts: boolean): Promise<void> {
-    await this.c.run(this.q.setCounts(), { gameId, counts });
+    await this.c.queue(this.q.setCounts(), { gameId, counts });
   }
 
   /** The server and rule set of a game. */
@@ -638,16 +638,16 @@ export class StatsStore {
 
   /** A rated game's change for one player (replacing one the game had). */
   async addRatingChange(ch: RatingChange): Promise<void> {
-    await this.c.run(this.q.ratingChange(), { ...ch });
+    await this.c.queue(this.q.ratingChange(), { ...ch });
   }
 
   /** The player's rating after one more rated game. */
   async addRatedGame(guildId: string, ruleset: string, userId: string, elo: number, at: number): Promise<void> {
-    await this.c.run(this.q.ratedGame(), { guildId, ruleset, userId, elo, at });
+    await this.c.queue(this.q.ratedGame(), { guildId, ruleset, userId, elo, at });
   }
 
   async addToStanding(d: StandingDelta): Promise<void> {
-    await this.c.run(this.q.standing(), { ...d });
+    await this.c.queue(this.q.standing(), { ...d });
   }
 
   /** The player's all-time standings in a rule set (null: no counted game yet). */
@@ -669,7 +669,7 @@ export class StatsStore {
 
   /** Issue 24: an achievement earned (nothing when the player has it already). */
   async addAchievement(a: EarnedAchievement): Promise<void> {
-    await this.c.run(this.q.achievement(), { ...a });
+    await this.c.queue(this.q.achievement(), { ...a });
   }
 
   /** Issue 24: the achievements a game earned (its closing announces them), by the game's index. */
@@ -702,7 +702,7 @@ export class StatsStore {
     gameId: number,
   ): Promise<void> {
     // Replaced when the game is replayed (a rebuild): the running totals after it, from now on.
-    await this.c.run(this.q.logTotals(), { guildId, ruleset, userId, at: finishedAt, game: gameId });
+    await this.c.queue(this.q.logTotals(), { guildId, ruleset, userId, at: finishedAt, game: gameId });
   }
 
   /**

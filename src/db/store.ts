@@ -763,9 +763,14 @@ export class Store {
     if (!res?.points) return;
     const userBySeat = new Map(seats.map((s) => [s.seat, s.userId]));
     const { db, t } = this.c;
-    await this.c.run(db.delete(t.results).where(eq(t.results.gameId, game.id)));
-    const noDayVote = res.reason === 'host' && !(await this.dayVoteHeld(game.id, state));
-    const subs = await this.substitutions(game.id);
+    // The writes queued (sent unwaited on PostgreSQL), the reads at once: the closing action's
+    // transaction waits only for what it reads.
+    await this.c.queueBuilt(db.delete(t.results).where(eq(t.results.gameId, game.id)));
+    const [voteHeld, subs] = await Promise.all([
+      res.reason === 'host' ? this.dayVoteHeld(game.id, state) : true,
+      this.substitutions(game.id),
+    ]);
+    const noDayVote = !voteHeld;
     const rows = [];
     for (const p of res.points) {
       const player = state.players[p.seat - 1]!;
@@ -801,9 +806,11 @@ export class Store {
         feats: gameFeats(state, p.seat).join(','),
       });
     }
-    await this.c.run(db.insert(t.results).values(rows));
-    await this.c.run(db.update(t.games).set({ winner: res.winner, finishedAt: now }).where(eq(t.games.id, game.id)));
-    await recordGame(this.stats, game.id);
+    await this.c.queueBuilt(db.insert(t.results).values(rows));
+    await this.c.queueBuilt(
+      db.update(t.games).set({ winner: res.winner, finishedAt: now }).where(eq(t.games.id, game.id)),
+    );
+    await recordGame(this.stats, game.id, game.guildId);
   }
 
   /** Whether a day vote was held: a ballot was cast, or someone left by the vote. */

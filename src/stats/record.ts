@@ -87,53 +87,62 @@ function rateGame(rows: readonly StoredResult[], elo: EloSettings, current: (u: 
  * counts, and if it does, updates the Elo of everyone who played in it and the standings of all
  * time and of each season it belongs to. A handful of indexed reads and writes per game.
  */
-export async function recordGame(db: StatsStore, gameId: number): Promise<void> {
-  const rows = await db.gameResults(gameId);
+export async function recordGame(db: StatsStore, gameId: number, guildId: string): Promise<void> {
+  // The reads at once (one round trip on PostgreSQL); the writes after them are queued.
+  const [rows, settings, { annulled, rated }] = await Promise.all([
+    db.gameResults(gameId),
+    ratingSettings(db, guildId),
+    db.countingFacts(gameId),
+  ]);
   if (rows.length === 0) return;
   const first = rows[0]!;
-  const settings = await ratingSettings(db, first.guildId);
-  const { annulled, rated } = await db.countingFacts(gameId);
   const facts = { annulled, casual: !rated, noDayVote: first.noDayVote, moves: first.moves };
   const why = voidReason(facts, settings.minMoves);
   await db.setCounts(gameId, why === null);
   if (why !== null) return;
   // A rebuild of this rule set is under way: its replay reaches this game (the newest) by itself.
   if (isRebuilding(db, first.guildId, first.ruleset)) return;
-  await rateAndTally(db, gameId, rows);
+  await rateAndTally(db, gameId, rows, settings);
 }
 
 /** Elo, standings and running totals of one counted game (closing, or replayed in a rebuild). */
-async function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult[]): Promise<void> {
+async function rateAndTally(
+  db: StatsStore,
+  gameId: number,
+  given?: StoredResult[],
+  known?: RatingSettings,
+): Promise<void> {
   const rows = given ?? (await db.gameResults(gameId));
   if (rows.length === 0) return;
   const first = rows[0]!;
   const { guildId, ruleset, finishedAt } = first;
-  const settings = await ratingSettings(db, guildId);
-  // The Elo of everyone who held a seat, read before the game's changes (the engine's rule is synchronous).
-  const before = new Map<string, number>();
-  for (const r of rows)
-    for (const h of holdersOf(r))
-      if (!before.has(h.userId))
-        before.set(h.userId, (await db.rating(guildId, ruleset, h.userId))?.elo ?? settings.elo.start);
+  // Every read this needs, at once (one round trip on PostgreSQL), before any of its writes: the
+  // rating of everyone who held a seat as it was before the game (the engine's rule is
+  // synchronous), the seasons the game belongs to and (issue 24) its preset, whose games also have
+  // their own all-time standings (`/stats top preset:`). The writes are queued (sent unwaited).
+  const users = [...new Set(rows.flatMap((r) => holdersOf(r).map((h) => h.userId)))];
+  const [settings, ratings, seasons, preset] = await Promise.all([
+    known ?? ratingSettings(db, guildId),
+    Promise.all(users.map((u) => db.rating(guildId, ruleset, u))),
+    db.seasonIdsAt(guildId, finishedAt),
+    db.gamePreset(gameId),
+  ]);
+  const before = new Map(users.map((u, i) => [u, ratings[i] ?? null]));
   const writes: Parameters<Write>[] = [];
   rateGame(
     rows,
     settings.elo,
-    (u) => before.get(u) ?? settings.elo.start,
+    (u) => before.get(u)?.elo ?? settings.elo.start,
     (...w) => void writes.push(w),
   );
+  const counted = new Map<string, number>();
   for (const [u, was, after, share, seat] of writes) {
-    const n = ((await db.rating(guildId, ruleset, u))?.games ?? 0) + 1;
+    const n = (counted.get(u) ?? before.get(u)?.games ?? 0) + 1;
+    counted.set(u, n);
     await db.addRatingChange({ gameId, userId: u, guildId, ruleset, seat, share, before: was, after, n, finishedAt });
     await db.addRatedGame(guildId, ruleset, u, after, finishedAt);
   }
-  // Issue 24: a preset's games also have their own all-time standings (`/stats top preset:`).
-  const preset = await db.gamePreset(gameId);
-  const scopes = [
-    'all',
-    ...(await db.seasonIdsAt(guildId, finishedAt)).map((id) => `s${id}`),
-    ...(preset !== null ? [`p:${preset}`] : []),
-  ];
+  const scopes = ['all', ...seasons.map((id) => `s${id}`), ...(preset !== null ? [`p:${preset}`] : [])];
   for (const r of rows) {
     for (const scope of scopes) await db.addToStanding(standingDelta(r, scope));
     await db.logRunningTotals(r.guildId, r.ruleset, r.userId, r.finishedAt, r.gameId);
@@ -147,9 +156,11 @@ async function rateAndTally(db: StatsStore, gameId: number, given?: StoredResult
  * that earned them; it only writes rows (the closing game's planner announces what it earned).
  */
 async function awardAchievements(db: StatsStore, rows: readonly StoredResult[]): Promise<void> {
-  for (const r of rows) {
-    if (!r.userId) continue;
-    const tally = await db.standingAll(r.guildId, r.ruleset, r.userId);
+  const seated = rows.filter((r) => r.userId);
+  // Read at once, after the standings' writes (PostgreSQL answers a connection's statements in order).
+  const tallies = await Promise.all(seated.map((r) => db.standingAll(r.guildId, r.ruleset, r.userId)));
+  for (const [i, r] of seated.entries()) {
+    const tally = tallies[i]!;
     for (const code of earnedBy(r, tally))
       await db.addAchievement({
         guildId: r.guildId,

@@ -69,6 +69,31 @@ describe.each(subjects)('$name connection', ({ name, open }) => {
     expect(await ids()).toEqual(['1', '2', '3', '4']);
   });
 
+  it('queues a write built when it runs (queueBuilt): in order with the reads after it, failing the transaction', async () => {
+    const { servers } = c.t;
+    const row = (guildId: string) => ({ guildId, createdAt: 1, updatedAt: 1 });
+    await c.queueBuilt(c.db.insert(servers).values(row('1'))); // outside a transaction: run at once
+    expect(await ids()).toEqual(['1']);
+    await c.transaction(async () => {
+      await c.queueBuilt(c.db.insert(servers).values([row('2'), row('3')]));
+      await c.queueBuilt(c.db.update(servers).set({ locale: 'uk' }).where(eq(servers.guildId, '2')));
+      await c.queueBuilt(c.db.delete(servers).where(eq(servers.guildId, '1')));
+      expect(await c.rows(sql`select guild_id as id, locale from servers order by guild_id`)).toEqual([
+        { id: '2', locale: 'uk' },
+        { id: '3', locale: null },
+      ]);
+    });
+    const err = await c
+      .transaction(async () => {
+        await c.queueBuilt(c.db.insert(servers).values(row('4')));
+        await c.queueBuilt(c.db.insert(servers).values(row('2'))); // a duplicate, not waited for
+        return 'done';
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error); // the commit fails with it: nothing of the transaction is kept
+    expect(await ids()).toEqual(['2', '3']);
+  });
+
   it.runIf(name === 'sqlite')(
     'keeps another flow out of an open transaction: its read waits for the commit',
     async () => {

@@ -383,7 +383,14 @@ describe('PgConnection: flows and transactions', () => {
         await counted.queue(add(), { id: 'e' });
       });
       expect(trips()).toBe(2); // and the commit with the last write
-      expect((await counted.all(counted.db.select().from(counted.t.servers))).length).toBe(6);
+      await counted.transaction(async () => {
+        await counted.lockGame(g);
+        const { servers } = counted.t;
+        await counted.queueBuilt(counted.db.insert(servers).values({ guildId: 'f', createdAt: 1, updatedAt: 1 }));
+        await counted.queueBuilt(counted.db.update(servers).set({ locale: 'ru' }).where(eq(servers.guildId, 'f')));
+      });
+      expect(trips()).toBe(1); // built writes (queueBuilt) travel the same way
+      expect((await counted.all(counted.db.select().from(counted.t.servers))).length).toBe(7);
     });
   });
 

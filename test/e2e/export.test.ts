@@ -64,7 +64,7 @@ async function seedGame(w: World, finishedAt: number, userOf: (seat: number) => 
             ${black ? 'black' : 'red'}, ${black ? 'loss' : 'win'}, ${black ? 0 : 4}, '{}', FALSE, FALSE, ${finishedAt}, 100)`,
     );
   }
-  await recordGame(store.stats, game.id);
+  await recordGame(store.stats, game.id, game.guildId);
   return game.id;
 }
 

@@ -133,7 +133,7 @@ describe('/stats through Discord', () => {
         sql`INSERT INTO results (game_id, seat, guild_id, user_id, ruleset, role, team, outcome, points, breakdown, best_player, killed_night1, finished_at, moves)
             VALUES (${game.id}, 1, ${w.guild.id}, ${user}, 'classic-10', 'civilian', 'red', 'win', ${40 - g}, '{}', FALSE, FALSE, ${Date.now()}, 100)`,
       );
-      await recordGame(store.stats, game.id);
+      await recordGame(store.stats, game.id, game.guildId);
     }
     const r = await stats(d, me.id, 'top', { ruleset: 'classic-10' });
     const first = r.message!;

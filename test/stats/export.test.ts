@@ -89,7 +89,7 @@ async function putGame(
     rawSqlite(store)
       .prepare("UPDATE games SET status = 'over', finished_at = ?, started_at = ?, winner = ?, rated = ? WHERE id = ?")
       .run(finishedAt, finishedAt - 3_600_000, winner, extra.rated === false ? 0 : 1, game.id);
-    await recordGame(store.stats, game.id);
+    await recordGame(store.stats, game.id, game.guildId);
   });
   return game.id;
 }

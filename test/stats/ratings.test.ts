@@ -90,7 +90,7 @@ async function putGame(
       );
     });
     rawSqlite(store).prepare("UPDATE games SET status = 'over', finished_at = ? WHERE id = ?").run(finishedAt, game.id);
-    await recordGame(store.stats, game.id);
+    await recordGame(store.stats, game.id, game.guildId);
   });
   return game.id;
 }
