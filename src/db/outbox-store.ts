@@ -448,7 +448,7 @@ export class OutboxStore {
           .select(slotFields(t))
           .from(t.slots)
           .where(
-            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms', ${p('key1')}, ${p('key2')}) OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
+            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms', ${p('key1')}, ${p('key2')}, ${p('key3')}) OR ${t.slots.key} LIKE ${p('under')} OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
           ),
       ),
       gameSlots: st((db, t) =>
@@ -731,6 +731,12 @@ export class OutboxStore {
     const cache = this.c.txCache();
     const k = `slot:${gameId}:${key}`;
     if (cache?.has(k)) return cache.get(k) as SlotRow | null;
+    // Every slot under the primed prefix was read with the others: this one is not there.
+    const under = cache?.get(`slots-under:${gameId}`) as string | undefined;
+    if (under !== undefined && key.startsWith(under)) {
+      cache!.set(k, null);
+      return null;
+    }
     const row = ((await this.c.get(this.q.getSlot(), { gameId, key })) as SlotRow | undefined) ?? null;
     cache?.set(k, row);
     return row;
@@ -744,7 +750,8 @@ export class OutboxStore {
   private forgetSlots(): void {
     const cache = this.c.txCache();
     if (cache)
-      for (const k of [...cache.keys()]) if (k.startsWith('slot:') || k.startsWith('slots-live:')) cache.delete(k);
+      for (const k of [...cache.keys()])
+        if (k.startsWith('slot:') || k.startsWith('slots-live:') || k.startsWith('slots-under:')) cache.delete(k);
   }
 
   async slotByMessage(messageId: string): Promise<SlotRow | null> {
@@ -771,19 +778,24 @@ export class OutboxStore {
 
   /**
    * Inside a transaction about to plan a game's messages: its live stage messages and night panels,
-   * its mafia thread and its permissions, and up to two more slots the plan will ask for whatever
-   * their state (`keys`: the next stage's message, the actor's panel), read in one query and kept
-   * for the rest of the transaction (slot, liveSlots), instead of one read each (a round trip each
-   * on PostgreSQL).
+   * its mafia thread and its permissions, up to three more slots the plan will ask for whatever
+   * their state (`keys`: the next stage's message, the actor's panel, the table), and every slot
+   * whose key starts with `under` (a new night's panels, `panel:<seq>:`), read in one query and
+   * kept for the rest of the transaction (slot, liveSlots), instead of one read each (a round trip
+   * each on PostgreSQL). A key named or under the prefix that is not there is known to be absent.
    */
-  async primeSlots(gameId: number, keys: readonly string[] = []): Promise<void> {
+  async primeSlots(gameId: number, keys: readonly string[] = [], under?: string): Promise<void> {
     const cache = this.c.txCache();
     if (!cache || cache.has(`slots-live:${gameId}`)) return;
-    if (keys.length > 2) throw new Error('primeSlots: at most two more keys');
-    const [key1 = 'thread', key2 = 'thread'] = keys;
-    const rows = (await this.c.all(this.q.planSlots(), { gameId, key1, key2 })) as Slots;
+    if (keys.length > 3) throw new Error('primeSlots: at most three more keys');
+    if (under !== undefined && !/^[a-z]+:[0-9]+:$/.test(under)) throw new Error(`primeSlots: bad prefix ${under}`);
+    const [key1 = 'thread', key2 = 'thread', key3 = 'thread'] = keys;
+    // Without a prefix, LIKE '': no key is empty.
+    const like = under === undefined ? '' : `${under}%`;
+    const rows = (await this.c.all(this.q.planSlots(), { gameId, key1, key2, key3, under: like })) as Slots;
     for (const key of ['thread', 'perms', ...keys]) cache.set(`slot:${gameId}:${key}`, null);
     for (const r of rows) cache.set(`slot:${gameId}:${r.key}`, r);
+    if (under !== undefined) cache.set(`slots-under:${gameId}`, under);
     cache.set(`slots-live:${gameId}`, true);
   }
 

@@ -106,6 +106,12 @@ export class Planner {
   }
 
   private async started(game: GameRow, state: GameState): Promise<void> {
+    // The slots this plan writes, read at once (the lobby's, the table's, the first stage's and its
+    // panels; the thread's and the permissions'), with the seats.
+    await Promise.all([
+      this.outbox.primeSlots(game.id, ['lobby', 'table', `stage:${state.seq}`], `panel:${state.seq}:`),
+      this.contexts.seats(game.id),
+    ]);
     const ctx = await this.contexts.fromRow(game);
     ctx.state = state;
     const now = this.now();
@@ -132,11 +138,20 @@ export class Planner {
    * The reads of an action's plan, at once (ServiceHooks.prefetch; PostgreSQL: one round trip,
    * sent with the transaction's BEGIN and the game's row): the slots it reads (the thread's, the
    * permissions', the live stage messages and night panels, the next stage's message and the
-   * actor's panel) and the seats. Kept in the transaction's cache.
+   * actor's panel; when the stage changes, the table and the new stage's panels) and the seats.
+   * Kept in the transaction's cache.
    */
   async prefetch(gameId: number, e: { prev: GameState; state: GameState; action: Action }): Promise<void> {
-    const keys = [`stage:${e.state.seq}`, ...('seat' in e.action ? [`panel:${e.prev.seq}:${e.action.seat}`] : [])];
-    await Promise.all([this.outbox.primeSlots(gameId, keys), this.contexts.seats(gameId)]);
+    const changed = e.state.seq !== e.prev.seq;
+    const keys = [
+      `stage:${e.state.seq}`,
+      ...('seat' in e.action ? [`panel:${e.prev.seq}:${e.action.seat}`] : []),
+      ...(changed ? ['table'] : []),
+    ];
+    await Promise.all([
+      this.outbox.primeSlots(gameId, keys, changed ? `panel:${e.state.seq}:` : undefined),
+      this.contexts.seats(gameId),
+    ]);
   }
 
   private async action(

@@ -132,6 +132,45 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
     expect(panel).toMatchObject({ state: 'stale' });
   });
 
+  it('primes three named slots and every slot under a prefix (a new night’s panels), and knows the rest there are absent', async () => {
+    await outbox.setSlot(gameId, 'table', 'message', 'ch:ch', { content: 'table' }, 1);
+    await outbox.setSlot(gameId, 'panel:5:2', 'message', 'dm:u2', { content: 'old' }, 1);
+    await outbox.setSlot(gameId, 'panel:5:2', 'message', 'dm:u2', { content: 'old' }, 2, { state: 'stale' });
+    await outbox.setSlot(gameId, 'panel:50:1', 'message', 'dm:u1', { content: 'other night' }, 1);
+    await outbox.setSlot(gameId, 'panel:50:1', 'message', 'dm:u1', { content: 'other night' }, 2, { state: 'stale' });
+    const reads = vi.spyOn(c, 'get');
+    const lists = vi.spyOn(c, 'all');
+    const inside: (SlotRow | null)[] = [];
+    await c.transaction(async () => {
+      await outbox.primeSlots(gameId, ['stage:5', 'panel:4:3', 'table'], 'panel:5:');
+      for (const key of ['table', 'stage:5', 'panel:4:3', 'panel:5:2', 'panel:5:7'])
+        inside.push(await outbox.slot(gameId, key));
+      expect(reads).not.toHaveBeenCalled();
+      // A stale panel of another night (a key that starts alike, not under the prefix): read when asked.
+      inside.push(await outbox.slot(gameId, 'panel:50:1'));
+      expect(reads).toHaveBeenCalledTimes(1);
+      // Written since: the copy follows (not known absent any more).
+      await outbox.setSlot(gameId, 'panel:5:7', 'message', 'dm:u7', { content: 'shoot' }, 3);
+      inside.push(await outbox.slot(gameId, 'panel:5:7'));
+    });
+    expect(lists).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    lists.mockRestore();
+    const fresh = [];
+    for (const key of ['table', 'stage:5', 'panel:4:3', 'panel:5:2']) fresh.push(await stored(key));
+    expect(inside.slice(0, 4)).toEqual(fresh);
+    expect(inside[0]).toMatchObject({ key: 'table' });
+    expect(inside[3]).toMatchObject({ state: 'stale' });
+    expect(inside[4]).toBeNull();
+    expect(inside[5]).toEqual(await stored('panel:50:1'));
+    expect(inside[6]).toEqual(await stored('panel:5:7'));
+    await c.transaction(async () => {
+      await expect(outbox.primeSlots(gameId, ['a', 'b', 'c', 'd'])).rejects.toThrow(/three/);
+      await expect(outbox.primeSlots(gameId, [], "panel:%' or 1=1 --")).rejects.toThrow(/prefix/);
+    });
+  });
+
   it('keeps liveSlots from the primed rows equal to a fresh read as stages close and open', async () => {
     await outbox.setSlot(gameId, 'stage:3', 'message', 'ch:ch', { content: 'day' }, 1);
     await outbox.setSlot(gameId, 'panel:2:4', 'message', 'dm:u4', { content: 'p' }, 1);
