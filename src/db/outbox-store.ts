@@ -2,7 +2,7 @@
 // there), read and updated by the deliverer. Prepared statements only (Connection.statement): this
 // runs on every action.
 import { and, asc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Connection, Tables } from './connection';
+import type { Connection, Db, Tables } from './connection';
 import { ownedGame } from './owned';
 
 /**
@@ -163,6 +163,78 @@ const v = (name: string): SQL => sql`${sql.placeholder(name)}`;
 /** A boolean read by a raw expression (SQLite gives 0/1, PostgreSQL booleans). */
 const flag = (x: unknown): boolean => x === true || x === 1;
 
+/**
+ * An outbox row (`name` gives its values' placeholder names). Issue 20: a row of a suspended game
+ * is held from the start (but the lifecycle's own notices); a row with a `key` already queued for
+ * its game is ignored.
+ */
+function outboxInsert(db: Db, t: Tables, name: (n: string) => string = (n) => n) {
+  const q = (n: string) => p(name(n));
+  return db
+    .insert(t.outbox)
+    .values({
+      gameId: q('gameId'),
+      dest: q('dest'),
+      op: q('op'),
+      slot: q('slot'),
+      payload: q('payload'),
+      meta: q('meta'),
+      key: q('key'),
+      status: sql`CASE WHEN ${q('free')} = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = ${q('gameId')}) THEN 'held' ELSE 'pending' END`,
+      attempts: 0,
+      nextAt: q('now'),
+      createdAt: q('now'),
+    })
+    .onConflictDoNothing();
+}
+
+/** A new slot, live, at version 1. */
+function slotInsert(db: Db, t: Tables) {
+  return db.insert(t.slots).values({
+    gameId: p('gameId'),
+    key: p('key'),
+    kind: p('kind'),
+    dest: p('dest'),
+    payload: p('payload'),
+    head: p('head'),
+    version: 1,
+    sentVersion: 0,
+    repost: p('repost'),
+    pin: p('pin'),
+    state: 'live',
+    updatedAt: p('now'),
+    messageId: p('messageId'),
+    channelId: p('channelId'),
+  });
+}
+
+/** An outbox row's values, as `outboxInsert` names them. */
+function outboxValues(
+  gameId: number,
+  dest: Dest,
+  op: OutboxRow['op'],
+  payload: unknown,
+  now: number,
+  slot: string | null,
+  meta: PostMeta,
+  key: string | null,
+  free: boolean,
+  name?: (n: string) => string,
+): Record<string, unknown> {
+  const values = {
+    gameId,
+    dest,
+    op,
+    slot,
+    payload: JSON.stringify(payload ?? {}),
+    meta: JSON.stringify(meta),
+    key,
+    free: free ? 1 : 0,
+    now,
+  };
+  return name ? Object.fromEntries(Object.entries(values).map(([k, x]) => [name(k), x])) : values;
+}
+
 type Rows = OutboxRow[];
 type Slots = SlotRow[];
 
@@ -187,24 +259,7 @@ export class OutboxStore {
     this.q = {
       // Issue 20: a row of a suspended game is held from the start (but the lifecycle's own notices).
       // A row with a `key` already queued for its game is ignored.
-      insert: st((db, t) =>
-        db
-          .insert(t.outbox)
-          .values({
-            gameId: p('gameId'),
-            dest: p('dest'),
-            op: p('op'),
-            slot: p('slot'),
-            payload: p('payload'),
-            meta: p('meta'),
-            key: p('key'),
-            status: sql`CASE WHEN ${p('free')} = 0 AND EXISTS (SELECT 1 FROM suspensions WHERE game_id = ${p('gameId')}) THEN 'held' ELSE 'pending' END`,
-            attempts: 0,
-            nextAt: p('now'),
-            createdAt: p('now'),
-          })
-          .onConflictDoNothing(),
-      ),
+      insert: st((db, t) => outboxInsert(db, t)),
       // The head of each destination, channels and threads apart from DMs (what a whole table
       // watches is launched before DMs). Issue 22: only rows of games whose guild this process
       // owns; a channel holds one guild's rows, a DM channel may hold rows of games of guilds owned
@@ -293,24 +348,17 @@ export class OutboxStore {
           .from(t.slots)
           .where(eq(t.slots.messageId, p('messageId'))),
       ),
-      insertSlot: st((db, t) =>
-        db.insert(t.slots).values({
-          gameId: p('gameId'),
-          key: p('key'),
-          kind: p('kind'),
-          dest: p('dest'),
-          payload: p('payload'),
-          head: p('head'),
-          version: 1,
-          sentVersion: 0,
-          repost: p('repost'),
-          pin: p('pin'),
-          state: 'live',
-          updatedAt: p('now'),
-          messageId: p('messageId'),
-          channelId: p('channelId'),
-        }),
-      ),
+      insertSlot: st((db, t) => slotInsert(db, t)),
+      // PostgreSQL: a new message slot and the outbox row that posts it, one statement (a
+      // data-modifying WITH; the row's values named `o_…`). SQLite runs the two.
+      insertSlotPosted:
+        c.dialect === 'postgres'
+          ? c.sqlStatement(
+              // (getSQL: a builder put in `sql` as it is would be put in parentheses, as a subquery.)
+              () =>
+                sql`with slot_added as (${slotInsert(c.db, c.t).getSQL()}) ${outboxInsert(c.db, c.t, (n) => `o_${n}`).getSQL()}`,
+            )
+          : null,
       bumpSlot: st((db, t) =>
         db
           .update(t.slots)
@@ -616,17 +664,7 @@ export class OutboxStore {
     key: string | null,
     free = false,
   ): Promise<void> {
-    await this.c.queue(this.q.insert(), {
-      gameId,
-      dest,
-      op,
-      slot,
-      payload: JSON.stringify(payload ?? {}),
-      meta: JSON.stringify(meta),
-      key,
-      free: free ? 1 : 0,
-      now,
-    });
+    await this.c.queue(this.q.insert(), outboxValues(gameId, dest, op, payload, now, slot, meta, key, free));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -696,7 +734,7 @@ export class OutboxStore {
         state: 'live',
         updatedAt: now,
       };
-      await this.c.queue(this.q.insertSlot(), {
+      const slotValues = {
         gameId,
         key,
         kind,
@@ -708,9 +746,17 @@ export class OutboxStore {
         now,
         messageId: row.messageId,
         channelId: null,
-      });
+      };
+      if (kind === 'message' && this.q.insertSlotPosted) {
+        await this.c.queue(this.q.insertSlotPosted(), {
+          ...slotValues,
+          ...outboxValues(gameId, dest, 'post', {}, now, key, meta, null, false, (n) => `o_${n}`),
+        });
+      } else {
+        await this.c.queue(this.q.insertSlot(), slotValues);
+        if (kind === 'message') await this.insert(gameId, dest, 'post', {}, now, key, meta, null);
+      }
       this.remember(gameId, key, row);
-      if (kind === 'message') await this.insert(gameId, dest, 'post', {}, now, key, meta, null);
       return true;
     }
     const state = opts.state ?? cur.state;
