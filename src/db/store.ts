@@ -134,12 +134,6 @@ export function statusOf(state: GameState): GameStatus {
 }
 
 type Seat = { seat: number; userId: string; role: Role };
-/** A seat as PostgreSQL's read of the game's row brings it (selectGameHeld). */
-type SeatTuple = [number, string, Role];
-
-function seatsOf(tuples: SeatTuple[] | null): Seat[] {
-  return (tuples ?? []).map(([seat, userId, role]) => ({ seat, userId, role }));
-}
 
 type DeadlineRow = { stageSeq: number; dueAt: number };
 
@@ -238,18 +232,10 @@ export class Store {
         .from(t.games)
         .where(eq(t.games.id, p('id'))),
     );
-    // The game's row with its stage's end (commitAction), the game's row held. PostgreSQL: with
-    // its seats, [seat, user id, role] in a JSON array (a statement fewer per action; SQLite,
-    // in the process, reads them on their own).
+    // The game's row with its stage's end (commitAction), the game's row held.
     this.selectGameHeld = c.statement((db, t) => {
-      const seats =
-        c.dialect === 'postgres'
-          ? sql<
-              SeatTuple[] | null
-            >`(select json_agg(json_build_array(s.seat, s.user_id, s.role) order by s.seat) from players s where s.game_id = ${t.games.id})`
-          : sql<null>`null`;
       const q = db
-        .select({ ...gameRowFields(t), endSeq: t.deadlines.stageSeq, endAt: t.deadlines.dueAt, seats })
+        .select({ ...gameRowFields(t), endSeq: t.deadlines.stageSeq, endAt: t.deadlines.dueAt })
         .from(t.games)
         .leftJoin(t.deadlines, eq(t.deadlines.gameId, t.games.id))
         .where(eq(t.games.id, p('id')));
@@ -514,14 +500,11 @@ export class Store {
     });
   }
 
-  /**
-   * A game's seats (kept for the rest of a transaction that reads them: only this store writes
-   * them; on PostgreSQL commitAction keeps those its read of the game's row brings).
-   */
+  /** A game's seats (kept for the rest of a transaction that reads them: only this store writes them). */
   async players(gameId: number): Promise<Seat[]> {
     const cache = this.c.txCache();
     const k = `players:${gameId}`;
-    if (cache?.has(k)) return (await (cache.get(k) as Seat[] | Promise<Seat[]>)).map((s) => ({ ...s }));
+    if (cache?.has(k)) return (cache.get(k) as Seat[]).map((s) => ({ ...s }));
     const rows = (await this.c.all(this.selectPlayers(), { gameId })) as Seat[];
     cache?.set(k, rows);
     return rows.map((s) => ({ ...s }));
@@ -569,18 +552,11 @@ export class Store {
       // UPDATE when the caller wants it (sent with BEGIN, one round trip), else by the state's
       // UPDATE, with one statement fewer.
       if (extra?.game) {
-        // With the stage's end it replaces (writeDeadline then works the new one out), and on
-        // PostgreSQL the seats, kept for the plan (`players`, asked by the prefetch meanwhile).
-        const read = this.c.get(this.selectGameHeld(), { id: gameId });
-        if (this.c.dialect === 'postgres') {
-          const seats = read.then((r) => seatsOf(r?.seats ?? null));
-          seats.catch(() => {}); // the read's failure is thrown below
-          this.c.txCache()?.set(`players:${gameId}`, seats);
-        }
-        const [row] = await Promise.all([read, extra.prefetch?.()]);
+        // With the stage's end it replaces (writeDeadline then works the new one out).
+        const [row] = await Promise.all([this.c.get(this.selectGameHeld(), { id: gameId }), extra.prefetch?.()]);
         if (!row) extra.game(null);
         else {
-          const { endSeq, endAt, seats: _seats, ...game } = row;
+          const { endSeq, endAt, ...game } = row;
           const cur = endSeq === null || endAt === null ? null : { stageSeq: endSeq, dueAt: endAt };
           this.keepDeadline(gameId, cur);
           extra.game(toRow(game));

@@ -324,29 +324,4 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
     expect(seen[1]![2]).toBe('sub');
     expect((await store.players(gameId)).map((p) => p.userId)).toEqual(seen[1]);
   });
-
-  it('has the seats come with the game’s row on the service’s path (PostgreSQL), as a fresh read gives them', async () => {
-    const roles = CLASSIC_ROLES.map((role, i) => ({ seat: i + 1, userId: `u${i + 1}`, role }));
-    await store.startGame(gameId, [...roles].reverse(), classic(), 1); // stored in another order
-    await store.substitute(gameId, 4, 'sub');
-    const fresh = await store.players(gameId);
-    const lists = vi.spyOn(c, 'all');
-    const seen: unknown[] = [];
-    const s = classic();
-    await store.commitAction(
-      gameId,
-      { action: { kind: 'timeout', seq: 0 } as never, actor: 'system', at: 2 },
-      { ...s, moves: 1 },
-      {
-        game: () => {},
-        prefetch: async () => void seen.push(await store.players(gameId)), // as the planner's prefetch asks
-        inTx: async () => void seen.push(await store.players(gameId)),
-      },
-    );
-    // PostgreSQL: no read of their own (the game's row brought them); SQLite: one, kept.
-    expect(lists).toHaveBeenCalledTimes(name === 'postgres' ? 0 : 1);
-    lists.mockRestore();
-    expect(seen).toEqual([fresh, fresh]);
-    expect(fresh.map((p) => p.userId)).toEqual(['u1', 'u2', 'u3', 'sub', 'u5', 'u6', 'u7', 'u8', 'u9', 'u10']);
-  });
 });
