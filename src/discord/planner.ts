@@ -138,18 +138,19 @@ export class Planner {
    * The reads of an action's plan, at once (ServiceHooks.prefetch; PostgreSQL: one round trip,
    * sent with the transaction's BEGIN and the game's row): the slots it reads (the thread's, the
    * permissions', the live stage messages and night panels, the next stage's message and the
-   * actor's panel; when the stage changes, the table and the new stage's panels) and the seats.
+   * actor's panel; the table when it is brought up to date, a night's panels when it opens) and
+   * the seats.
    * Kept in the transaction's cache.
    */
   async prefetch(gameId: number, e: { prev: GameState; state: GameState; action: Action }): Promise<void> {
-    const changed = e.state.seq !== e.prev.seq;
+    const nightOpens = e.state.seq !== e.prev.seq && e.state.stage.kind === 'night';
     const keys = [
       `stage:${e.state.seq}`,
       ...('seat' in e.action ? [`panel:${e.prev.seq}:${e.action.seat}`] : []),
-      ...(changed ? ['table'] : []),
+      ...(tableDue(e.prev, e.state) ? ['table'] : []),
     ];
     await Promise.all([
-      this.outbox.primeSlots(gameId, keys, changed ? `panel:${e.state.seq}:` : undefined),
+      this.outbox.primeSlots(gameId, keys, nightOpens ? `panel:${e.state.seq}:` : undefined),
       this.contexts.seats(gameId),
     ]);
   }
@@ -257,15 +258,7 @@ export class Planner {
       await resultsElsewhere(this.outbox, ctx, pointsPayload(ctx), now);
       await this.achievements(ctx);
     }
-    // The pinned table is the round's register: it is brought up to date each morning and when the
-    // game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
-    // Never for a night action (N-13).
-    // (While the best-player vote is open, its message shows the result and every role.)
-    const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
-    const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
-    // G-7: the table says when the host has stopped the clock.
-    const pause = !!state.paused !== !!prev.paused;
-    if (morning || over || pause) await this.table(ctx);
+    if (tableDue(prev, state)) await this.table(ctx);
     // M-1, M-3: who may write, whenever it changes (a new stage, a player who leaves or comes back
     // mid-stage, a window's pass, a foul that takes a right away); never because of a night action.
     if (stageChanged || writersKey(prev) !== writersKey(state)) await this.access.permissions(ctx);
@@ -393,6 +386,19 @@ export class Planner {
 }
 
 /** Who may write in the channel and who is at the table: a change of either changes the overwrites. */
+/**
+ * The pinned table is the round's register: it is brought up to date each morning and when the
+ * game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
+ * Never for a night action (N-13). (While the best-player vote is open, its message shows the
+ * result and every role.) G-7: the table says when the host has stopped the clock.
+ */
+function tableDue(prev: GameState, state: GameState): boolean {
+  const morning = prev.clock.phase === 'night' && state.clock.phase === 'day';
+  const over = state.stage.kind === 'over' && prev.stage.kind !== 'over';
+  const pause = !!state.paused !== !!prev.paused;
+  return morning || over || pause;
+}
+
 function writersKey(s: GameState): string {
   return `${JSON.stringify(channelWriters(s))}|${s.players.map((p) => (p.alive ? 1 : 0)).join('')}`;
 }
