@@ -188,6 +188,20 @@ function outboxInsert(db: Db, t: Tables, name: (n: string) => string = (n) => n)
     .onConflictDoNothing();
 }
 
+/**
+ * A plan's slots: the thread's, the permissions', three more by key, the live stage messages and
+ * night panels; `under`: and every slot whose key is LIKE the `under` placeholder.
+ */
+function planSlotsOf(db: Db, t: Tables, under: boolean) {
+  const more = under ? sql` OR ${t.slots.key} LIKE ${p('under')}` : sql``;
+  return db
+    .select(slotFields(t))
+    .from(t.slots)
+    .where(
+      sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms', ${p('key1')}, ${p('key2')}, ${p('key3')})${more} OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
+    );
+}
+
 /** A new slot, live, at version 1. */
 function slotInsert(db: Db, t: Tables) {
   return db.insert(t.slots).values({
@@ -491,14 +505,10 @@ export class OutboxStore {
           )
           .orderBy(asc(t.slots.key)),
       ),
-      planSlots: st((db, t) =>
-        db
-          .select(slotFields(t))
-          .from(t.slots)
-          .where(
-            sql`${t.slots.gameId} = ${p('gameId')} AND (${t.slots.key} IN ('thread', 'perms', ${p('key1')}, ${p('key2')}, ${p('key3')}) OR ${t.slots.key} LIKE ${p('under')} OR (${t.slots.state} = 'live' AND (${t.slots.key} LIKE 'stage:%' OR ${t.slots.key} LIKE 'panel:%')))`,
-          ),
-      ),
+      // A plan's slots (primeSlots); with `under`, also those under a prefix (a new night's panels:
+      // its own statement, so the other plans do not test every slot of the game against it).
+      planSlots: st((db, t) => planSlotsOf(db, t, false)),
+      planSlotsUnder: st((db, t) => planSlotsOf(db, t, true)),
       gameSlots: st((db, t) =>
         db
           .select(slotFields(t))
@@ -836,9 +846,11 @@ export class OutboxStore {
     if (keys.length > 3) throw new Error('primeSlots: at most three more keys');
     if (under !== undefined && !/^[a-z]+:[0-9]+:$/.test(under)) throw new Error(`primeSlots: bad prefix ${under}`);
     const [key1 = 'thread', key2 = 'thread', key3 = 'thread'] = keys;
-    // Without a prefix, LIKE '': no key is empty.
-    const like = under === undefined ? '' : `${under}%`;
-    const rows = (await this.c.all(this.q.planSlots(), { gameId, key1, key2, key3, under: like })) as Slots;
+    const rows = (
+      under === undefined
+        ? await this.c.all(this.q.planSlots(), { gameId, key1, key2, key3 })
+        : await this.c.all(this.q.planSlotsUnder(), { gameId, key1, key2, key3, under: `${under}%` })
+    ) as Slots;
     for (const key of ['thread', 'perms', ...keys]) cache.set(`slot:${gameId}:${key}`, null);
     for (const r of rows) cache.set(`slot:${gameId}:${r.key}`, r);
     if (under !== undefined) cache.set(`slots-under:${gameId}`, under);
