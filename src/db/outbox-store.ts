@@ -222,29 +222,31 @@ function slotInsert(db: Db, t: Tables) {
   });
 }
 
-/** An outbox row's values, as `outboxInsert` names them. */
-function outboxValues(
-  gameId: number,
-  dest: Dest,
-  op: OutboxRow['op'],
-  payload: unknown,
-  now: number,
-  slot: string | null,
-  meta: PostMeta,
-  key: string | null,
-  free: boolean,
-  name?: (n: string) => string,
-): Record<string, unknown> {
+/** An outbox row to add, as the insert takes it. */
+interface NewRow {
+  gameId: number;
+  dest: Dest;
+  op: OutboxRow['op'];
+  payload: unknown;
+  now: number;
+  slot: string | null;
+  meta: PostMeta;
+  key: string | null;
+  free: boolean;
+}
+
+/** An outbox row's values, as `outboxInsert` names them (`name`: as it is given). */
+function outboxValues(w: NewRow, name?: (n: string) => string): Record<string, unknown> {
   const values = {
-    gameId,
-    dest,
-    op,
-    slot,
-    payload: JSON.stringify(payload ?? {}),
-    meta: JSON.stringify(meta),
-    key,
-    free: free ? 1 : 0,
-    now,
+    gameId: w.gameId,
+    dest: w.dest,
+    op: w.op,
+    slot: w.slot,
+    payload: JSON.stringify(w.payload ?? {}),
+    meta: JSON.stringify(w.meta),
+    key: w.key,
+    free: w.free ? 1 : 0,
+    now: w.now,
   };
   return name ? Object.fromEntries(Object.entries(values).map(([k, x]) => [name(k), x])) : values;
 }
@@ -660,21 +662,20 @@ export class OutboxStore {
       ? await this.guard({ gameId, dest, op, payload, meta: opts.meta ?? {} })
       : (opts.meta ?? {});
     if (meta === false) return;
-    await this.insert(gameId, dest, op, payload, now, opts.slot ?? null, meta, opts.key ?? null, opts.free ?? false);
-  }
-
-  private async insert(
-    gameId: number,
-    dest: Dest,
-    op: OutboxRow['op'],
-    payload: unknown,
-    now: number,
-    slot: string | null,
-    meta: PostMeta,
-    key: string | null,
-    free = false,
-  ): Promise<void> {
-    await this.c.queue(this.q.insert(), outboxValues(gameId, dest, op, payload, now, slot, meta, key, free));
+    await this.c.queue(
+      this.q.insert(),
+      outboxValues({
+        gameId,
+        dest,
+        op,
+        payload,
+        now,
+        slot: opts.slot ?? null,
+        meta,
+        key: opts.key ?? null,
+        free: opts.free ?? false,
+      }),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -744,6 +745,8 @@ export class OutboxStore {
         state: 'live',
         updatedAt: now,
       };
+      // The outbox row that posts a new message slot.
+      const post: NewRow = { gameId, dest, op: 'post', payload: {}, now, slot: key, meta, key: null, free: false };
       const slotValues = {
         gameId,
         key,
@@ -760,11 +763,11 @@ export class OutboxStore {
       if (kind === 'message' && this.q.insertSlotPosted) {
         await this.c.queue(this.q.insertSlotPosted(), {
           ...slotValues,
-          ...outboxValues(gameId, dest, 'post', {}, now, key, meta, null, false, (n) => `o_${n}`),
+          ...outboxValues(post, (n) => `o_${n}`),
         });
       } else {
         await this.c.queue(this.q.insertSlot(), slotValues);
-        if (kind === 'message') await this.insert(gameId, dest, 'post', {}, now, key, meta, null);
+        if (kind === 'message') await this.c.queue(this.q.insert(), outboxValues(post));
       }
       this.remember(gameId, key, row);
       return true;
