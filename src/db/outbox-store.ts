@@ -844,10 +844,10 @@ export class OutboxStore {
    * each on PostgreSQL). A key named or under the prefix that is not there is known to be absent.
    */
   async primeSlots(gameId: number, keys: readonly string[] = [], under?: string): Promise<void> {
-    const cache = this.c.txCache();
-    if (!cache || cache.has(`slots-live:${gameId}`)) return;
     if (keys.length > 3) throw new Error('primeSlots: at most three more keys');
     if (under !== undefined && !/^[a-z]+:[0-9]+:$/.test(under)) throw new Error(`primeSlots: bad prefix ${under}`);
+    const cache = this.c.txCache();
+    if (!cache || cache.has(`slots-live:${gameId}`)) return;
     const [key1 = 'thread', key2 = 'thread', key3 = 'thread'] = keys;
     const rows = (
       under === undefined

@@ -764,7 +764,9 @@ export class Store {
     const userBySeat = new Map(seats.map((s) => [s.seat, s.userId]));
     const { db, t } = this.c;
     // The writes queued (sent unwaited on PostgreSQL), the reads at once: the closing action's
-    // transaction waits only for what it reads.
+    // transaction waits only for what it reads. A queued write's failure is thrown by the next
+    // statement waited for or by the commit, not here: catching a failure of what follows
+    // (recordGame) would not keep the transaction.
     await this.c.queueBuilt(db.delete(t.results).where(eq(t.results.gameId, game.id)));
     const [voteHeld, subs] = await Promise.all([
       res.reason === 'host' ? this.dayVoteHeld(game.id, state) : true,

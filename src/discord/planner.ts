@@ -385,7 +385,6 @@ export class Planner {
   }
 }
 
-/** Who may write in the channel and who is at the table: a change of either changes the overwrites. */
 /**
  * The pinned table is the round's register: it is brought up to date each morning and when the
  * game is over (what happens in between — votes, fouls, rulings — is told in the stage messages).
@@ -399,6 +398,7 @@ function tableDue(prev: GameState, state: GameState): boolean {
   return morning || over || pause;
 }
 
+/** Who may write in the channel and who is at the table: a change of either changes the overwrites. */
 function writersKey(s: GameState): string {
   return `${JSON.stringify(channelWriters(s))}|${s.players.map((p) => (p.alive ? 1 : 0)).join('')}`;
 }

@@ -4,7 +4,8 @@
 // the slots), and the copies save the reads they are for (counted at the connection).
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Connection } from '../../src/db/connection';
-import { OutboxStore, type SlotRow } from '../../src/db/outbox-store';
+import { LifecycleStore } from '../../src/db/lifecycle-store';
+import { OutboxStore, type OutboxRow, type SlotRow } from '../../src/db/outbox-store';
 import { Store } from '../../src/db/store';
 import { createGame } from '../../src/engine/apply';
 import type { GameState } from '../../src/engine/types';
@@ -169,6 +170,39 @@ describe.each(subjects)('$name: a transaction keeps the rows it read and wrote',
       await expect(outbox.primeSlots(gameId, ['a', 'b', 'c', 'd'])).rejects.toThrow(/three/);
       await expect(outbox.primeSlots(gameId, [], "panel:%' or 1=1 --")).rejects.toThrow(/prefix/);
     });
+  });
+
+  it('posts a new message slot with one outbox row (PostgreSQL: one statement), held while the game is suspended', async () => {
+    const fields = (r: OutboxRow) => [r.gameId, r.dest, r.op, r.slot, r.payload, r.meta, r.key, r.status, r.nextAt];
+    await c.transaction(async () => {
+      await outbox.setSlot(gameId, 'stage:1', 'message', 'ch:ch', { content: 'day' }, 7, { meta: { what: 'stage' } });
+      await outbox.setSlot(gameId, 'thread', 'thread', 'ch:ch', { locked: true, members: [] }, 7); // not a message: no post
+    });
+    await new LifecycleStore(c).add({
+      gameId,
+      reason: 'no-access',
+      since: 8,
+      voidAt: 100,
+      stageSeq: null,
+      extraMs: 0,
+      clockStopped: false,
+    });
+    await c.transaction(() => outbox.setSlot(gameId, 'stage:2', 'message', 'ch:ch', { content: 'night' }, 9));
+    const rows = await outbox.rows(gameId);
+    expect(rows.map(fields)).toEqual([
+      [gameId, 'ch:ch', 'post', 'stage:1', '{}', '{"what":"stage"}', null, 'pending', 7],
+      [gameId, 'ch:ch', 'post', 'stage:2', '{}', '{}', null, 'held', 9],
+    ]);
+    expect(await stored('stage:1')).toMatchObject({
+      kind: 'message',
+      version: 1,
+      sentVersion: 0,
+      state: 'live',
+      updatedAt: 7,
+      payload: '{"content":"day"}',
+    });
+    expect(await stored('stage:2')).toMatchObject({ kind: 'message', version: 1, state: 'live', updatedAt: 9 });
+    expect(await stored('thread')).toMatchObject({ kind: 'thread', version: 1 });
   });
 
   it('keeps liveSlots from the primed rows equal to a fresh read as stages close and open', async () => {
