@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
 import { SqliteConnection } from './connection';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer';
 
 export type { Db } from './connection';
 import type { Db } from './connection';
@@ -27,15 +28,21 @@ export interface OpenDb {
   close(): void;
 }
 
-function opened(db: Db, sqlite: Database.Database, path: string): OpenDb {
+function opened(db: Db, sqlite: Database.Database, path: string, checkpointer: Checkpointer | null = null): OpenDb {
   const ownership = addOwnership(sqlite);
+  const connection = new SqliteConnection(db, sqlite, ownership);
+  connection.checkpointer = checkpointer;
   return {
     db,
     sqlite,
     path,
     ownership,
-    connection: new SqliteConnection(db, sqlite, ownership),
-    close: () => sqlite.close(),
+    connection,
+    close: () => {
+      // The worker closes its own connection after ours (it is then the last, and removes the WAL).
+      void checkpointer?.stop();
+      sqlite.close();
+    },
   };
 }
 
@@ -116,7 +123,10 @@ function checkFile(path: string): void {
  * clear message for a corrupted or foreign file, a read-only path or missing migrations, without
  * changing the file.
  */
-export function openDatabase(path: string, options: { migrationsFolder?: string; readonly?: boolean } = {}): OpenDb {
+export function openDatabase(
+  path: string,
+  options: { migrationsFolder?: string; readonly?: boolean; checkpoints?: CheckpointerOptions } = {},
+): OpenDb {
   const migrationsFolder = options.migrationsFolder ?? DEFAULT_MIGRATIONS;
   const memory = path === ':memory:';
   const full = memory ? path : resolve(path);
@@ -171,7 +181,8 @@ export function openDatabase(path: string, options: { migrationsFolder?: string;
     } catch (e) {
       throw new StartupError(`applying the migrations in ${migrationsFolder} failed: ${(e as Error).message}`);
     }
-    return opened(db, sqlite, full);
+    // Checkpoints off the event loop (checkpointer.ts); a file in memory has no WAL.
+    return opened(db, sqlite, full, memory ? null : new Checkpointer(sqlite, full, options.checkpoints));
   } catch (e) {
     sqlite.close();
     if (e instanceof StartupError) throw e;

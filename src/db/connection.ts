@@ -19,6 +19,7 @@ import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
+import type { Checkpointer } from './checkpointer';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -245,6 +246,11 @@ export class SqliteConnection implements Connection {
   private readonly dialectOf = new SQLiteSyncDialect();
   /** The longest a transaction stayed open, in ms (the event loop may run other work meanwhile). */
   longestTransactionMs = 0;
+  /**
+   * The worker that checkpoints the file's WAL off the event loop (checkpointer.ts), when the file
+   * has one (client.ts starts it); closing stops it first.
+   */
+  checkpointer: Checkpointer | null = null;
   /** BEGIN IMMEDIATE, COMMIT, ROLLBACK and the savepoints' statements, prepared once. */
   private readonly control = new Map<string, Database.Statement>();
 
@@ -410,6 +416,7 @@ export class SqliteConnection implements Connection {
     try {
       const out = await this.flow.run(open, fn);
       this.do('COMMIT');
+      this.checkpointer?.restartIfWanted();
       return out;
     } catch (e) {
       if (this.sqlite.inTransaction) this.do('ROLLBACK');
@@ -447,6 +454,7 @@ export class SqliteConnection implements Connection {
 
   async close(): Promise<void> {
     while (this.open !== null) await this.open.done;
+    await this.checkpointer?.stop();
     this.sqlite.close();
   }
 }

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type OpenDb } from './client';
 import type { Connection, Dialect } from './connection';
 import type { OwnershipRef } from './ownership';
+import type { Checkpointer } from './checkpointer';
 import { openPostgres, type PgOpenOptions } from './pg-open';
 import { parsePostgresUrl } from './pg-connect';
 import { redactUrl } from './pg-url';
@@ -23,6 +24,8 @@ export interface OpenedDatabase {
   readonly shown: string;
   /** SQLite: the file as openDatabase opened it (its raw handle); PostgreSQL: null. */
   readonly sqlite: OpenDb | null;
+  /** SQLite: the worker that checkpoints the file's WAL (src/db/checkpointer.ts); else null. */
+  readonly checkpointer: Checkpointer | null;
   /** Lines for the log at start-up (warn level): what the operator should know about the choice. */
   readonly warnings: readonly string[];
   close(): Promise<void>;
@@ -79,6 +82,7 @@ export async function openConnection(
       ownership: o.ownership,
       shown: `PostgreSQL ${shown}`,
       sqlite: null,
+      checkpointer: null,
       warnings,
       close: () => o.close(),
     };
@@ -91,6 +95,7 @@ export async function openConnection(
     ownership: o.ownership,
     shown: `SQLite ${o.path}`,
     sqlite: o,
+    checkpointer: o.connection.checkpointer,
     warnings: [],
     close: () => o.connection.close(),
   };

@@ -239,6 +239,12 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   );
   log.info(`database: ${db.shown}`);
   for (const w of db.warnings) log.warn(w);
+  const checkpointer = db.checkpointer;
+  checkpointer?.whenFailed((why) =>
+    log.warn(
+      `the SQLite checkpoint worker stopped (${why}); the bot's own connection checkpoints the WAL again, as SQLite does by default`,
+    ),
+  );
   // Issue 22: which guilds' games this process runs (every query that picks work filters by it).
   const plan = config.shards ?? { auto: true };
   if (!plan.auto) db.ownership.set(new ShardOwnership(plan.ids, plan.count));
@@ -426,6 +432,7 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
         deliveryCounts: () => deliverer.counts,
         gatewayReady: () => gatewayProblem(client) === null,
         longestTransactionMs: () => db.connection.longestTransactionMs,
+        ...(checkpointer ? { checkpoints: () => checkpointer.stats } : {}),
         now,
       })
     : null;

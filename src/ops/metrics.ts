@@ -3,6 +3,7 @@
 // happens (REST calls, 429s, interaction answers) is counted as it happens. prom-client's default
 // metrics add the process's own: event-loop delay, memory, CPU, garbage collection.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CheckpointerStats } from '../db/checkpointer';
 
 export interface MetricSources {
   /** Games by status, running ones by stage (src/db/ops-queries.ts). */
@@ -18,6 +19,8 @@ export interface MetricSources {
    * other flows' queries wait for it; one that awaits anything but storage shows here).
    */
   longestTransactionMs?(): number;
+  /** SQLite: what the WAL's checkpoint worker did (src/db/checkpointer.ts); absent on PostgreSQL. */
+  checkpoints?(): CheckpointerStats;
   now(): number;
 }
 
@@ -91,6 +94,29 @@ export class OpsMetrics {
         registers: [r],
         collect() {
           this.set(longest() / 1000);
+        },
+      });
+    }
+    if (sources.checkpoints) {
+      const stats = sources.checkpoints;
+      new Counter({
+        name: 'mafia_sqlite_checkpoints_total',
+        help: 'Checkpoints of the SQLite WAL by the checkpoint worker, by mode (passive, or restart: the WAL made to start over)',
+        labelNames: ['mode'],
+        registers: [r],
+        collect() {
+          const s = stats();
+          this.reset();
+          this.inc({ mode: 'passive' }, s.checkpoints);
+          this.inc({ mode: 'restart' }, s.restarts);
+        },
+      });
+      new Gauge({
+        name: 'mafia_sqlite_checkpoint_worker_up',
+        help: "1 while the SQLite WAL's checkpoint worker runs; 0 once it stopped (the bot's own connection then checkpoints, holding the event loop)",
+        registers: [r],
+        collect() {
+          this.set(stats().failed === null ? 1 : 0);
         },
       });
     }

@@ -75,6 +75,22 @@ describe('OpsMetrics', () => {
     expect(sample(t, 'mafia_gateway_ready')).toBe(0);
   });
 
+  it("shows the SQLite WAL's checkpoint worker: its checkpoints by mode, and whether it runs", async () => {
+    const stats = { checkpoints: 12, restarts: 2, failed: null as string | null };
+    const m = new OpsMetrics(sources({ checkpoints: () => stats }));
+    let t = await m.text();
+    expect(sample(t, 'mafia_sqlite_checkpoints_total{mode="passive"}')).toBe(12);
+    expect(sample(t, 'mafia_sqlite_checkpoints_total{mode="restart"}')).toBe(2);
+    expect(sample(t, 'mafia_sqlite_checkpoint_worker_up')).toBe(1);
+    stats.checkpoints = 13;
+    stats.failed = 'disk I/O error';
+    t = await m.text();
+    expect(sample(t, 'mafia_sqlite_checkpoints_total{mode="passive"}')).toBe(13);
+    expect(sample(t, 'mafia_sqlite_checkpoint_worker_up')).toBe(0);
+    // PostgreSQL has none.
+    expect(await new OpsMetrics(sources()).text()).not.toContain('mafia_sqlite_checkpoint');
+  });
+
   it('counts REST responses by route and status, and 429s by scope', async () => {
     const m = new OpsMetrics(sources());
     m.response('post', '/channels/:id/messages', '/channels/1/messages', 200, headers({}));

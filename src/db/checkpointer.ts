@@ -1,0 +1,185 @@
+// SQLite's WAL checkpoints on a thread of their own, off the event loop.
+//
+// In WAL mode a commit appends the pages it changed to the `-wal` file; a checkpoint copies them
+// back into the database file and fsyncs both. SQLite runs one itself, inside the commit that
+// takes the WAL past 1,000 pages (`wal_autocheckpoint`): with the bot's transactions (about fifteen
+// pages each) that was one commit in seventy, and it held the event loop for 5–20 ms of fsync,
+// about a fifth of all the time a busy bot spends persisting actions (docs/benchmarks.md).
+//
+// Here the bot's connection does not checkpoint (`wal_autocheckpoint = 0`). A worker thread opens
+// the same file and, every `intervalMs`, runs a PASSIVE checkpoint: it copies whatever is committed
+// without waiting for anyone and without blocking the bot's writes. Nothing about durability
+// changes: a commit is durable exactly as before (synchronous NORMAL: it survives a crash of the
+// process; FULL: a power cut too), and the checkpoint syncs as SQLite's own does.
+//
+// The WAL starts over from its beginning only when a write begins while everything in it has been
+// copied, which a bot writing without a pause never gives a passive checkpoint. So once the WAL
+// holds `restartFrames` pages, the bot's connection runs a RESTART checkpoint itself, at its next
+// moment outside a transaction (SqliteConnection calls `restartIfWanted` after each commit), not
+// waiting for anyone: only the pages since the worker's last checkpoint are left to copy. The next
+// write starts the WAL over, and `journal_size_limit` cuts the file back. (The worker cannot do
+// it: a RESTART waits for the writer, and a busy bot is nearly always in a transaction.)
+//
+// If the worker cannot start or fails, the bot's connection checkpoints by itself again (the
+// default 1,000 pages): the WAL never grows without bound. Closing stops the worker first, so the
+// bot's connection is the file's last and removes the WAL as before.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+/** SQLite's own default: the bot's connection checkpoints again at this many pages when the worker is gone. */
+const AUTOCHECKPOINT = 1000;
+/** The WAL file is cut back to this size when it starts over (64 MiB). */
+const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+export interface CheckpointerOptions {
+  /** How often the worker checkpoints (ms). */
+  intervalMs?: number;
+  /** From how many pages in the WAL the worker makes it start over (RESTART). */
+  restartFrames?: number;
+}
+
+export interface CheckpointerStats {
+  /** Passive checkpoints of the worker that copied pages. */
+  checkpoints: number;
+  /** RESTART checkpoints of the bot's connection (the WAL made to start over). */
+  restarts: number;
+  /** Why the worker stopped on its own, if it did (the bot's connection then checkpoints itself). */
+  failed: string | null;
+}
+
+/** The worker's code (plain JavaScript, run with `eval`, so it needs no TypeScript loader). */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('synchronous = ' + workerData.synchronous);
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let last = '';
+const tick = () => {
+  try {
+    const r = passive.get();
+    // Told only when something changed: an idle bot's WAL stays as it is until the next write.
+    const now = r.log + ':' + r.checkpointed;
+    if (r.checkpointed > 0 && now !== last) parentPort.postMessage({ log: r.log });
+    last = now;
+  } catch (e) {
+    clearInterval(timer);
+    db.close();
+    parentPort.postMessage({ failed: e && e.message ? e.message : String(e) });
+    parentPort.close();
+  }
+};
+const timer = setInterval(tick, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export class Checkpointer {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+  private stopping = false;
+  private onFailure: ((why: string) => void) | null = null;
+  private restartWanted = false;
+  readonly stats: CheckpointerStats = { checkpoints: 0, restarts: 0, failed: null };
+
+  /**
+   * Starts the worker for the file `sqlite` has open at `path` (WAL mode, not in memory, not
+   * read-only); the bot's connection stops checkpointing by itself.
+   */
+  constructor(
+    private readonly sqlite: Database.Database,
+    path: string,
+    options: CheckpointerOptions = {},
+  ) {
+    const synchronous = sqlite.pragma('synchronous', { simple: true }) === 2 ? 'FULL' : 'NORMAL';
+    sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+    sqlite.pragma('wal_autocheckpoint = 0');
+    this.worker = new Worker(WORKER, {
+      eval: true,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        path,
+        synchronous,
+        intervalMs: options.intervalMs ?? 200,
+      },
+    });
+    // The process does not stay alive for the worker's sake.
+    this.worker.unref();
+    const restartFrames = options.restartFrames ?? 16_000;
+    this.worker.on('message', (m: { log?: number; failed?: string }) => {
+      if (m.log !== undefined) {
+        this.stats.checkpoints++;
+        if (m.log >= restartFrames) {
+          this.restartWanted = true;
+          this.restartIfWanted();
+        }
+      }
+      if (m.failed !== undefined) this.fail(m.failed);
+    });
+    this.worker.on('error', (e) => this.fail(e.message));
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        // Whatever its code: only stop() asks it to end.
+        if (!this.stopping) this.fail(`the checkpoint worker exited (code ${code})`);
+        resolve();
+      }),
+    );
+  }
+
+  /** The worker is gone: the bot's connection checkpoints by itself again. */
+  private fail(why: string): void {
+    if (this.stopping) return;
+    if (this.stats.failed !== null) return;
+    this.stats.failed = why;
+    if (this.sqlite.open) this.sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT}`);
+    this.onFailure?.(why);
+  }
+
+  /**
+   * The WAL made to start over, when the worker found it long and the bot's connection is outside
+   * a transaction: a RESTART checkpoint that waits for nobody (busy: tried again after the next
+   * commit).
+   */
+  restartIfWanted(): void {
+    const sqlite = this.sqlite;
+    if (!this.restartWanted || !sqlite.open || sqlite.inTransaction) return;
+    // Never thrown at a commit that has happened: a checkpoint that fails is tried again later.
+    try {
+      const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+      sqlite.pragma('busy_timeout = 0');
+      try {
+        const [r] = sqlite.pragma('wal_checkpoint(RESTART)') as { busy: number }[];
+        if (r?.busy === 0) {
+          this.restartWanted = false;
+          this.stats.restarts++;
+        }
+      } finally {
+        sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+      }
+    } catch {
+      // tried again after the next commit
+    }
+  }
+
+  /** `cb` is told (once) why the worker stopped on its own: at once if it already has. */
+  whenFailed(cb: (why: string) => void): void {
+    this.onFailure = cb;
+    if (this.stats.failed !== null) cb(this.stats.failed);
+  }
+
+  /** Stops the worker (its connection closed) before the bot's connection closes. */
+  async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      // Waited for now: the process stays alive until the worker has closed its connection.
+      this.worker.ref();
+      this.worker.postMessage('stop');
+    }
+    await this.exited;
+  }
+}

@@ -1,0 +1,139 @@
+// SQLite's WAL checkpoints on a worker thread (src/db/checkpointer.ts): the bot's connection never
+// checkpoints by itself while the worker runs; the worker copies committed pages into the file,
+// makes a WAL that a writer never lets go of start over, and when it is gone the bot's connection
+// checkpoints again. Closing stops the worker first, so the WAL is removed as before.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenDb } from '../../src/db/client';
+import type { CheckpointerOptions } from '../../src/db/checkpointer';
+
+let dir: string | null = null;
+let o: OpenDb | null = null;
+
+function open(checkpoints?: CheckpointerOptions): OpenDb {
+  dir = mkdtempSync(join(tmpdir(), 'mafia-ckpt-'));
+  o = openDatabase(join(dir, 'bot.sqlite'), checkpoints ? { checkpoints } : {});
+  o.sqlite.exec('create table scratch (x blob)');
+  return o;
+}
+
+afterEach(async () => {
+  if (o?.sqlite.open) await o.connection.close();
+  o = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = null;
+});
+
+/** `n` transactions, each adding `pages` rows of about a page. */
+function write(db: OpenDb, n: number, pages = 4): void {
+  const insert = db.sqlite.prepare('insert into scratch (x) values (randomblob(3900))');
+  for (let i = 0; i < n; i++) db.sqlite.transaction(() => Array.from({ length: pages }, () => insert.run()))();
+}
+
+/** Waits (a turn at a time, up to a generous bound) until `done()`; fails the test otherwise. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const giveUp = Date.now() + 20_000;
+  while (!done()) {
+    if (Date.now() > giveUp) throw new Error(`never: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+
+describe('the WAL checkpoint worker', () => {
+  it('runs for a file, not for one in memory or one opened read-only', async () => {
+    const db = open();
+    expect(db.connection.checkpointer).not.toBeNull();
+    // The bot's own connection does not checkpoint while the worker runs.
+    expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const memory = openDatabase(':memory:');
+    expect(memory.connection.checkpointer).toBeNull();
+    expect(memory.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    memory.close();
+    const readonly = openDatabase(db.path, { readonly: true });
+    expect(readonly.connection.checkpointer).toBeNull();
+    readonly.close();
+  });
+
+  it('copies committed pages into the database file while the bot only commits', async () => {
+    const db = open({ intervalMs: 5 });
+    const before = size(db.path);
+    write(db, 50);
+    // The bot's connection wrote 200 pages to the WAL and checkpointed nothing; the file grows only
+    // when the worker copies them over.
+    await until(() => size(db.path) >= before + 200 * 4096, 'the database file takes the pages');
+    // The worker's count comes by message, after its checkpoint.
+    await until(() => db.connection.checkpointer!.stats.checkpoints > 0, 'the worker counts its checkpoint');
+    expect(db.connection.checkpointer!.stats.failed).toBeNull();
+    expect(db.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: 200 });
+  });
+
+  it('makes a WAL that is never idle start over once it holds restartFrames pages', async () => {
+    const db = open({ intervalMs: 5, restartFrames: 100 });
+    const wal = `${db.path}-wal`;
+    const stats = db.connection.checkpointer!.stats;
+    // A writer that never pauses long: the WAL is never entirely copied when the next write
+    // begins, so it would only grow.
+    let rows = 0;
+    while (stats.restarts === 0) {
+      write(db, 5);
+      rows += 20;
+      await new Promise((r) => setImmediate(r));
+    }
+    const high = size(wal);
+    // The next writes start at the WAL's beginning: the file does not grow (it would by 80 pages).
+    write(db, 20);
+    expect(size(wal)).toBeLessThanOrEqual(high);
+    // Nothing was lost on the way.
+    expect(db.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: rows + 80 });
+  });
+
+  it('makes the WAL start over right after the commit of a transaction it was open in', async () => {
+    const db = open({ intervalMs: 5, restartFrames: 50 });
+    const cp = db.connection.checkpointer!;
+    write(db, 20);
+    const c = db.connection;
+    await c.transaction(async () => {
+      await c.run(c.db.insert(c.t.servers).values({ guildId: '1', createdAt: 1, updatedAt: 1 }));
+      // The worker reports a long WAL while the transaction is open: no checkpoint inside it.
+      await until(() => (cp as unknown as { restartWanted: boolean }).restartWanted, 'the worker reports 80 pages');
+      expect(cp.stats.restarts).toBe(0);
+    });
+    // At its commit.
+    expect(cp.stats.restarts).toBe(1);
+    expect((cp as unknown as { restartWanted: boolean }).restartWanted).toBe(false);
+  });
+
+  it('hands checkpoints back to the bot’s connection when the worker is gone', async () => {
+    const db = open({ intervalMs: 5 });
+    const cp = db.connection.checkpointer!;
+    const told: string[] = [];
+    cp.whenFailed((why) => told.push(why));
+    await (cp as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await until(() => cp.stats.failed !== null, 'the failure is seen');
+    expect(told).toEqual([cp.stats.failed]);
+    expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    // SQLite's own checkpoints keep the WAL bounded: 1,000 pages and more were written.
+    write(db, 300);
+    expect(size(`${db.path}-wal`)).toBeLessThan(2 * 1000 * 4200);
+    // Told at once when the failure came first.
+    const late: string[] = [];
+    cp.whenFailed((why) => late.push(why));
+    expect(late).toEqual([cp.stats.failed]);
+  });
+
+  it('stops before the bot’s connection closes, which then removes the WAL', async () => {
+    const db = open({ intervalMs: 5 });
+    write(db, 20);
+    expect(existsSync(`${db.path}-wal`)).toBe(true);
+    await db.connection.close();
+    expect(existsSync(`${db.path}-wal`)).toBe(false);
+    expect(db.connection.checkpointer!.stats.failed).toBeNull();
+    const again = openDatabase(db.path);
+    expect(again.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: 80 });
+    await again.connection.close();
+  });
+});
