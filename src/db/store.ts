@@ -142,6 +142,10 @@ function nextEnd(cur: DeadlineRow | null, seq: number, dueAt: number): DeadlineR
   return cur && cur.stageSeq === seq ? { stageSeq: seq, dueAt: Math.max(cur.dueAt, dueAt) } : { stageSeq: seq, dueAt };
 }
 
+function sameEnd(a: DeadlineRow | null, b: DeadlineRow): boolean {
+  return a !== null && a.stageSeq === b.stageSeq && a.dueAt === b.dueAt;
+}
+
 /** PostgreSQL: the state's UPDATE and the log's INSERT of Store.actionWrites, ahead of its last part. */
 function actionHead(): SQL {
   const p = sql.placeholder;
@@ -159,10 +163,11 @@ export class Store {
   // prepared once on SQLite (Connection.statement), not rebuilt per query.
   private readonly insertAction;
   private readonly updateState;
+  private readonly updateStateOnly;
   private readonly upsertDeadline;
   private readonly upsertDeadlineQuiet;
   /** PostgreSQL: the state, the log row and the stage's end in one statement (null on SQLite). */
-  private readonly actionWrites: { end: () => Runnable<unknown>; noEnd: () => Runnable<unknown> } | null;
+  private readonly actionWrites: Record<'end' | 'noEnd' | 'sameEnd', () => Runnable<unknown>> | null;
   private readonly deleteDeadline;
   private readonly selectDeadline;
   private readonly selectGame;
@@ -191,6 +196,15 @@ export class Store {
           status: sql`${p('status')}`,
           updatedAt: sql`${p('at')}`,
         })
+        .where(eq(t.games.id, p('gameId'))),
+    );
+    // The same, when the game's status stays as the row has it (most actions): SQLite rewrites an
+    // index of every column a SET names, changed or not (the games' three status indexes: three
+    // pages more per commit).
+    this.updateStateOnly = c.statement((db, t) =>
+      db
+        .update(t.games)
+        .set({ state: sql`${p('state')}`, moves: sql`${p('moves')}`, updatedAt: sql`${p('at')}` })
         .where(eq(t.games.id, p('gameId'))),
     );
     const upsertDeadline = (db: Db, t: Tables) =>
@@ -223,6 +237,8 @@ export class Store {
                 sql`${actionHead()} insert into deadlines (game_id, stage_seq, due_at) values (${p('gameId')}, ${p('seq')}, ${p('dueAt')}) on conflict (game_id) do update set stage_seq = excluded.stage_seq, due_at = case when deadlines.stage_seq = excluded.stage_seq then greatest(deadlines.due_at, excluded.due_at) else excluded.due_at end`,
             ),
             noEnd: c.sqlStatement(() => sql`${actionHead()} delete from deadlines where game_id = ${p('gameId')}`),
+            // The stage's end stays as stored (most actions): the two writes alone.
+            sameEnd: c.sqlStatement(() => sql`${actionHead()} select 1`),
           }
         : null;
     this.deleteDeadline = c.statement((db, t) => db.delete(t.deadlines).where(eq(t.deadlines.gameId, p('gameId'))));
@@ -547,6 +563,8 @@ export class Store {
     },
   ): Promise<{ stageSeq: number; dueAt: number } | null> {
     const stored = await this.transaction(async () => {
+      // The status the game's row has, when it was read here.
+      let heldStatus: string | null = null;
       // The game's row first, held to the end of the transaction as lockGame would hold it
       // (PostgreSQL: a second process that believes it owns the guild waits here): read with FOR
       // UPDATE when the caller wants it (sent with BEGIN, one round trip), else by the state's
@@ -559,11 +577,14 @@ export class Store {
           const { endSeq, endAt, ...game } = row;
           const cur = endSeq === null || endAt === null ? null : { stageSeq: endSeq, dueAt: endAt };
           this.keepDeadline(gameId, cur);
+          heldStatus = game.status;
           extra.game(toRow(game));
           if (this.actionWrites && !extra.resetDeadline) {
             // PostgreSQL: the three writes below as one statement.
             const end = state.deadline === null ? null : nextEnd(cur, state.seq, state.deadline);
-            await this.c.queue(end ? this.actionWrites.end() : this.actionWrites.noEnd(), {
+            const w = this.actionWrites;
+            const q = end === null ? (cur === null ? w.sameEnd : w.noEnd) : sameEnd(cur, end) ? w.sameEnd : w.end;
+            await this.c.queue(q(), {
               gameId,
               state: JSON.stringify(state),
               moves: state.moves,
@@ -580,11 +601,12 @@ export class Store {
           }
         }
       }
-      await this.c.queue(this.updateState(), {
+      const status = statusOf(state);
+      await this.c.queue(status === heldStatus ? this.updateStateOnly() : this.updateState(), {
         gameId,
         state: JSON.stringify(state),
         moves: state.moves,
-        status: statusOf(state),
+        status,
         at: entry.at,
       });
       // G-7: the host moved the stage's end (also earlier): the later end it was shown goes too.
@@ -628,8 +650,11 @@ export class Store {
     const cache = this.c.txCache();
     const kept = cache?.get(`deadline:${gameId}`) as KeptDeadline | undefined;
     if (kept?.known) {
+      const end = nextEnd(kept.value, seq, dueAt);
+      // The same stage's end as stored (most actions): nothing to write.
+      if (sameEnd(kept.value, end)) return;
       await this.c.queue(this.upsertDeadlineQuiet(), { gameId, seq, dueAt });
-      this.keepDeadline(gameId, nextEnd(kept.value, seq, dueAt));
+      this.keepDeadline(gameId, end);
       return;
     }
     const row = this.c
