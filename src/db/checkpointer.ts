@@ -2,8 +2,8 @@
 //
 // In WAL mode a commit appends the pages it changed to the `-wal` file; a checkpoint copies them
 // back into the database file and fsyncs both. SQLite runs one itself, inside the commit that
-// takes the WAL past 1,000 pages (`wal_autocheckpoint`): with the bot's transactions (about fifteen
-// pages each) that was one commit in seventy, and it held the event loop for 5–20 ms of fsync,
+// takes the WAL past 1,000 pages (`wal_autocheckpoint`): with the bot's transactions (about thirteen
+// pages each) that was about one commit in seventy-five, and it held the event loop for 5–20 ms of fsync,
 // about a fifth of all the time a busy bot spends persisting actions (docs/benchmarks.md).
 //
 // Here the bot's connection does not checkpoint (`wal_autocheckpoint = 0`). A worker thread opens
@@ -14,11 +14,13 @@
 //
 // The WAL starts over from its beginning only when a write begins while everything in it has been
 // copied, which a bot writing without a pause never gives a passive checkpoint. So once the WAL
-// holds `restartFrames` pages, the bot's connection runs a RESTART checkpoint itself, at its next
-// moment outside a transaction (SqliteConnection calls `restartIfWanted` after each commit), not
-// waiting for anyone: only the pages since the worker's last checkpoint are left to copy. The next
-// write starts the WAL over, and `journal_size_limit` cuts the file back. (The worker cannot do
-// it: a RESTART waits for the writer, and a busy bot is nearly always in a transaction.)
+// holds `restartFrames` pages, the worker runs a RESTART checkpoint: it waits (in its own thread,
+// up to 100 ms, else again at its next tick) for a moment between the bot's transactions, holds new
+// writes back while it copies the few pages since its last checkpoint and syncs, and the next write
+// starts the WAL over; `journal_size_limit` then cuts the file back. The bot waits for it in its
+// busy handler at most that long. (Run by the bot's own connection after its commits instead, a
+// RESTART took the write lock just as its process let go of it, and a second process sharing the
+// file waited 5 s for it and failed: docs/benchmarks.md.)
 //
 // If the worker cannot start or fails, the bot's connection checkpoints by itself again (the
 // default 1,000 pages): the WAL never grows without bound. Closing stops the worker first, so the
@@ -42,7 +44,7 @@ export interface CheckpointerOptions {
 export interface CheckpointerStats {
   /** Passive checkpoints of the worker that copied pages. */
   checkpoints: number;
-  /** RESTART checkpoints of the bot's connection (the WAL made to start over). */
+  /** RESTART checkpoints of the worker that went through (the WAL made to start over). */
   restarts: number;
   /** Why the worker stopped on its own, if it did (the bot's connection then checkpoints itself). */
   failed: string | null;
@@ -54,11 +56,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('synchronous = ' + workerData.synchronous);
+db.pragma('busy_timeout = ' + workerData.busyMs);
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
 let last = '';
 const tick = () => {
   try {
     const r = passive.get();
+    if (r.log >= workerData.restartFrames && restart.get().busy === 0) parentPort.postMessage({ restarted: true });
     // Told only when something changed: an idle bot's WAL stays as it is until the next write.
     const now = r.log + ':' + r.checkpointed;
     if (r.checkpointed > 0 && now !== last) parentPort.postMessage({ log: r.log });
@@ -84,7 +89,6 @@ export class Checkpointer {
   private readonly exited: Promise<void>;
   private stopping = false;
   private onFailure: ((why: string) => void) | null = null;
-  private restartWanted = false;
   readonly stats: CheckpointerStats = { checkpoints: 0, restarts: 0, failed: null };
 
   /**
@@ -106,19 +110,15 @@ export class Checkpointer {
         path,
         synchronous,
         intervalMs: options.intervalMs ?? 200,
+        restartFrames: options.restartFrames ?? 16_000,
+        busyMs: 100,
       },
     });
     // The process does not stay alive for the worker's sake.
     this.worker.unref();
-    const restartFrames = options.restartFrames ?? 16_000;
-    this.worker.on('message', (m: { log?: number; failed?: string }) => {
-      if (m.log !== undefined) {
-        this.stats.checkpoints++;
-        if (m.log >= restartFrames) {
-          this.restartWanted = true;
-          this.restartIfWanted();
-        }
-      }
+    this.worker.on('message', (m: { log?: number; restarted?: boolean; failed?: string }) => {
+      if (m.log !== undefined) this.stats.checkpoints++;
+      if (m.restarted) this.stats.restarts++;
       if (m.failed !== undefined) this.fail(m.failed);
     });
     this.worker.on('error', (e) => this.fail(e.message));
@@ -138,32 +138,6 @@ export class Checkpointer {
     this.stats.failed = why;
     if (this.sqlite.open) this.sqlite.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT}`);
     this.onFailure?.(why);
-  }
-
-  /**
-   * The WAL made to start over, when the worker found it long and the bot's connection is outside
-   * a transaction: a RESTART checkpoint that waits for nobody (busy: tried again after the next
-   * commit).
-   */
-  restartIfWanted(): void {
-    const sqlite = this.sqlite;
-    if (!this.restartWanted || !sqlite.open || sqlite.inTransaction) return;
-    // Never thrown at a commit that has happened: a checkpoint that fails is tried again later.
-    try {
-      const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
-      sqlite.pragma('busy_timeout = 0');
-      try {
-        const [r] = sqlite.pragma('wal_checkpoint(RESTART)') as { busy: number }[];
-        if (r?.busy === 0) {
-          this.restartWanted = false;
-          this.stats.restarts++;
-        }
-      } finally {
-        sqlite.pragma(`busy_timeout = ${busyTimeout}`);
-      }
-    } catch {
-      // tried again after the next commit
-    }
   }
 
   /** `cb` is told (once) why the worker stopped on its own: at once if it already has. */

@@ -416,7 +416,6 @@ export class SqliteConnection implements Connection {
     try {
       const out = await this.flow.run(open, fn);
       this.do('COMMIT');
-      this.checkpointer?.restartIfWanted();
       return out;
     } catch (e) {
       if (this.sqlite.inTransaction) this.do('ROLLBACK');

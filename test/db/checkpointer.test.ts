@@ -2,13 +2,15 @@
 // checkpoints by itself while the worker runs; the worker copies committed pages into the file,
 // makes a WAL that a writer never lets go of start over, and when it is gone the bot's connection
 // checkpoints again. Closing stops the worker first, so the WAL is removed as before.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDb } from '../../src/db/client';
-import type { CheckpointerOptions } from '../../src/db/checkpointer';
+import type { CheckpointerOptions, CheckpointerStats } from '../../src/db/checkpointer';
 
+const ROOT = join(import.meta.dirname, '..', '..');
 let dir: string | null = null;
 let o: OpenDb | null = null;
 
@@ -81,7 +83,8 @@ describe('the WAL checkpoint worker', () => {
     while (stats.restarts === 0) {
       write(db, 5);
       rows += 20;
-      await new Promise((r) => setImmediate(r));
+      // A short pause now and then: the worker's RESTART needs the write lock for a moment.
+      await new Promise((r) => setTimeout(r, 1));
     }
     const high = size(wal);
     // The next writes start at the WAL's beginning: the file does not grow (it would by 80 pages).
@@ -91,21 +94,36 @@ describe('the WAL checkpoint worker', () => {
     expect(db.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: rows + 80 });
   });
 
-  it('makes the WAL start over right after the commit of a transaction it was open in', async () => {
-    const db = open({ intervalMs: 5, restartFrames: 50 });
-    const cp = db.connection.checkpointer!;
-    write(db, 20);
-    const c = db.connection;
-    await c.transaction(async () => {
-      await c.run(c.db.insert(c.t.servers).values({ guildId: '1', createdAt: 1, updatedAt: 1 }));
-      // The worker reports a long WAL while the transaction is open: no checkpoint inside it.
-      await until(() => (cp as unknown as { restartWanted: boolean }).restartWanted, 'the worker reports 80 pages');
-      expect(cp.stats.restarts).toBe(0);
-    });
-    // At its commit.
-    expect(cp.stats.restarts).toBe(1);
-    expect((cp as unknown as { restartWanted: boolean }).restartWanted).toBe(false);
-  });
+  it('lets two processes write one file without a pause, both checkpointing, neither locked out', async () => {
+    // The workers' RESTART waits in their own threads, at most once per tick. (A RESTART run by
+    // the bot's own connection after its commits locked the other process out for 5 s in one
+    // `bench:persistence -- --db sqlite --processes 2` run of three; at this test's size it did
+    // not show: this checks the two-process case works, not that old fault.)
+    const db = open();
+    await db.connection.close();
+    const run = () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'test/support/checkpoint-writer-child.ts'), db.path, '600'],
+        {
+          cwd: ROOT,
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      return new Promise<{ ok: boolean; written: number; message?: string; stats: CheckpointerStats }>((resolve) =>
+        child.on('close', () => resolve(JSON.parse(out || '{"ok":false,"message":"no output"}'))),
+      );
+    };
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a).toMatchObject({ ok: true, written: 2400 });
+    expect(b).toMatchObject({ ok: true, written: 2400 });
+    expect(a.stats.failed).toBeNull();
+    expect(a.stats.checkpoints + b.stats.checkpoints).toBeGreaterThan(0);
+    const again = openDatabase(db.path);
+    expect(again.sqlite.prepare('select count(*) n from servers').get()).toEqual({ n: 4800 });
+    await again.connection.close();
+  }, 120_000);
 
   it('hands checkpoints back to the bot’s connection when the worker is gone', async () => {
     const db = open({ intervalMs: 5 });
