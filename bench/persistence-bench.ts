@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { GameService } from '../src/app/game-service';
 import { OutboxStore } from '../src/db/outbox-store';
-import { openConnection, type DatabaseEnv } from '../src/db/open';
+import { openConnection, type DatabaseEnv, type OpenedDatabase } from '../src/db/open';
 import { Contexts } from '../src/discord/context';
 import { Planner } from '../src/discord/planner';
 import { Store } from '../src/db/store';
@@ -38,6 +38,9 @@ export interface PersistenceOptions {
   tag?: string;
   /** Called once the database is open, before the clock starts (a child waits here for the others). */
   ready?: () => Promise<void>;
+  /** Called with the database once it is open, and again once the games are played, before it closes (bench/wal-pages.ts). */
+  opened?: (db: OpenedDatabase) => void | Promise<void>;
+  played?: (db: OpenedDatabase) => void | Promise<void>;
 }
 
 export async function benchPersistence(
@@ -48,6 +51,7 @@ export async function benchPersistence(
 ) {
   const dir = options.env ? null : mkdtempSync(join(tmpdir(), 'mafia-bench-'));
   const open = await openConnection(options.env ?? { DATABASE_PATH: join(dir!, 'bench.sqlite') });
+  await options.opened?.(open);
   const store = new Store(open.connection);
   let clock = 1_700_000_000_000;
   // The bot's real write path: every action's outbox rows are planned in its own transaction.
@@ -102,6 +106,7 @@ export async function benchPersistence(
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   await service.close();
+  await options.played?.(open);
   await open.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
   return {
