@@ -7,7 +7,7 @@ import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, read
 import { dirname, join, resolve } from 'node:path';
 import * as schema from './schema';
 import { OwnershipRef } from './ownership';
-import { SqliteConnection } from './connection';
+import { closeSqlite, SqliteConnection } from './connection';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer';
 
 export type { Db } from './connection';
@@ -41,7 +41,7 @@ function opened(db: Db, sqlite: Database.Database, path: string, checkpointer: C
     close: () => {
       // The worker closes its own connection after ours (it is then the last, and removes the WAL).
       void checkpointer?.stop();
-      sqlite.close();
+      closeSqlite(sqlite);
     },
   };
 }

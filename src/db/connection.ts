@@ -236,6 +236,23 @@ interface Open {
  * at BEGIN, so a process sharing the file waits for it there (busy_timeout) instead of failing with
  * "database is locked" when a read transaction turns into a write one (issue 22).
  */
+/**
+ * Closes the bot's connection to a SQLite file with everything committed copied into the file (a
+ * FULL checkpoint: the checkpoint worker's connection may still be open, and then this one is not
+ * the file's last, which would do it as it closes). A file in memory or read-only has no WAL.
+ */
+export function closeSqlite(sqlite: Database.Database): void {
+  if (!sqlite.open) return;
+  if (!sqlite.readonly && sqlite.name !== ':memory:') {
+    try {
+      sqlite.pragma('wal_checkpoint(FULL)');
+    } catch {
+      // closing anyway: the WAL is read back at the next open
+    }
+  }
+  sqlite.close();
+}
+
 export class SqliteConnection implements Connection {
   readonly dialect = 'sqlite' as const;
   readonly t: Tables = schema;
@@ -453,7 +470,9 @@ export class SqliteConnection implements Connection {
 
   async close(): Promise<void> {
     while (this.open !== null) await this.open.done;
-    await this.checkpointer?.stop();
-    this.sqlite.close();
+    // No await before the close: nothing can begin in between.
+    const stopped = this.checkpointer?.stop();
+    closeSqlite(this.sqlite);
+    await stopped;
   }
 }

@@ -3,9 +3,10 @@
 // makes a WAL that a writer never lets go of start over, and when it is gone the bot's connection
 // checkpoints again. Closing stops the worker first, so the WAL is removed as before.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDb } from '../../src/db/client';
 import type { CheckpointerOptions, CheckpointerStats } from '../../src/db/checkpointer';
@@ -81,6 +82,7 @@ describe('the WAL checkpoint worker', () => {
     // begins, so it would only grow.
     let rows = 0;
     while (stats.restarts === 0) {
+      if (rows > 40_000) throw new Error('no RESTART went through in 40,000 pages');
       write(db, 5);
       rows += 20;
       // A short pause now and then: the worker's RESTART needs the write lock for a moment.
@@ -92,6 +94,35 @@ describe('the WAL checkpoint worker', () => {
     expect(size(wal)).toBeLessThanOrEqual(high);
     // Nothing was lost on the way.
     expect(db.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: rows + 80 });
+    // Idle, the worker does not restart a WAL again and again that only the next write can start
+    // over: once settled, twenty ticks and no new RESTART.
+    await new Promise((r) => setTimeout(r, 50));
+    const restarts = stats.restarts;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(stats.restarts).toBe(restarts);
+  });
+
+  it('has the bot’s connection checkpoint too while a reader keeps the WAL from starting over', async () => {
+    const db = open({ intervalMs: 5, restartFrames: 50 });
+    const cp = db.connection.checkpointer!;
+    write(db, 5);
+    await until(() => cp.stats.checkpoints > 0, 'a first checkpoint');
+    // A reader holding an old snapshot: no checkpoint copies past it, no RESTART goes through.
+    const reader = new Database(db.path);
+    reader.exec('BEGIN');
+    reader.prepare('select count(*) from scratch').get();
+    write(db, 60);
+    await until(() => cp.stats.handedBack === 1, 'the WAL past 200 pages is reported');
+    expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    // The reader done, the WAL starts over and the worker has it alone again.
+    reader.exec('COMMIT');
+    reader.close();
+    for (let i = 0; i < 400 && db.sqlite.pragma('wal_autocheckpoint', { simple: true }) !== 0; i++) {
+      write(db, 1);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    expect(cp.stats.failed).toBeNull();
   });
 
   it('lets two processes write one file without a pause, both checkpointing, neither locked out', async () => {
@@ -119,6 +150,7 @@ describe('the WAL checkpoint worker', () => {
     expect(a).toMatchObject({ ok: true, written: 2400 });
     expect(b).toMatchObject({ ok: true, written: 2400 });
     expect(a.stats.failed).toBeNull();
+    expect(b.stats.failed).toBeNull();
     expect(a.stats.checkpoints + b.stats.checkpoints).toBeGreaterThan(0);
     const again = openDatabase(db.path);
     expect(again.sqlite.prepare('select count(*) n from servers').get()).toEqual({ n: 4800 });
@@ -134,8 +166,8 @@ describe('the WAL checkpoint worker', () => {
     await until(() => cp.stats.failed !== null, 'the failure is seen');
     expect(told).toEqual([cp.stats.failed]);
     expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    // SQLite's own checkpoints keep the WAL bounded: 1,000 pages and more were written.
-    write(db, 300);
+    // SQLite's own checkpoints keep the WAL bounded: 4,000 pages were written (16 MB without them).
+    write(db, 1000);
     expect(size(`${db.path}-wal`)).toBeLessThan(2 * 1000 * 4200);
     // Told at once when the failure came first.
     const late: string[] = [];
@@ -153,5 +185,19 @@ describe('the WAL checkpoint worker', () => {
     const again = openDatabase(db.path);
     expect(again.sqlite.prepare('select count(*) n from scratch').get()).toEqual({ n: 80 });
     await again.connection.close();
+  });
+
+  it('leaves everything in the file itself when closed at once (the synchronous close)', async () => {
+    const db = open({ intervalMs: 60_000 });
+    // The worker's connection open (so the bot's is not the file's last), and no checkpoint of its.
+    await db.connection.checkpointer!.ready;
+    write(db, 20);
+    db.close();
+    // The file alone, copied before the worker has closed: no WAL beside it.
+    const copy = join(dir!, 'copy.sqlite');
+    copyFileSync(db.path, copy);
+    const read = new Database(copy, { readonly: true });
+    expect(read.prepare('select count(*) n from scratch').get()).toEqual({ n: 80 });
+    read.close();
   });
 });

@@ -27,7 +27,8 @@ const DRIVER_FILES: Record<string, string> = {
   'src/db/connection.ts': 'the SQLite connection: runs the statements, its transactions, the write probe',
   'src/db/client.ts': 'opens and checks the SQLite file, sets its pragmas, runs the migrations',
   'src/db/copy-to-postgres.ts': 'reads a SQLite file table by table and copies it into PostgreSQL',
-  'src/db/checkpointer.ts': "checkpoints the SQLite file's WAL on a worker thread; the connection's RESTART checkpoint",
+  'src/db/checkpointer.ts':
+    "checkpoints the SQLite file's WAL on a worker thread; hands checkpoints back to the bot's connection",
   'src/db/open.ts': 'chooses the database; counts the games of a SQLite file left behind when PostgreSQL is chosen',
 };
 /** PostgreSQL's connection and tools (src/db/pg-*.ts): the driver is theirs. */

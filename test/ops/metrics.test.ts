@@ -76,7 +76,7 @@ describe('OpsMetrics', () => {
   });
 
   it("shows the SQLite WAL's checkpoint worker: its checkpoints by mode, and whether it runs", async () => {
-    const stats = { checkpoints: 12, restarts: 2, failed: null as string | null };
+    const stats = { checkpoints: 12, restarts: 2, handedBack: 0, failed: null as string | null };
     const m = new OpsMetrics(sources({ checkpoints: () => stats }));
     let t = await m.text();
     expect(sample(t, 'mafia_sqlite_checkpoints_total{mode="passive"}')).toBe(12);
