@@ -362,9 +362,13 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
   let halted = false;
   // The relay's poller (below, once the client is there).
   let relayPoller: RelayPoller | null = null;
+  // Settles when the bot halts: a dead process's work is not waited for (see idle()).
+  let onHalt!: () => void;
+  const haltedNow = new Promise<void>((r) => (onHalt = r));
   const halt = (): void => {
     if (halted) return;
     halted = true;
+    onHalt();
     void relayPoller?.stop();
     deliverer.stop();
     service.scheduler.stop();
@@ -610,18 +614,20 @@ export async function startBot(config: BotConfig): Promise<RunningBot> {
     lifecycle,
     db,
     async idle() {
+      // Whatever a halted bot was doing may never end (its connection closed under it): stop waiting then.
+      const unlessHalted = <T>(p: Promise<T>): Promise<T | void> => Promise.race([p, haltedNow]);
       for (let i = 0; i < 100 && !halted; i++) {
         // The interactions queued and in hand first: what they commit is the service's work.
         while (!halted && (intake.length > 0 || handling.size > 0)) {
-          if (handling.size > 0) await Promise.allSettled([...handling]);
+          if (handling.size > 0) await unlessHalted(Promise.allSettled([...handling]));
           else await new Promise<void>((r) => setImmediate(r));
         }
         // Reminders and voids of suspended games that fired (their work reads first).
-        await asyncPlay.scheduler.idle();
-        await lifecycle.scheduler.idle();
-        await service.idle();
-        await deliverer.idle();
-        await service.idle();
+        await unlessHalted(asyncPlay.scheduler.idle());
+        await unlessHalted(lifecycle.scheduler.idle());
+        await unlessHalted(service.idle());
+        await unlessHalted(deliverer.idle());
+        await unlessHalted(service.idle());
         if (halted) return;
         if (
           (await outbox.nextDue()) === null &&
