@@ -232,11 +232,6 @@ interface Open {
 }
 
 /**
- * SQLite (better-sqlite3) behind the asynchronous seam. `BEGIN IMMEDIATE`: the write lock is taken
- * at BEGIN, so a process sharing the file waits for it there (busy_timeout) instead of failing with
- * "database is locked" when a read transaction turns into a write one (issue 22).
- */
-/**
  * Closes the bot's connection to a SQLite file with everything committed copied into the file (a
  * FULL checkpoint: the checkpoint worker's connection may still be open, and then this one is not
  * the file's last, which would do it as it closes). A file in memory or read-only has no WAL.
@@ -253,6 +248,11 @@ export function closeSqlite(sqlite: Database.Database): void {
   sqlite.close();
 }
 
+/**
+ * SQLite (better-sqlite3) behind the asynchronous seam. `BEGIN IMMEDIATE`: the write lock is taken
+ * at BEGIN, so a process sharing the file waits for it there (busy_timeout) instead of failing with
+ * "database is locked" when a read transaction turns into a write one (issue 22).
+ */
 export class SqliteConnection implements Connection {
   readonly dialect = 'sqlite' as const;
   readonly t: Tables = schema;
