@@ -1,7 +1,8 @@
-// SQLite's WAL checkpoints on a worker thread (src/db/checkpointer.ts): the bot's connection never
-// checkpoints by itself while the worker runs; the worker copies committed pages into the file,
-// makes a WAL that a writer never lets go of start over, and when it is gone the bot's connection
-// checkpoints again. Closing stops the worker first, so the WAL is removed as before.
+// SQLite's WAL checkpoints on a worker thread (src/db/checkpointer.ts): the bot's connection does
+// not checkpoint by itself while the worker runs (unless the WAL grows past four times the limit);
+// the worker copies committed pages into the file, makes a WAL that a writer never lets go of start
+// over, and when it is gone the bot's connection checkpoints again. Closing copies everything into
+// the file on the bot's connection, and the WAL is removed as before.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
